@@ -1,0 +1,31 @@
+// Command cardhouse is Cardhouse's one binary: it serves the site, runs rule scenarios, serves the
+// built-in variants as plugins (it launches itself for that), and administers.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+func main() {
+	if err := newRootCmd().Execute(); err != nil {
+		fmt.Fprintln(os.Stderr, "cardhouse:", err)
+		os.Exit(1)
+	}
+}
+
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "cardhouse",
+		Short:         "Cardhouse: an open platform for card games",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	// Every subcommand is listed here, explicitly.
+	root.AddCommand(
+		newVersionCmd(),
+	)
+	return root
+}

@@ -1,0 +1,331 @@
+package sdk
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"slices"
+)
+
+// Version is the SDK's version; the wire protocol has its own number in sdk/plugin.
+const Version = "0.1.0"
+
+// Engine is a ruleset as the host sees it: states are opaque bytes the host keeps, and every call
+// is coarse (one call per action returns the new state, its events, the status and every view).
+// NewEngine makes one from a Ruleset in-process; sdk/plugin's client is one across a process.
+type Engine interface {
+	Describe(ctx context.Context) (*Description, error)
+	// NewGame starts a game; its options are raw and are validated here.
+	NewGame(ctx context.Context, req *NewGameRequest) (*Step, error)
+	// Act applies one action. A refusal returns an error wrapping *RuleError and no step.
+	Act(ctx context.Context, req *ActRequest) (*Step, error)
+	// Inspect reads a state: its status, scenario observation, every card, and optionally views.
+	Inspect(ctx context.Context, req *InspectRequest) (*Inspection, error)
+	// Bot asks the ruleset's bot of a level for a seat's action (nil: nothing to do).
+	Bot(ctx context.Context, req *BotCall) (*BotAnswer, error)
+}
+
+// Description is a ruleset's Info and the SDK version it was built with.
+type Description struct {
+	Info
+	SDKVersion string `json:"sdk_version"`
+}
+
+// NewGameRequest starts a game through an Engine.
+type NewGameRequest struct {
+	Seats      int                 `json:"seats"`
+	Options    map[string]any      `json:"options,omitempty"`
+	Seed       uint64              `json:"seed"`
+	HouseRules []HouseRule         `json:"house_rules,omitempty"`
+	Deal       *Deal               `json:"deal,omitempty"`
+	Forced     map[string][]string `json:"forced,omitempty"`
+	Opener     *int                `json:"opener,omitempty"`
+	Now        int64               `json:"now"`
+	// NoViews skips the views (scenario runs, playouts).
+	NoViews bool `json:"no_views,omitempty"`
+}
+
+// ActRequest applies an action to a state through an Engine.
+type ActRequest struct {
+	State   []byte `json:"state"`
+	Action  Action `json:"action"`
+	Now     int64  `json:"now"`
+	NoViews bool   `json:"no_views,omitempty"`
+}
+
+// Step is the result of starting a game or applying an action.
+type Step struct {
+	State  []byte  `json:"state"`
+	Events []Event `json:"events,omitempty"`
+	Status Status  `json:"status"`
+	// Views[i] is seat i's view as JSON, ready to send; Spectator is the spectators' view.
+	Views     [][]byte `json:"views,omitempty"`
+	Spectator []byte   `json:"spectator,omitempty"`
+}
+
+// InspectRequest reads a state through an Engine.
+type InspectRequest struct {
+	State []byte `json:"state"`
+	Views bool   `json:"views,omitempty"`
+}
+
+// Inspection is what Inspect reads from a state.
+type Inspection struct {
+	Status      Status      `json:"status"`
+	Observation Observation `json:"observation"`
+	Cards       []Card      `json:"cards"`
+	Views       [][]byte    `json:"views,omitempty"`
+	Spectator   []byte      `json:"spectator,omitempty"`
+}
+
+// BotCall asks a ruleset's bot to choose for a seat.
+type BotCall struct {
+	State []byte `json:"state"`
+	Seat  int    `json:"seat"`
+	Level int    `json:"level"`
+	Seed  uint64 `json:"seed"`
+}
+
+// BotAnswer is the bot's choice; Action is nil when it does nothing now.
+type BotAnswer struct {
+	Action *Action `json:"action,omitempty"`
+}
+
+// NewEngine erases a Ruleset's state type: states become versioned bytes, options are validated,
+// panics are recovered as ruleset failures, and after every action the SDK checks that no card was
+// lost or invented.
+func NewEngine[S any](r Ruleset[S]) Engine {
+	info := r.Info()
+	return &engine[S]{r: r, info: info}
+}
+
+type engine[S any] struct {
+	r    Ruleset[S]
+	info Info
+}
+
+// envelope is the stored form of a state: which ruleset, which state version, the house rules the
+// game started with, and the ruleset's own state.
+type envelope struct {
+	Ruleset    string          `json:"r"`
+	Version    int             `json:"v"`
+	HouseRules []HouseRule     `json:"h,omitempty"`
+	State      json.RawMessage `json:"s"`
+}
+
+func (e *engine[S]) fail(op string, err error) error {
+	if err == nil || errors.Is(err, ErrIllegal) || errors.Is(err, ErrRuleset) ||
+		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return &FailureError{Ruleset: e.info.ID, Op: op, Err: err}
+}
+
+// guard turns a panic inside the ruleset into a ruleset failure (or a forced-draw error).
+func (e *engine[S]) guard(op string, err *error) {
+	if p := recover(); p != nil {
+		if fe, ok := p.(*ForcedDrawError); ok {
+			*err = &FailureError{Ruleset: e.info.ID, Op: op, Err: fe}
+			return
+		}
+		*err = &FailureError{Ruleset: e.info.ID, Op: op, Err: fmt.Errorf("panic: %v\n%s", p, debug.Stack())}
+	}
+}
+
+func (e *engine[S]) Describe(ctx context.Context) (*Description, error) {
+	return &Description{Info: e.info, SDKVersion: Version}, ctx.Err()
+}
+
+// CheckOptions validates raw options for a game of seats seats against the ruleset's schema and its
+// OptionChecker, if any.
+func CheckOptions(info Info, checker any, seats int, raw map[string]any) (Options, error) {
+	if seats < info.MinSeats || seats > info.MaxSeats {
+		return nil, OptionErrors{{Field: "seats", Reason: fmt.Sprintf("%s is for %d to %d seats, got %d", info.Name, info.MinSeats, info.MaxSeats, seats)}}
+	}
+	opts, err := ValidateOptions(info.Options, raw)
+	if err != nil {
+		return nil, err
+	}
+	if oc, ok := checker.(OptionChecker); ok {
+		return oc.CheckOptions(seats, opts)
+	}
+	return opts, nil
+}
+
+func (e *engine[S]) NewGame(ctx context.Context, req *NewGameRequest) (step *Step, err error) {
+	defer e.guard("start", &err)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	opts, err := CheckOptions(e.info, e.r, req.Seats, req.Options)
+	if err != nil {
+		return nil, &RuleError{Code: CodeBadOption, Reason: err.Error()}
+	}
+	rng := NewRNG(req.Seed)
+	for label, vals := range req.Forced {
+		rng.Force(label, vals...)
+	}
+	s, err := e.r.Start(ctx, StartRequest{
+		Seats: req.Seats, Options: opts, Seed: req.Seed, HouseRules: req.HouseRules,
+		Deal: req.Deal, RNG: rng, Opener: req.Opener, Now: req.Now,
+	})
+	if err != nil {
+		return nil, e.fail("start", err)
+	}
+	blob, err := e.encode(s, req.HouseRules)
+	if err != nil {
+		return nil, err
+	}
+	return e.step(s, blob, nil, !req.NoViews), nil
+}
+
+func (e *engine[S]) Act(ctx context.Context, req *ActRequest) (step *Step, err error) {
+	defer e.guard("act", &err)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	s, env, err := e.decode(req.State)
+	if err != nil {
+		return nil, err
+	}
+	before := e.r.Cards(s)
+	res, err := e.r.Apply(ctx, ApplyRequest[S]{State: s, Action: req.Action, Now: req.Now})
+	if err != nil {
+		return nil, e.fail("act", err)
+	}
+	if diff := CardDiff(before, e.r.Cards(res.State)); diff != "" {
+		return nil, &FailureError{Ruleset: e.info.ID, Op: "act", Err: fmt.Errorf("%s action of seat %d broke the card invariant: %s", req.Action.Type, req.Action.Seat, diff)}
+	}
+	blob, err := e.encode(res.State, env.HouseRules)
+	if err != nil {
+		return nil, err
+	}
+	return e.step(res.State, blob, res.Events, !req.NoViews), nil
+}
+
+func (e *engine[S]) Inspect(ctx context.Context, req *InspectRequest) (in *Inspection, err error) {
+	defer e.guard("inspect", &err)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	s, _, err := e.decode(req.State)
+	if err != nil {
+		return nil, err
+	}
+	in = &Inspection{Status: e.r.Status(s), Observation: e.r.Observe(s), Cards: e.r.Cards(s)}
+	if req.Views {
+		in.Views, in.Spectator = e.views(s, in.Status.Seats, nil)
+	}
+	return in, nil
+}
+
+func (e *engine[S]) Bot(ctx context.Context, req *BotCall) (ans *BotAnswer, err error) {
+	defer e.guard("bot", &err)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	bots, ok := e.r.(Bots)
+	if !ok {
+		return nil, &RuleError{Code: CodeNotAvailable, Reason: fmt.Sprintf("%s has no bots", e.info.Name)}
+	}
+	if len(e.info.BotLevels) > 0 && !slices.Contains(e.info.BotLevels, req.Level) {
+		return nil, &RuleError{Code: CodeNotAvailable, Reason: fmt.Sprintf("%s has no bot of level %d (it has %v)", e.info.Name, req.Level, e.info.BotLevels)}
+	}
+	s, _, err := e.decode(req.State)
+	if err != nil {
+		return nil, err
+	}
+	st := e.r.Status(s)
+	if req.Seat < 0 || req.Seat >= st.Seats {
+		return nil, &RuleError{Code: CodeBadAction, Reason: fmt.Sprintf("no seat %d in this %d-seat game", req.Seat, st.Seats)}
+	}
+	br := BotRequest{Seat: req.Seat, Level: req.Level, View: e.r.View(s, req.Seat)}
+	if h, ok := e.r.(Historian[S]); ok {
+		br.History = h.History(s, req.Seat)
+	}
+	rng := NewRNG(req.Seed)
+	br.RNG = &rng
+	a, err := bots.Bot(ctx, br)
+	if err != nil {
+		return nil, e.fail("bot", err)
+	}
+	if a != nil {
+		a.Seat = req.Seat
+	}
+	return &BotAnswer{Action: a}, nil
+}
+
+func (e *engine[S]) step(s S, blob []byte, events []Event, withViews bool) *Step {
+	st := &Step{State: blob, Events: events, Status: e.r.Status(s)}
+	if withViews {
+		st.Views, st.Spectator = e.views(s, st.Status.Seats, events)
+	}
+	return st
+}
+
+func (e *engine[S]) views(s S, seats int, events []Event) ([][]byte, []byte) {
+	one := func(viewer int) []byte {
+		v := e.r.View(s, viewer)
+		v.Viewer = viewer
+		if v.Ruleset == "" {
+			v.Ruleset = e.info.ID
+		}
+		if len(events) > 0 {
+			v.Events = make([]Event, len(events))
+			for i, ev := range events {
+				v.Events[i] = ev.For(viewer)
+			}
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			panic(fmt.Sprintf("encoding the view of %d: %v", viewer, err))
+		}
+		return b
+	}
+	views := make([][]byte, seats)
+	for i := range seats {
+		views[i] = one(i)
+	}
+	return views, one(Spectator)
+}
+
+func (e *engine[S]) encode(s S, rules []HouseRule) ([]byte, error) {
+	raw, err := json.Marshal(s)
+	if err != nil {
+		return nil, &FailureError{Ruleset: e.info.ID, Op: "encode state", Err: err}
+	}
+	b, err := json.Marshal(envelope{Ruleset: e.info.ID, Version: e.info.StateVersion, HouseRules: rules, State: raw})
+	if err != nil {
+		return nil, &FailureError{Ruleset: e.info.ID, Op: "encode state", Err: err}
+	}
+	return b, nil
+}
+
+func (e *engine[S]) decode(blob []byte) (S, envelope, error) {
+	var zero S
+	var env envelope
+	if err := json.Unmarshal(blob, &env); err != nil {
+		return zero, env, &FailureError{Ruleset: e.info.ID, Op: "decode state", Err: err}
+	}
+	if env.Ruleset != e.info.ID {
+		return zero, env, &FailureError{Ruleset: e.info.ID, Op: "decode state", Err: fmt.Errorf("the state belongs to ruleset %q", env.Ruleset)}
+	}
+	raw := []byte(env.State)
+	if env.Version != e.info.StateVersion {
+		up, ok := e.r.(Upgrader)
+		if !ok {
+			return zero, env, &FailureError{Ruleset: e.info.ID, Op: "decode state", Err: fmt.Errorf("state version %d, ruleset reads version %d and cannot upgrade", env.Version, e.info.StateVersion)}
+		}
+		var err error
+		if raw, err = up.UpgradeState(env.Version, raw); err != nil {
+			return zero, env, &FailureError{Ruleset: e.info.ID, Op: "upgrade state", Err: err}
+		}
+	}
+	var s S
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return zero, env, &FailureError{Ruleset: e.info.ID, Op: "decode state", Err: err}
+	}
+	return s, env, nil
+}

@@ -1,0 +1,88 @@
+package sdk
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrIllegal matches every refused action: errors.Is(err, ErrIllegal) tells a player's mistake
+// (the game goes on, nothing changed) from a ruleset failure.
+var ErrIllegal = errors.New("illegal action")
+
+// ErrRuleset matches every ruleset failure: a bug, a panic, a broken invariant, a state that cannot
+// be read. The host pauses the game and may restart the plugin; the stored state is untouched.
+var ErrRuleset = errors.New("ruleset failure")
+
+// RuleError is a refused action: a player's mistake, with a reason a player can read.
+// Code is a stable machine word ("not_your_turn", "no_match"); Reason is the sentence to show.
+type RuleError struct {
+	Code   string `json:"code"`
+	Reason string `json:"reason"`
+}
+
+func (e *RuleError) Error() string { return e.Reason }
+
+// Is makes errors.Is(err, ErrIllegal) true for every RuleError.
+func (e *RuleError) Is(target error) bool { return target == ErrIllegal }
+
+// Refuse returns a *RuleError with the code and a formatted reason.
+func Refuse(code, format string, args ...any) error {
+	return &RuleError{Code: code, Reason: fmt.Sprintf(format, args...)}
+}
+
+// Codes of refusals the SDK itself makes.
+const (
+	CodeNotYourTurn  = "not_your_turn"
+	CodeGameOver     = "game_over"
+	CodeBadAction    = "bad_action"
+	CodeUnknownCard  = "unknown_card"
+	CodeNotHeld      = "not_held"
+	CodeBadOption    = "bad_option"
+	CodeHouseRule    = "house_rule"
+	CodeNotAvailable = "not_available"
+)
+
+// AsRefusal returns the *RuleError inside err, if any.
+func AsRefusal(err error) (*RuleError, bool) {
+	var re *RuleError
+	ok := errors.As(err, &re)
+	return re, ok
+}
+
+// FailureError is a ruleset failure: Op says what was being done ("act", "start", "decode state").
+type FailureError struct {
+	Ruleset string
+	Op      string
+	Err     error
+}
+
+func (e *FailureError) Error() string {
+	return fmt.Sprintf("ruleset %s failed in %s: %v", e.Ruleset, e.Op, e.Err)
+}
+
+func (e *FailureError) Unwrap() error { return e.Err }
+
+// Is makes errors.Is(err, ErrRuleset) true for every FailureError.
+func (e *FailureError) Is(target error) bool { return target == ErrRuleset }
+
+// OptionError is one bad field of a room's (or a scenario's) options.
+type OptionError struct {
+	Field  string `json:"field"`
+	Reason string `json:"reason"`
+}
+
+func (e OptionError) Error() string { return fmt.Sprintf("option %s: %s", e.Field, e.Reason) }
+
+// OptionErrors lists every bad field at once, so a form can mark them all.
+type OptionErrors []OptionError
+
+func (es OptionErrors) Error() string {
+	msg := "invalid options: "
+	for i, e := range es {
+		if i > 0 {
+			msg += "; "
+		}
+		msg += e.Field + ": " + e.Reason
+	}
+	return msg
+}
