@@ -1,0 +1,12 @@
+// Package builtin lists the variants compiled into the cardhouse binary. The binary serves each of
+// them as a plugin by launching itself ("cardhouse plugin serve ID"), so a built-in variant runs in
+// its own process exactly as an external plugin does.
+package builtin
+
+import "cardhouse/sdk"
+
+// Engines returns a constructor for each built-in variant, by ruleset id. The list is explicit:
+// adding a variant to the binary means adding a line here.
+func Engines() map[string]func() sdk.Engine {
+	return map[string]func() sdk.Engine{}
+}

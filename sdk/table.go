@@ -1,0 +1,45 @@
+package sdk
+
+// Table is the generic, editable face of a game state: what house rules read and change, and
+// what tools can show without knowing the ruleset. Zone names follow the view's zone IDs:
+// "hand.N", "pile" (bottom first), "deck" (top first), "face_up.N", "face_down.N", "burned", "out".
+// A positional row keeps its gaps as the zero Card.
+type Table struct {
+	Zones     map[string][]Card `json:"zones"`
+	Turn      int               `json:"turn"`
+	Direction int               `json:"direction"`
+	// Counters are the ruleset's numbers by name: "penalty", "score.N", "run", ...
+	Counters map[string]int `json:"counters,omitempty"`
+	// Values are the ruleset's named words: "suit", "color", "phase", ...
+	Values map[string]string `json:"values,omitempty"`
+}
+
+// Clone returns a deep copy.
+func (t Table) Clone() Table {
+	c := Table{Turn: t.Turn, Direction: t.Direction, Zones: make(map[string][]Card, len(t.Zones))}
+	for k, v := range t.Zones {
+		c.Zones[k] = append([]Card(nil), v...)
+	}
+	if t.Counters != nil {
+		c.Counters = make(map[string]int, len(t.Counters))
+		for k, v := range t.Counters {
+			c.Counters[k] = v
+		}
+	}
+	if t.Values != nil {
+		c.Values = make(map[string]string, len(t.Values))
+		for k, v := range t.Values {
+			c.Values[k] = v
+		}
+	}
+	return c
+}
+
+// TableEditor is an optional extra every built-in ruleset implements: house-rule hooks read the
+// table and hand back an edited one. SetTable returns a new state (the input is not modified) with
+// the table's zones, turn, direction, counters and values, or a refusal naming what it cannot take
+// (an unknown zone, a turn that is no seat). Keys it does not know are refused, not ignored.
+type TableEditor[S any] interface {
+	Table(state S) Table
+	SetTable(state S, t Table) (S, error)
+}
