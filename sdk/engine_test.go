@@ -1,0 +1,207 @@
+package sdk
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// tiny is a small real ruleset for the engine's tests: each seat holds cards, in turn a seat plays
+// one onto the pile or draws one. Actions "boom" (panic) and "lose" (drop a card) misbehave on
+// purpose, to check the engine's guards.
+type tiny struct{}
+
+type tinyState struct {
+	Hands [][]Card `json:"hands"`
+	Pile  []Card   `json:"pile"`
+	Deck  []Card   `json:"deck"`
+	Turn  int      `json:"turn"`
+	RNG   RNG      `json:"rng"`
+}
+
+func (tiny) Info() Info {
+	return Info{ID: "tiny", Name: "Tiny", Version: "1.0.0", MinSeats: 2, MaxSeats: 3, StateVersion: 1,
+		Options: []Option{{Name: "hand_size", Type: OptionInt, Default: 3, Min: 1, Max: 5}}}
+}
+
+func (tiny) Start(_ context.Context, req StartRequest) (*tinyState, error) {
+	s := &tinyState{RNG: req.RNG}
+	deck := FrenchDeck(1, 0)
+	s.RNG.ShuffleCards(DrawShuffle, deck)
+	for range req.Seats {
+		n := req.Options.Int("hand_size")
+		s.Hands = append(s.Hands, slices.Clone(deck[:n]))
+		deck = deck[n:]
+	}
+	s.Deck = deck
+	return s, nil
+}
+
+func (tiny) Apply(_ context.Context, req ApplyRequest[*tinyState]) (ApplyResponse[*tinyState], error) {
+	in := req.State
+	s := &tinyState{Pile: slices.Clone(in.Pile), Deck: slices.Clone(in.Deck), Turn: in.Turn, RNG: in.RNG.Clone()}
+	for _, h := range in.Hands {
+		s.Hands = append(s.Hands, slices.Clone(h))
+	}
+	a := req.Action
+	if a.Seat != s.Turn {
+		return ApplyResponse[*tinyState]{}, Refuse(CodeNotYourTurn, "it is seat %d's turn", s.Turn)
+	}
+	var ev []Event
+	switch a.Type {
+	case ActPlay:
+		rest, ok := RemoveCards(s.Hands[a.Seat], a.Cards)
+		if !ok || len(a.Cards) != 1 {
+			return ApplyResponse[*tinyState]{}, Refuse(CodeNotHeld, "play one card you hold")
+		}
+		s.Hands[a.Seat] = rest
+		s.Pile = append(s.Pile, a.Cards...)
+		ev = append(ev, Event{Name: "played", Seat: a.Seat, Cards: a.Cards})
+	case ActDraw:
+		c := s.Deck[0]
+		s.Deck = s.Deck[1:]
+		s.Hands[a.Seat] = append(s.Hands[a.Seat], c)
+		ev = append(ev, Event{Name: "drew", Seat: a.Seat, Cards: []Card{c}, Private: true})
+	case "boom":
+		panic("boom")
+	case "lose":
+		s.Hands[a.Seat] = s.Hands[a.Seat][1:]
+	default:
+		return ApplyResponse[*tinyState]{}, Refuse(CodeBadAction, "no action %q", a.Type)
+	}
+	s.Turn = (s.Turn + 1) % len(s.Hands)
+	return ApplyResponse[*tinyState]{State: s, Events: ev}, nil
+}
+
+func (tiny) View(s *tinyState, viewer int) View {
+	v := View{Turn: s.Turn, Direction: 1, Winner: NoSeat}
+	for i, h := range s.Hands {
+		z := Zone{ID: "hand." + string(rune('0'+i)), Kind: ZoneHand, Owner: i, Count: len(h)}
+		if i == viewer {
+			z.Cards = h
+		} else {
+			z.Hidden = true
+		}
+		v.Zones = append(v.Zones, z)
+	}
+	return v
+}
+
+func (tiny) Status(s *tinyState) Status {
+	return Status{Phase: PhasePlaying, Seats: len(s.Hands), Turn: s.Turn, Winner: NoSeat, Actors: []int{s.Turn}}
+}
+
+func (tiny) Observe(s *tinyState) Observation {
+	return Observation{"turn": s.Turn, "pile_count": len(s.Pile)}
+}
+
+func (tiny) Cards(s *tinyState) []Card {
+	var all []Card
+	for _, h := range s.Hands {
+		all = append(all, h...)
+	}
+	return append(append(all, s.Pile...), s.Deck...)
+}
+
+func newTiny(t *testing.T) (Engine, *Step) {
+	t.Helper()
+	e := NewEngine[*tinyState](tiny{})
+	st, err := e.NewGame(context.Background(), &NewGameRequest{Seats: 2, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, st
+}
+
+func TestEngineStepCarriesViewsAndPrivateEvents(t *testing.T) {
+	t.Parallel()
+	e, st := newTiny(t)
+	if len(st.Views) != 2 || st.Spectator == nil || st.Status.Seats != 2 {
+		t.Fatalf("views %d, spectator %v, seats %d", len(st.Views), st.Spectator != nil, st.Status.Seats)
+	}
+	st2, err := e.Act(context.Background(), &ActRequest{State: st.State, Action: Action{Seat: 0, Type: ActDraw}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var own, other, spec View
+	for b, v := range map[*[]byte]*View{&st2.Views[0]: &own, &st2.Views[1]: &other, &st2.Spectator: &spec} {
+		if err := json.Unmarshal(*b, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(own.Events) != 1 || len(own.Events[0].Cards) != 1 {
+		t.Errorf("drawer's event = %+v, want the card", own.Events)
+	}
+	if len(other.Events) != 1 || other.Events[0].Cards != nil || other.Events[0].Count != 1 {
+		t.Errorf("other seat's event = %+v, want only a count", other.Events)
+	}
+	if spec.Viewer != Spectator || spec.Ruleset != "tiny" {
+		t.Errorf("spectator view: viewer %d ruleset %q", spec.Viewer, spec.Ruleset)
+	}
+	for _, z := range spec.Zones {
+		if z.Kind == ZoneHand && len(z.Cards) > 0 {
+			t.Errorf("spectator sees hand %s", z.ID)
+		}
+	}
+}
+
+func TestEngineErrors(t *testing.T) {
+	t.Parallel()
+	e, st := newTiny(t)
+	ctx := context.Background()
+
+	_, err := e.NewGame(ctx, &NewGameRequest{Seats: 2, Options: map[string]any{"hand_size": 9}})
+	if re, ok := AsRefusal(err); !ok || re.Code != CodeBadOption || !strings.Contains(re.Reason, "hand_size") {
+		t.Errorf("bad option: err = %v, want a bad_option refusal naming hand_size", err)
+	}
+	_, err = e.NewGame(ctx, &NewGameRequest{Seats: 4})
+	if re, ok := AsRefusal(err); !ok || !strings.Contains(re.Reason, "2 to 3 seats") {
+		t.Errorf("too many seats: err = %v", err)
+	}
+
+	_, err = e.Act(ctx, &ActRequest{State: st.State, Action: Action{Seat: 1, Type: ActDraw}})
+	if re, ok := AsRefusal(err); !ok || re.Code != CodeNotYourTurn {
+		t.Errorf("out of turn: err = %v, want not_your_turn", err)
+	}
+
+	_, err = e.Act(ctx, &ActRequest{State: st.State, Action: Action{Seat: 0, Type: "boom"}})
+	if !errors.Is(err, ErrRuleset) || errors.Is(err, ErrIllegal) || !strings.Contains(err.Error(), "panic: boom") {
+		t.Errorf("panic: err = %v, want a ruleset failure", err)
+	}
+
+	_, err = e.Act(ctx, &ActRequest{State: st.State, Action: Action{Seat: 0, Type: "lose"}})
+	if !errors.Is(err, ErrRuleset) || !strings.Contains(err.Error(), "broke the card invariant: lost") {
+		t.Errorf("lost card: err = %v, want a ruleset failure naming the lost card", err)
+	}
+
+	_, err = e.Act(ctx, &ActRequest{State: []byte(`{"r":"other","v":1,"s":{}}`), Action: Action{Seat: 0, Type: ActDraw}})
+	if !errors.Is(err, ErrRuleset) || !strings.Contains(err.Error(), `belongs to ruleset "other"`) {
+		t.Errorf("foreign state: err = %v", err)
+	}
+
+	_, err = e.Bot(ctx, &BotCall{State: st.State, Seat: 0, Level: 1})
+	if re, ok := AsRefusal(err); !ok || re.Code != CodeNotAvailable {
+		t.Errorf("bot of a ruleset without bots: err = %v", err)
+	}
+
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := e.Act(cctx, &ActRequest{State: st.State, Action: Action{Seat: 0, Type: ActDraw}}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled context: err = %v", err)
+	}
+}
+
+func TestEngineInspect(t *testing.T) {
+	t.Parallel()
+	e, st := newTiny(t)
+	in, err := e.Inspect(context.Background(), &InspectRequest{State: st.State, Views: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(in.Cards) != 52 || in.Observation["turn"] != 0 || len(in.Views) != 2 {
+		t.Errorf("inspection: %d cards, turn %v, %d views", len(in.Cards), in.Observation["turn"], len(in.Views))
+	}
+}
