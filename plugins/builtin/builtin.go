@@ -3,10 +3,15 @@
 // its own process exactly as an external plugin does.
 package builtin
 
-import "cardhouse/sdk"
+import (
+	"cardhouse/rulesets/hotspot"
+	"cardhouse/sdk"
+)
 
 // Engines returns a constructor for each built-in variant, by ruleset id. The list is explicit:
 // adding a variant to the binary means adding a line here.
 func Engines() map[string]func() sdk.Engine {
-	return map[string]func() sdk.Engine{}
+	return map[string]func() sdk.Engine{
+		"hotspot": func() sdk.Engine { return sdk.NewEngine(hotspot.New()) },
+	}
 }

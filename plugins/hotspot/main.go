@@ -1,0 +1,10 @@
+// Command hotspot serves the Hotspot ruleset as a Cardhouse plugin executable.
+package main
+
+import (
+	"cardhouse/rulesets/hotspot"
+	"cardhouse/sdk"
+	"cardhouse/sdk/plugin"
+)
+
+func main() { plugin.Serve(sdk.NewEngine(hotspot.New())) }

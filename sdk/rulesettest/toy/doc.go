@@ -1,0 +1,13 @@
+// Package toy is a small, complete and correct ruleset ("toy", a plain Crazy-Eights-like game) that
+// the conformance kit and the scenario runner test themselves against. It is also the shortest
+// example of every part of a ruleset: options, a fixed deal through sdk.Deal.Layout, a deadline,
+// private events, views, a bot, Redealer and TableEditor. It is a test fixture, not a variant
+// offered to players.
+//
+// Rules: 2 to 4 seats, one French deck, `hand_size` cards each (default 5); a card is turned to
+// start the pile. In turn, play one card of the top's suit or rank, or draw one card (drawing ends
+// the turn). A player left with one card has 5 seconds to `call`; when the window expires
+// uncalled they draw one card (event missed_last_card). The first to empty their hand wins; the
+// host deals the next game, opened by the next seat. When the deck runs out the pile but its top is
+// shuffled into a new deck.
+package toy
