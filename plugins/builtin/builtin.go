@@ -4,6 +4,7 @@
 package builtin
 
 import (
+	"cardhouse/rulesets/drugs"
 	"cardhouse/rulesets/hotspot"
 	"cardhouse/sdk"
 )
@@ -12,6 +13,7 @@ import (
 // adding a variant to the binary means adding a line here.
 func Engines() map[string]func() sdk.Engine {
 	return map[string]func() sdk.Engine{
+		"drugs":   func() sdk.Engine { return sdk.NewEngine(drugs.New()) },
 		"hotspot": func() sdk.Engine { return sdk.NewEngine(hotspot.New()) },
 	}
 }
