@@ -21,6 +21,10 @@ check:
 scenarios:
 	$(GO) run ./platform/cmd/cardhouse scenario rulesets/*/testdata $(wildcard $(SHARED)/scenarios)
 
+## proto: regenerate the committed plugin wire code (sdk/plugin/internal/pb) from its .proto files
+proto:
+	sdk/plugin/gen.sh
+
 ## bench: the SDK, plugin and ruleset benchmarks (compare runs with benchstat)
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./sdk/... ./rulesets/...

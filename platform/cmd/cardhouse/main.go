@@ -5,12 +5,18 @@ package main
 import (
 	"fmt"
 	"os"
+	"time"
+
+	"cardhouse/sdk/plugin"
 
 	"github.com/spf13/cobra"
 )
 
 func main() {
-	if err := newRootCmd().Execute(); err != nil {
+	err := newRootCmd().Execute()
+	// Stop every plugin process this run launched (os.Exit skips defers, so it is done here).
+	plugin.CleanupClients(5 * time.Second)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "cardhouse:", err)
 		os.Exit(1)
 	}
@@ -25,6 +31,10 @@ func newRootCmd() *cobra.Command {
 	}
 	// Every subcommand is listed here, explicitly.
 	root.AddCommand(
+		newServeCmd(),
+		newScenarioCmd(),
+		newPluginCmd(),
+		newRulesCmd(),
 		newVersionCmd(),
 	)
 	return root

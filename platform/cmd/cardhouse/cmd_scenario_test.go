@@ -1,0 +1,60 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"cardhouse/sdk"
+	"cardhouse/sdk/rulesettest/toy"
+)
+
+func TestRunScenarios(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	ok := "name: toy opens\nruleset: toy\nseats: 2\ndeal: {pile: [7H], hands: [[8H], [5C]], first: 0}\nsteps:\n  - {seat: 0, play: [8H]}\n  - expect: {winner: 0}\n"
+	bad := "name: unknown variant\nruleset: poker\nseats: 2\nsteps: []\n"
+	if err := os.WriteFile(filepath.Join(dir, "ok.yaml"), []byte(ok), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	closed := false
+	open := func(_ context.Context, pluginsDir string) (map[string]sdk.Engine, func(), error) {
+		if pluginsDir != "/plugins" {
+			t.Errorf("plugins dir %q, want /plugins", pluginsDir)
+		}
+		return map[string]sdk.Engine{"toy": sdk.NewEngine[toy.State](toy.Ruleset{})}, func() { closed = true }, nil
+	}
+	var out bytes.Buffer
+	if err := runScenarios(context.Background(), &out, open, "/plugins", []string{dir}); err != nil {
+		t.Fatalf("err = %v, output:\n%s", err, out.String())
+	}
+	if got, want := out.String(), "ok toy opens\n1 passed, 0 failed\n"; got != want {
+		t.Errorf("output %q, want %q", got, want)
+	}
+	if !closed {
+		t.Error("the engines were not closed")
+	}
+
+	if err := os.WriteFile(filepath.Join(dir, "poker.yaml"), []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	err := runScenarios(context.Background(), &out, open, "/plugins", []string{dir})
+	if err == nil || err.Error() != "1 scenario(s) failed" {
+		t.Errorf("err = %v, want 1 scenario(s) failed", err)
+	}
+	want := "ok toy opens\nFAIL unknown variant: unknown ruleset \"poker\" (available: toy)\n1 passed, 1 failed\n"
+	if out.String() != want {
+		t.Errorf("output %q, want %q", out.String(), want)
+	}
+
+	failOpen := func(context.Context, string) (map[string]sdk.Engine, func(), error) {
+		return nil, nil, errors.New("no plugin binary")
+	}
+	if err := runScenarios(context.Background(), &out, failOpen, "", []string{dir}); err == nil || err.Error() != "opening the rulesets: no plugin binary" {
+		t.Errorf("err = %v", err)
+	}
+}

@@ -1,0 +1,152 @@
+package adapter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+
+	"cardhouse/sdk"
+	pb "cardhouse/sdk/plugin/internal/pb/rulesetv1"
+
+	"google.golang.org/grpc/status"
+)
+
+// Server serves an sdk.Engine as the Ruleset gRPC service of protocol 1. Refusals and failures
+// travel in the response's Error field; a context error becomes a gRPC status; a panic anywhere
+// in a call (the engine, the conversions) is recovered and returned as a failure, so one bad call
+// never takes the plugin process down.
+type Server struct {
+	pb.UnimplementedRulesetServer
+	engine sdk.Engine
+	id     string
+}
+
+// NewServer returns a server for e. The ruleset id, used to label failures, is read once from
+// e.Describe.
+func NewServer(e sdk.Engine) *Server {
+	s := &Server{engine: e}
+	if d, err := e.Describe(context.Background()); err == nil && d != nil {
+		s.id = d.ID
+	}
+	return s
+}
+
+// errorToPB sorts an engine error: a failure (checked first: a failure may wrap a refusal), a
+// refusal, a context error (returned as a gRPC status), anything else as a failure of op.
+func (s *Server) errorToPB(op string, err error) (*pb.Error, error) {
+	var fe *sdk.FailureError
+	if errors.As(err, &fe) {
+		return &pb.Error{Kind: &pb.Error_Failure{Failure: &pb.Failure{Ruleset: fe.Ruleset, Op: fe.Op, Message: fmt.Sprint(fe.Err)}}}, nil
+	}
+	if re, ok := sdk.AsRefusal(err); ok {
+		return &pb.Error{Kind: &pb.Error_Refusal{Refusal: &pb.Refusal{Code: re.Code, Reason: re.Reason}}}, nil
+	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return nil, status.FromContextError(err).Err()
+	}
+	return s.failure(op, err), nil
+}
+
+func (s *Server) failure(op string, err error) *pb.Error {
+	return &pb.Error{Kind: &pb.Error_Failure{Failure: &pb.Failure{Ruleset: s.id, Op: op, Message: err.Error()}}}
+}
+
+// guard recovers a panic of the call into a failure set by set.
+func (s *Server) guard(op string, set func(*pb.Error), err *error) {
+	if p := recover(); p != nil {
+		set(s.failure(op, fmt.Errorf("panic in the plugin server: %v\n%s", p, debug.Stack())))
+		*err = nil
+	}
+}
+
+// Describe answers sdk.Engine.Describe.
+func (s *Server) Describe(ctx context.Context, _ *pb.DescribeRequest) (resp *pb.DescribeResponse, err error) {
+	resp = &pb.DescribeResponse{}
+	defer s.guard("describe", func(e *pb.Error) { resp = &pb.DescribeResponse{Error: e} }, &err)
+	d, err := s.engine.Describe(ctx)
+	if err != nil {
+		resp.Error, err = s.errorToPB("describe", err)
+		return resp, err
+	}
+	b, err := marshalOpt("description", d, false)
+	if err != nil {
+		return &pb.DescribeResponse{Error: s.failure("describe", err)}, nil
+	}
+	resp.DescriptionJson = b
+	return resp, nil
+}
+
+func (s *Server) step(op string, st *sdk.Step, callErr error) (*pb.StepResponse, error) {
+	if callErr != nil {
+		e, err := s.errorToPB(op, callErr)
+		return &pb.StepResponse{Error: e}, err
+	}
+	if st == nil {
+		return &pb.StepResponse{Error: s.failure(op, errors.New("the engine returned no step and no error"))}, nil
+	}
+	resp, err := StepToPB(st)
+	if err != nil {
+		return &pb.StepResponse{Error: s.failure(op, err)}, nil
+	}
+	return resp, nil
+}
+
+// NewGame answers sdk.Engine.NewGame.
+func (s *Server) NewGame(ctx context.Context, req *pb.NewGameRequest) (resp *pb.StepResponse, err error) {
+	defer s.guard("start", func(e *pb.Error) { resp = &pb.StepResponse{Error: e} }, &err)
+	r, err := NewGameFromPB(req)
+	if err != nil {
+		return s.step("start", nil, err)
+	}
+	st, err := s.engine.NewGame(ctx, r)
+	return s.step("start", st, err)
+}
+
+// Act answers sdk.Engine.Act.
+func (s *Server) Act(ctx context.Context, req *pb.ActRequest) (resp *pb.StepResponse, err error) {
+	defer s.guard("act", func(e *pb.Error) { resp = &pb.StepResponse{Error: e} }, &err)
+	a, err := ActionFromPB(req.Action)
+	if err != nil {
+		return s.step("act", nil, err)
+	}
+	st, err := s.engine.Act(ctx, &sdk.ActRequest{State: req.State, Action: a, Now: req.Now, NoViews: req.NoViews})
+	return s.step("act", st, err)
+}
+
+// Inspect answers sdk.Engine.Inspect.
+func (s *Server) Inspect(ctx context.Context, req *pb.InspectRequest) (resp *pb.InspectResponse, err error) {
+	defer s.guard("inspect", func(e *pb.Error) { resp = &pb.InspectResponse{Error: e} }, &err)
+	in, err := s.engine.Inspect(ctx, &sdk.InspectRequest{State: req.State, Views: req.Views})
+	if err != nil {
+		e, err := s.errorToPB("inspect", err)
+		return &pb.InspectResponse{Error: e}, err
+	}
+	if in == nil {
+		return &pb.InspectResponse{Error: s.failure("inspect", errors.New("the engine returned no inspection and no error"))}, nil
+	}
+	resp, err = InspectionToPB(in)
+	if err != nil {
+		return &pb.InspectResponse{Error: s.failure("inspect", err)}, nil
+	}
+	return resp, nil
+}
+
+// Bot answers sdk.Engine.Bot.
+func (s *Server) Bot(ctx context.Context, req *pb.BotRequest) (resp *pb.BotResponse, err error) {
+	defer s.guard("bot", func(e *pb.Error) { resp = &pb.BotResponse{Error: e} }, &err)
+	ans, err := s.engine.Bot(ctx, &sdk.BotCall{State: req.State, Seat: int(req.Seat), Level: int(req.Level), Seed: req.Seed})
+	if err != nil {
+		e, err := s.errorToPB("bot", err)
+		return &pb.BotResponse{Error: e}, err
+	}
+	resp = &pb.BotResponse{}
+	if ans != nil && ans.Action != nil {
+		a, err := ActionToPB(ans.Action)
+		if err != nil {
+			return &pb.BotResponse{Error: s.failure("bot", fmt.Errorf("the bot chose an action that cannot be sent: %w", err))}, nil
+		}
+		resp.Action = a
+	}
+	return resp, nil
+}

@@ -1,0 +1,119 @@
+package plugin
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime/debug"
+
+	"cardhouse/sdk"
+	"cardhouse/sdk/plugin/internal/adapter"
+	pb "cardhouse/sdk/plugin/internal/pb/rulesetv1"
+
+	"github.com/hashicorp/go-hclog"
+	goplugin "github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// ProtocolVersion is the wire protocol this package speaks (package rulesetv1). It is not the SDK
+// version: it changes only when a host and a plugin built against different SDKs could no longer
+// understand each other. A later protocol is served beside this one (VersionedPlugins), so old
+// hosts keep working with new plugins.
+const ProtocolVersion = 1
+
+// pluginName is the one plugin a Cardhouse plugin process serves, in go-plugin's plugin set.
+const pluginName = "ruleset"
+
+// maxMessage bounds one message either way. A 2-deck, 8-seat step with every view is tens of KiB;
+// the default 4 MiB would still be enough, but a limit hit here fails a game, so leave room.
+const maxMessage = 64 << 20
+
+// Handshake is the go-plugin handshake of Cardhouse plugins. The magic cookie is not security: it
+// keeps a plugin executable started by hand from waiting for a host that will never talk to it,
+// and a host from launching an executable that is not a Cardhouse plugin.
+var Handshake = goplugin.HandshakeConfig{
+	ProtocolVersion:  ProtocolVersion,
+	MagicCookieKey:   "CARDHOUSE_PLUGIN",
+	MagicCookieValue: "deal-me-in-7c1e3b9a",
+}
+
+// LogLevelEnv names the environment variable that sets a plugin's log level (trace, debug, info,
+// warn, error); the default is info. The host shows plugin logs through its own logger and level.
+const LogLevelEnv = "CARDHOUSE_PLUGIN_LOG_LEVEL"
+
+// rulesetPlugin is the go-plugin Plugin of protocol 1: the server side holds the engine, the
+// client side makes an adapter.Client.
+type rulesetPlugin struct {
+	goplugin.NetRPCUnsupportedPlugin
+	engine sdk.Engine
+}
+
+var _ goplugin.GRPCPlugin = (*rulesetPlugin)(nil)
+
+func (p *rulesetPlugin) GRPCServer(_ *goplugin.GRPCBroker, s *grpc.Server) error {
+	pb.RegisterRulesetServer(s, adapter.NewServer(p.engine))
+	return nil
+}
+
+func (p *rulesetPlugin) GRPCClient(_ context.Context, _ *goplugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
+	return adapter.NewClient(pb.NewRulesetClient(c)), nil
+}
+
+// versionedPlugins lists what each protocol version serves; engine is nil on the host side.
+func versionedPlugins(engine sdk.Engine) map[int]goplugin.PluginSet {
+	return map[int]goplugin.PluginSet{
+		ProtocolVersion: {pluginName: &rulesetPlugin{engine: engine}},
+	}
+}
+
+// recoverUnary is the last guard of the plugin's gRPC server: a panic that escapes a handler (the
+// handlers already recover their own) fails that call instead of the whole process.
+func recoverUnary(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (resp any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			resp, err = nil, status.Errorf(codes.Internal, "panic in %s: %v\n%s", info.FullMethod, p, debug.Stack())
+		}
+	}()
+	return handler(ctx, req)
+}
+
+// Serve serves e as a Cardhouse plugin and returns when the host is done with it. It is the whole
+// body of a variant's main:
+//
+//	func main() { plugin.Serve(sdk.NewEngine(lastcard.New())) }
+//
+// Nothing may be printed to stdout before Serve (stdout carries the handshake); log to stderr,
+// which the host reads. Started by hand rather than by a host, Serve says so and exits with
+// status 1. A panic inside a call is recovered and returned to the host as a ruleset failure.
+func Serve(e sdk.Engine) {
+	level := hclog.LevelFromString(os.Getenv(LogLevelEnv))
+	if level == hclog.NoLevel {
+		level = hclog.Info
+	}
+	logger := hclog.New(&hclog.LoggerOptions{
+		Name:       "ruleset",
+		Output:     os.Stderr,
+		Level:      level,
+		JSONFormat: true, // the host parses the level of each line
+	})
+	if d, err := e.Describe(context.Background()); err == nil && d != nil {
+		logger = logger.With("ruleset", d.ID, "version", d.Version)
+	} else if err != nil {
+		logger.Error(fmt.Sprintf("describing the ruleset: %v", err))
+	}
+	goplugin.Serve(&goplugin.ServeConfig{
+		HandshakeConfig:  Handshake,
+		VersionedPlugins: versionedPlugins(e),
+		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
+			opts = append(opts,
+				grpc.ChainUnaryInterceptor(recoverUnary),
+				grpc.MaxRecvMsgSize(maxMessage),
+				grpc.MaxSendMsgSize(maxMessage),
+			)
+			return grpc.NewServer(opts...)
+		},
+		Logger: logger,
+	})
+}
