@@ -16,7 +16,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-
 // newPluginCmd is `cardhouse plugin`: serve a built-in variant as a plugin (the binary launches
 // itself for that) and list the plugins a host would run.
 func newPluginCmd() *cobra.Command {
