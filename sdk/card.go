@@ -146,6 +146,13 @@ func (c Card) RankCode() string {
 
 // String is the card's code.
 func (c Card) String() string {
+	if c <= WildDrawFour && codeOf[c] != "" {
+		return codeOf[c]
+	}
+	return c.code()
+}
+
+func (c Card) code() string {
 	switch {
 	case c == Joker || c == Wild || c == WildDrawFour:
 		return c.RankCode()
@@ -159,8 +166,29 @@ func (c Card) String() string {
 	return fmt.Sprintf("?%d", uint16(c))
 }
 
+// Every valid card's code and its JSON form, computed once: encoding a state or a view writes many
+// cards, so this path must not allocate.
+var (
+	codeOf     [WildDrawFour + 1]string
+	jsonOf     [WildDrawFour + 1][]byte
+	cardByCode = map[string]Card{}
+)
+
+func init() {
+	for c := Card(0); c <= WildDrawFour; c++ {
+		if c.Valid() {
+			codeOf[c] = c.code()
+			jsonOf[c] = []byte(`"` + codeOf[c] + `"`)
+			cardByCode[codeOf[c]] = c
+		}
+	}
+}
+
 // ParseCard reads a card code, French or Last Card, in any letter case.
 func ParseCard(code string) (Card, error) {
+	if c, ok := cardByCode[code]; ok {
+		return c, nil
+	}
 	s := strings.ToUpper(strings.TrimSpace(code))
 	switch s {
 	case "JK":
@@ -208,7 +236,7 @@ func ParseCards(codes []string) ([]Card, error) {
 	return out, nil
 }
 
-// MarshalText writes the card code, so cards read as codes in JSON.
+// MarshalText writes the card code.
 func (c Card) MarshalText() ([]byte, error) {
 	if !c.Valid() {
 		return nil, fmt.Errorf("card %d has no code", uint16(c))
@@ -224,6 +252,34 @@ func (c *Card) UnmarshalText(b []byte) error {
 	}
 	*c = v
 	return nil
+}
+
+// MarshalJSON writes the card code as a JSON string ("QH"); the zero Card (an empty slot of a
+// positional row) is null.
+func (c Card) MarshalJSON() ([]byte, error) {
+	if c == 0 {
+		return []byte("null"), nil
+	}
+	if c <= WildDrawFour && jsonOf[c] != nil {
+		return jsonOf[c], nil
+	}
+	return nil, fmt.Errorf("card %d has no code", uint16(c))
+}
+
+// UnmarshalJSON reads a card code string; null reads as the zero Card.
+func (c *Card) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*c = 0
+		return nil
+	}
+	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' {
+		if v, ok := cardByCode[string(b[1:len(b)-1])]; ok {
+			*c = v
+			return nil
+		}
+		return c.UnmarshalText(b[1 : len(b)-1])
+	}
+	return fmt.Errorf("card: want a card code string, got %s", b)
 }
 
 // CardStrings returns the codes of cards, in order.

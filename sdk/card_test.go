@@ -145,3 +145,31 @@ func TestMultisets(t *testing.T) {
 		t.Error("RemoveCards took a card twice")
 	}
 }
+
+func TestCardJSONZeroIsNull(t *testing.T) {
+	t.Parallel()
+	row := []Card{MustParseCards("7S")[0], 0, MustParseCards("JC")[0]}
+	b, err := json.Marshal(row)
+	if err != nil || string(b) != `["7S",null,"JC"]` {
+		t.Fatalf("marshal = %s, %v", b, err)
+	}
+	var back []Card
+	if err := json.Unmarshal(b, &back); err != nil || !cmp.Equal(back, row) {
+		t.Fatalf("unmarshal = %v, %v", back, err)
+	}
+	if err := json.Unmarshal([]byte(`[7]`), &back); err == nil {
+		t.Error("a number read as a card")
+	}
+}
+
+func BenchmarkCardsJSON(b *testing.B) {
+	deck := LastCardDeck()
+	b.ReportAllocs()
+	for b.Loop() {
+		blob, _ := json.Marshal(deck)
+		var out []Card
+		if err := json.Unmarshal(blob, &out); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
