@@ -6,6 +6,7 @@ package builtin
 import (
 	"cardhouse/rulesets/drugs"
 	"cardhouse/rulesets/hotspot"
+	"cardhouse/rulesets/lastcard"
 	"cardhouse/sdk"
 )
 
@@ -13,7 +14,8 @@ import (
 // adding a variant to the binary means adding a line here.
 func Engines() map[string]func() sdk.Engine {
 	return map[string]func() sdk.Engine{
-		"drugs":   func() sdk.Engine { return sdk.NewEngine(drugs.New()) },
-		"hotspot": func() sdk.Engine { return sdk.NewEngine(hotspot.New()) },
+		"drugs":    func() sdk.Engine { return sdk.NewEngine(drugs.New()) },
+		"hotspot":  func() sdk.Engine { return sdk.NewEngine(hotspot.New()) },
+		"lastcard": func() sdk.Engine { return sdk.NewEngine(lastcard.New()) },
 	}
 }

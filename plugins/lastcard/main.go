@@ -1,0 +1,10 @@
+// Command lastcard serves the Last Card ruleset as a Cardhouse plugin executable.
+package main
+
+import (
+	"cardhouse/rulesets/lastcard"
+	"cardhouse/sdk"
+	"cardhouse/sdk/plugin"
+)
+
+func main() { plugin.Serve(sdk.NewEngine(lastcard.New())) }

@@ -1,0 +1,93 @@
+package lastcard_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"cardhouse/rulesets/lastcard"
+	"cardhouse/sdk"
+	"cardhouse/sdk/rulesettest"
+)
+
+// BenchmarkRandomGame plays whole games (to 500 points, four seats) between bots of one level
+// through the in-process engine with the SDK's playout driver; it reports the steps per game.
+func BenchmarkRandomGame(b *testing.B) {
+	for _, level := range []int{1, 2} {
+		b.Run("level"+string(rune('0'+level)), func(b *testing.B) {
+			e := sdk.NewEngine(lastcard.New())
+			steps := 0
+			for i := 0; b.Loop(); i++ {
+				res, err := rulesettest.Playout(context.Background(), e, rulesettest.PlayoutConfig{
+					Seats: 4, Seed: uint64(i), Level: level, MaxSteps: 100000,
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+				steps += res.Steps
+			}
+			b.ReportMetric(float64(steps)/float64(b.N), "steps/game")
+		})
+	}
+}
+
+// BenchmarkAct applies one play to a mid-round state of four seats: on the ruleset's own state
+// type, and through the byte-level engine with and without the five views.
+func BenchmarkAct(b *testing.B) {
+	r := lastcard.New()
+	e := sdk.NewEngine(r)
+	// Let level 2 bots play 40 steps so the state carries a log, then time the next bot move.
+	res, err := rulesettest.Playout(context.Background(), e, rulesettest.PlayoutConfig{Seats: 4, Seed: 1, Level: 2, MaxSteps: 40})
+	if err == nil || res.Final == nil {
+		b.Fatalf("playout: %v", err)
+	}
+	blob := res.Final.State
+	turn := res.Final.Status.Turn
+	ans, err := e.Bot(context.Background(), &sdk.BotCall{State: blob, Seat: turn, Level: 2, Seed: 1})
+	if err != nil || ans.Action == nil {
+		b.Fatalf("bot: %v", err)
+	}
+	a := *ans.Action
+
+	b.Run("apply", func(b *testing.B) {
+		in, err := e.Inspect(context.Background(), &sdk.InspectRequest{State: blob})
+		if err != nil || in.Status.Turn != turn {
+			b.Fatal(err)
+		}
+		s := decodeState(b, blob)
+		for b.Loop() {
+			if _, err := r.Apply(context.Background(), sdk.ApplyRequest[*lastcard.State]{State: s, Action: a}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	for _, views := range []bool{false, true} {
+		name := "engine"
+		if views {
+			name = "engine+views"
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := e.Act(context.Background(), &sdk.ActRequest{State: blob, Action: a, NoViews: !views}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// decodeState reads the ruleset's state out of an engine blob.
+func decodeState(b *testing.B, blob []byte) *lastcard.State {
+	b.Helper()
+	var env struct {
+		S json.RawMessage `json:"s"`
+	}
+	if err := json.Unmarshal(blob, &env); err != nil {
+		b.Fatal(err)
+	}
+	var s lastcard.State
+	if err := json.Unmarshal(env.S, &s); err != nil {
+		b.Fatal(err)
+	}
+	return &s
+}
