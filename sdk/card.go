@@ -170,7 +170,7 @@ func (c Card) code() string {
 // cards, so this path must not allocate.
 var (
 	codeOf     [WildDrawFour + 1]string
-	jsonOf     [WildDrawFour + 1][]byte
+	textOf     [WildDrawFour + 1][]byte
 	cardByCode = map[string]Card{}
 )
 
@@ -178,7 +178,7 @@ func init() {
 	for c := Card(0); c <= WildDrawFour; c++ {
 		if c.Valid() {
 			codeOf[c] = c.code()
-			jsonOf[c] = []byte(`"` + codeOf[c] + `"`)
+			textOf[c] = []byte(codeOf[c])
 			cardByCode[codeOf[c]] = c
 		}
 	}
@@ -236,12 +236,16 @@ func ParseCards(codes []string) ([]Card, error) {
 	return out, nil
 }
 
-// MarshalText writes the card code.
+// MarshalText writes the card code, so cards are codes in JSON. The zero Card (an empty slot of a
+// positional row) is written as "" and read back as the zero Card.
 func (c Card) MarshalText() ([]byte, error) {
-	if !c.Valid() {
-		return nil, fmt.Errorf("card %d has no code", uint16(c))
+	if c == 0 {
+		return nil, nil
 	}
-	return []byte(c.String()), nil
+	if c <= WildDrawFour && textOf[c] != nil {
+		return textOf[c], nil
+	}
+	return nil, fmt.Errorf("card %d has no code", uint16(c))
 }
 
 // UnmarshalText reads a card code.
@@ -254,21 +258,9 @@ func (c *Card) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// MarshalJSON writes the card code as a JSON string ("QH"); the zero Card (an empty slot of a
-// positional row) is null.
-func (c Card) MarshalJSON() ([]byte, error) {
-	if c == 0 {
-		return []byte("null"), nil
-	}
-	if c <= WildDrawFour && jsonOf[c] != nil {
-		return jsonOf[c], nil
-	}
-	return nil, fmt.Errorf("card %d has no code", uint16(c))
-}
-
-// UnmarshalJSON reads a card code string; null reads as the zero Card.
+// UnmarshalJSON reads a card code string; "" and null read as the zero Card.
 func (c *Card) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
+	if string(b) == "null" || string(b) == `""` {
 		*c = 0
 		return nil
 	}
@@ -325,6 +317,19 @@ func LastCardDeck() []Card {
 	return out
 }
 
+// cardCounts counts cards by number in a fixed array: every known card is below cardSpace.
+const cardSpace = int(WildDrawFour) + 1
+
+func cardCounts(cards []Card) (counts [cardSpace]int32, ok bool) {
+	for _, c := range cards {
+		if int(c) >= cardSpace {
+			return counts, false
+		}
+		counts[c]++
+	}
+	return counts, true
+}
+
 // CountCards counts each card of cards.
 func CountCards(cards []Card) map[Card]int {
 	m := make(map[Card]int, len(cards))
@@ -339,6 +344,11 @@ func SameCards(a, b []Card) bool {
 	if len(a) != len(b) {
 		return false
 	}
+	if ca, ok := cardCounts(a); ok {
+		if cb, ok := cardCounts(b); ok {
+			return ca == cb
+		}
+	}
 	m := CountCards(a)
 	for _, c := range b {
 		m[c]--
@@ -352,6 +362,9 @@ func SameCards(a, b []Card) bool {
 // CardDiff describes how multiset got differs from want ("lost 7H; invented 2 x QS"), or "" when
 // they hold the same cards.
 func CardDiff(want, got []Card) string {
+	if SameCards(want, got) {
+		return ""
+	}
 	m := CountCards(want)
 	for _, c := range got {
 		m[c]--

@@ -146,16 +146,19 @@ func TestMultisets(t *testing.T) {
 	}
 }
 
-func TestCardJSONZeroIsNull(t *testing.T) {
+func TestCardJSONZeroSlot(t *testing.T) {
 	t.Parallel()
 	row := []Card{MustParseCards("7S")[0], 0, MustParseCards("JC")[0]}
 	b, err := json.Marshal(row)
-	if err != nil || string(b) != `["7S",null,"JC"]` {
+	if err != nil || string(b) != `["7S","","JC"]` {
 		t.Fatalf("marshal = %s, %v", b, err)
 	}
 	var back []Card
 	if err := json.Unmarshal(b, &back); err != nil || !cmp.Equal(back, row) {
 		t.Fatalf("unmarshal = %v, %v", back, err)
+	}
+	if err := json.Unmarshal([]byte(`["7S",null]`), &back); err != nil || back[1] != 0 {
+		t.Errorf("null did not read as the zero Card: %v %v", back, err)
 	}
 	if err := json.Unmarshal([]byte(`[7]`), &back); err == nil {
 		t.Error("a number read as a card")
