@@ -31,6 +31,11 @@ type Engine interface {
 type Description struct {
 	Info
 	SDKVersion string `json:"sdk_version"`
+	// HouseRules is true when the engine runs house rules (WithHouseRules) and the ruleset can take
+	// them (TableEditor).
+	HouseRules bool `json:"house_rules,omitempty"`
+	// HouseHooks are the questions the ruleset asks house rules (the HouseHooks extra).
+	HouseHooks []HouseHook `json:"house_hooks,omitempty"`
 }
 
 // NewGameRequest starts a game through an Engine.
@@ -95,15 +100,20 @@ type BotAnswer struct {
 
 // NewEngine erases a Ruleset's state type: states become versioned bytes, options are validated,
 // panics are recovered as ruleset failures, and after every action the SDK checks that no card was
-// lost or invented.
-func NewEngine[S any](r Ruleset[S]) Engine {
-	info := r.Info()
-	return &engine[S]{r: r, info: info}
+// lost or invented. Options add capabilities: WithHouseRules runs games' house-rule scripts
+// (sdk/houserules.Enable() is the Lua one); without it a game naming house rules is refused.
+func NewEngine[S any](r Ruleset[S], opts ...EngineOption) Engine {
+	e := &engine[S]{r: r, info: r.Info()}
+	for _, o := range opts {
+		o(&e.cfg)
+	}
+	return e
 }
 
 type engine[S any] struct {
 	r    Ruleset[S]
 	info Info
+	cfg  engineConfig
 }
 
 // envelope is the stored form of a state: which ruleset, which state version, the house rules the
@@ -112,6 +122,7 @@ type envelope struct {
 	Ruleset    string          `json:"r"`
 	Version    int             `json:"v"`
 	HouseRules []HouseRule     `json:"h,omitempty"`
+	House      *houseState     `json:"hs,omitempty"`
 	State      json.RawMessage `json:"s"`
 }
 
@@ -135,7 +146,13 @@ func (e *engine[S]) guard(op string, err *error) {
 }
 
 func (e *engine[S]) Describe(ctx context.Context) (*Description, error) {
-	return &Description{Info: e.info, SDKVersion: Version}, ctx.Err()
+	d := &Description{Info: e.info, SDKVersion: Version}
+	_, editor := any(e.r).(TableEditor[S])
+	d.HouseRules = editor && e.cfg.house != nil
+	if hh, ok := e.r.(HouseHooks); ok {
+		d.HouseHooks = hh.HouseHooks()
+	}
+	return d, ctx.Err()
 }
 
 // CheckOptions validates raw options for a game of seats seats against the ruleset's schema and its
@@ -163,22 +180,44 @@ func (e *engine[S]) NewGame(ctx context.Context, req *NewGameRequest) (step *Ste
 	if err != nil {
 		return nil, &RuleError{Code: CodeBadOption, Reason: err.Error()}
 	}
+	rules := req.HouseRules
+	var h *house[S]
+	if len(rules) > 0 {
+		// Checked before the ruleset starts: a game with a house rule that cannot run never starts.
+		if h, err = e.prepareHouse(ctx, req); err != nil {
+			return nil, houseErr(err)
+		}
+		rules = h.rules
+	}
 	rng := NewRNG(req.Seed)
 	for label, vals := range req.Forced {
 		rng.Force(label, vals...)
 	}
 	s, err := e.r.Start(ctx, StartRequest{
-		Seats: req.Seats, Options: opts, Seed: req.Seed, HouseRules: req.HouseRules,
+		Seats: req.Seats, Options: opts, Seed: req.Seed, HouseRules: rules,
 		Deal: req.Deal, RNG: rng, Opener: req.Opener, Now: req.Now,
 	})
 	if err != nil {
 		return nil, e.fail("start", err)
 	}
-	blob, err := e.encode(s, req.HouseRules)
+	var events []Event
+	var hs *houseState
+	if h != nil {
+		// A failing start hook refuses the start: the host sees why and can disable the rule.
+		before := e.r.Cards(s)
+		if s, events, err = h.start(ctx, s); err != nil {
+			return nil, houseErr(err)
+		}
+		if diff := CardDiff(before, e.r.Cards(s)); diff != "" {
+			return nil, &FailureError{Ruleset: e.info.ID, Op: "start", Err: fmt.Errorf("house rules' start broke the card invariant: %s", diff)}
+		}
+		hs = h.st
+	}
+	blob, err := e.encode(s, rules, hs)
 	if err != nil {
 		return nil, err
 	}
-	return e.step(s, blob, nil, !req.NoViews), nil
+	return e.step(s, blob, events, !req.NoViews, hs), nil
 }
 
 func (e *engine[S]) Act(ctx context.Context, req *ActRequest) (step *Step, err error) {
@@ -191,18 +230,42 @@ func (e *engine[S]) Act(ctx context.Context, req *ActRequest) (step *Step, err e
 		return nil, err
 	}
 	before := e.r.Cards(s)
-	res, err := e.r.Apply(ctx, ApplyRequest[S]{State: s, Action: req.Action, Now: req.Now})
-	if err != nil {
+	var res ApplyResponse[S]
+	var hs *houseState
+	if len(env.HouseRules) > 0 {
+		h, err := e.house(ctx, env)
+		if err != nil {
+			return nil, err
+		}
+		if res.State, res.Events, err = h.act(ctx, s, req); err != nil {
+			return nil, houseErr(err)
+		}
+		hs = h.st
+	} else if res, err = e.r.Apply(ctx, ApplyRequest[S]{State: s, Action: req.Action, Now: req.Now}); err != nil {
 		return nil, e.fail("act", err)
 	}
 	if diff := CardDiff(before, e.r.Cards(res.State)); diff != "" {
 		return nil, &FailureError{Ruleset: e.info.ID, Op: "act", Err: fmt.Errorf("%s action of seat %d broke the card invariant: %s", req.Action.Type, req.Action.Seat, diff)}
 	}
-	blob, err := e.encode(res.State, env.HouseRules)
+	blob, err := e.encode(res.State, env.HouseRules, hs)
 	if err != nil {
 		return nil, err
 	}
-	return e.step(res.State, blob, res.Events, !req.NoViews), nil
+	return e.step(res.State, blob, res.Events, !req.NoViews, hs), nil
+}
+
+// house readies the house rules a stored game started with. A game whose rules cannot run here
+// (no runner, a script that no longer compiles) is a ruleset failure: the host pauses it.
+func (e *engine[S]) house(ctx context.Context, env envelope) (*house[S], error) {
+	st := env.House
+	if st == nil {
+		st = &houseState{}
+	}
+	h, err := e.openHouse(ctx, env.HouseRules, st)
+	if err != nil {
+		return nil, &FailureError{Ruleset: e.info.ID, Op: "house rules", Err: err}
+	}
+	return h, nil
 }
 
 func (e *engine[S]) Inspect(ctx context.Context, req *InspectRequest) (in *Inspection, err error) {
@@ -210,13 +273,14 @@ func (e *engine[S]) Inspect(ctx context.Context, req *InspectRequest) (in *Inspe
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	s, _, err := e.decode(req.State)
+	s, env, err := e.decode(req.State)
 	if err != nil {
 		return nil, err
 	}
 	in = &Inspection{Status: e.r.Status(s), Observation: e.r.Observe(s), Cards: e.r.Cards(s)}
+	env.House.decorateStatus(&in.Status)
 	if req.Views {
-		in.Views, in.Spectator = e.views(s, in.Status.Seats, nil)
+		in.Views, in.Spectator = e.views(s, in.Status.Seats, nil, env.House)
 	}
 	return in, nil
 }
@@ -233,7 +297,7 @@ func (e *engine[S]) Bot(ctx context.Context, req *BotCall) (ans *BotAnswer, err 
 	if len(e.info.BotLevels) > 0 && !slices.Contains(e.info.BotLevels, req.Level) {
 		return nil, &RuleError{Code: CodeNotAvailable, Reason: fmt.Sprintf("%s has no bot of level %d (it has %v)", e.info.Name, req.Level, e.info.BotLevels)}
 	}
-	s, _, err := e.decode(req.State)
+	s, env, err := e.decode(req.State)
 	if err != nil {
 		return nil, err
 	}
@@ -241,11 +305,27 @@ func (e *engine[S]) Bot(ctx context.Context, req *BotCall) (ans *BotAnswer, err 
 	if req.Seat < 0 || req.Seat >= st.Seats {
 		return nil, &RuleError{Code: CodeBadAction, Reason: fmt.Sprintf("no seat %d in this %d-seat game", req.Seat, st.Seats)}
 	}
+	rng := NewRNG(req.Seed)
+	var h *house[S]
+	if len(env.HouseRules) > 0 {
+		if h, err = e.house(ctx, env); err != nil {
+			return nil, err
+		}
+		a, err := h.bot(ctx, s, req.Seat, &rng)
+		if err != nil {
+			return nil, houseErr(err)
+		}
+		if a != nil {
+			return &BotAnswer{Action: a}, nil
+		}
+		if b := h.st.blocking(); b != nil {
+			return &BotAnswer{}, nil // the game waits for another seat's house action
+		}
+	}
 	br := BotRequest{Seat: req.Seat, Level: req.Level, View: e.r.View(s, req.Seat)}
 	if h, ok := e.r.(Historian[S]); ok {
 		br.History = h.History(s, req.Seat)
 	}
-	rng := NewRNG(req.Seed)
 	br.RNG = &rng
 	a, err := bots.Bot(ctx, br)
 	if err != nil {
@@ -253,22 +333,29 @@ func (e *engine[S]) Bot(ctx context.Context, req *BotCall) (ans *BotAnswer, err 
 	}
 	if a != nil {
 		a.Seat = req.Seat
+		if h != nil {
+			if a, err = h.vetBot(ctx, s, *a, br.View, &rng); err != nil {
+				return nil, houseErr(err)
+			}
+		}
 	}
 	return &BotAnswer{Action: a}, nil
 }
 
-func (e *engine[S]) step(s S, blob []byte, events []Event, withViews bool) *Step {
+func (e *engine[S]) step(s S, blob []byte, events []Event, withViews bool, hs *houseState) *Step {
 	st := &Step{State: blob, Events: events, Status: e.r.Status(s)}
+	hs.decorateStatus(&st.Status)
 	if withViews {
-		st.Views, st.Spectator = e.views(s, st.Status.Seats, events)
+		st.Views, st.Spectator = e.views(s, st.Status.Seats, events, hs)
 	}
 	return st
 }
 
-func (e *engine[S]) views(s S, seats int, events []Event) ([][]byte, []byte) {
+func (e *engine[S]) views(s S, seats int, events []Event, hs *houseState) ([][]byte, []byte) {
 	one := func(viewer int) []byte {
 		v := e.r.View(s, viewer)
 		v.Viewer = viewer
+		hs.decorateView(&v)
 		if v.Ruleset == "" {
 			v.Ruleset = e.info.ID
 		}
@@ -291,12 +378,12 @@ func (e *engine[S]) views(s S, seats int, events []Event) ([][]byte, []byte) {
 	return views, one(Spectator)
 }
 
-func (e *engine[S]) encode(s S, rules []HouseRule) ([]byte, error) {
+func (e *engine[S]) encode(s S, rules []HouseRule, hs *houseState) ([]byte, error) {
 	raw, err := json.Marshal(s)
 	if err != nil {
 		return nil, &FailureError{Ruleset: e.info.ID, Op: "encode state", Err: err}
 	}
-	b, err := json.Marshal(envelope{Ruleset: e.info.ID, Version: e.info.StateVersion, HouseRules: rules, State: raw})
+	b, err := json.Marshal(envelope{Ruleset: e.info.ID, Version: e.info.StateVersion, HouseRules: rules, House: hs, State: raw})
 	if err != nil {
 		return nil, &FailureError{Ruleset: e.info.ID, Op: "encode state", Err: err}
 	}

@@ -80,7 +80,8 @@ type StartRequest struct {
 	// Options are already validated against Info.Options (and OptionChecker, if implemented).
 	Options Options
 	Seed    uint64
-	// HouseRules are the scripts enabled for this game; the SDK runs their hooks (a later issue).
+	// HouseRules are the scripts enabled for this game; the engine runs their hooks around Start and
+	// Apply (see WithHouseRules), so a ruleset needs nothing but TableEditor for them.
 	HouseRules []HouseRule
 	// Deal, when set, fixes the layout instead of a random deal.
 	Deal *Deal
@@ -169,6 +170,9 @@ type ApplyRequest[S any] struct {
 	Action Action
 	// Now is the game clock in milliseconds: deadlines are set relative to it.
 	Now int64
+	// Ask answers the ruleset's declared questions (HouseHooks) from the game's house rules; nil
+	// when the game has none. Use AskHouse, which handles nil.
+	Ask Asker
 }
 
 // ApplyResponse is the new state and what happened. The input state is never modified.

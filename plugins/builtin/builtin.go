@@ -8,14 +8,15 @@ import (
 	"cardhouse/rulesets/hotspot"
 	"cardhouse/rulesets/lastcard"
 	"cardhouse/sdk"
+	"cardhouse/sdk/houserules"
 )
 
-// Engines returns a constructor for each built-in variant, by ruleset id. The list is explicit:
-// adding a variant to the binary means adding a line here.
+// Engines returns a constructor for each built-in variant, by ruleset id, each running Lua house
+// rules. The list is explicit: adding a variant to the binary means adding a line here.
 func Engines() map[string]func() sdk.Engine {
 	return map[string]func() sdk.Engine{
-		"drugs":    func() sdk.Engine { return sdk.NewEngine(drugs.New()) },
-		"hotspot":  func() sdk.Engine { return sdk.NewEngine(hotspot.New()) },
-		"lastcard": func() sdk.Engine { return sdk.NewEngine(lastcard.New()) },
+		"drugs":    func() sdk.Engine { return sdk.NewEngine(drugs.New(), houserules.Enable()) },
+		"hotspot":  func() sdk.Engine { return sdk.NewEngine(hotspot.New(), houserules.Enable()) },
+		"lastcard": func() sdk.Engine { return sdk.NewEngine(lastcard.New(), houserules.Enable()) },
 	}
 }

@@ -4,7 +4,8 @@ package main
 import (
 	"cardhouse/rulesets/drugs"
 	"cardhouse/sdk"
+	"cardhouse/sdk/houserules"
 	"cardhouse/sdk/plugin"
 )
 
-func main() { plugin.Serve(sdk.NewEngine(drugs.New())) }
+func main() { plugin.Serve(sdk.NewEngine(drugs.New(), houserules.Enable())) }

@@ -4,7 +4,8 @@ package main
 import (
 	"cardhouse/rulesets/hotspot"
 	"cardhouse/sdk"
+	"cardhouse/sdk/houserules"
 	"cardhouse/sdk/plugin"
 )
 
-func main() { plugin.Serve(sdk.NewEngine(hotspot.New())) }
+func main() { plugin.Serve(sdk.NewEngine(hotspot.New(), houserules.Enable())) }

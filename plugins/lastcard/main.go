@@ -4,7 +4,8 @@ package main
 import (
 	"cardhouse/rulesets/lastcard"
 	"cardhouse/sdk"
+	"cardhouse/sdk/houserules"
 	"cardhouse/sdk/plugin"
 )
 
-func main() { plugin.Serve(sdk.NewEngine(lastcard.New())) }
+func main() { plugin.Serve(sdk.NewEngine(lastcard.New(), houserules.Enable())) }

@@ -1,0 +1,224 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"slices"
+	"sort"
+	"strings"
+
+	"cardhouse/sdk"
+	"cardhouse/sdk/houserules"
+	"cardhouse/sdk/scenario"
+
+	"github.com/spf13/cobra"
+)
+
+// newRulesCmd is `cardhouse rules`: tools for house-rule authors. Today: `rules check`.
+func newRulesCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "rules",
+		Short: "Tools for house-rule scripts (Lua)",
+	}
+	cmd.AddCommand(newRulesCheckCmd())
+	return cmd
+}
+
+// rulesCheck is what `rules check` was asked to do.
+type rulesCheck struct {
+	file     string
+	ruleset  string
+	games    int
+	seats    int
+	seed     uint64
+	maxSteps int
+	plugins  string
+	// options are the ruleset's options for every game, as name=value.
+	options []string
+}
+
+func newRulesCheckCmd() *cobra.Command {
+	var rc rulesCheck
+	cmd := &cobra.Command{
+		Use:   "check FILE.lua --ruleset ID [--games N]",
+		Short: "Compile a house rule, check what it declares, and play bot games with it",
+		Long: `Check a house-rule script the way the server will run it.
+
+It compiles the script in the sandbox and checks its declarations (name, description, options,
+hooks, actions), then plays --games bot games of --ruleset with the rule enabled, through the
+ruleset's plugin process, and reports every problem: a hook that fails (with its line), an action
+the rule made impossible for bots, a game that does not end, a ruleset failure. The exit status is
+non-zero when the script does not load or any game had a problem. See docs/house-rules.md.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			defer stop()
+			rc.file = args[0]
+			return runRulesCheck(ctx, cmd.OutOrStdout(), openEngines, rc)
+		},
+	}
+	cmd.Flags().StringVar(&rc.ruleset, "ruleset", "", "ruleset id to play the rule with (required)")
+	cmd.Flags().IntVar(&rc.games, "games", 10, "number of bot games to play")
+	cmd.Flags().IntVar(&rc.seats, "seats", 0, "seats per game (default: every count the ruleset allows, in turn)")
+	cmd.Flags().Uint64Var(&rc.seed, "seed", 1, "seed of the first game (game i uses seed+i)")
+	cmd.Flags().IntVar(&rc.maxSteps, "max-steps", 50000, "actions after which a game counts as not ending (a Last Card game to 500 with draw-to-match took 25,790)")
+	cmd.Flags().StringArrayVar(&rc.options, "option", nil, "a ruleset option for every game, as name=value (repeatable), e.g. --option target=single")
+	cmd.Flags().StringVar(&rc.plugins, "plugins", os.Getenv(pluginsEnv), "folder of external ruleset plugins (default $"+pluginsEnv+")")
+	_ = cmd.MarkFlagRequired("ruleset")
+	return cmd
+}
+
+// runRulesCheck compiles rc.file, prints what it declares, plays the bot games and prints the
+// problems; it returns an error when there is any.
+func runRulesCheck(ctx context.Context, w io.Writer, open engineOpener, rc rulesCheck) error {
+	rule, info, err := houserules.FromFile(ctx, rc.file)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "ok    compiled %s: %q\n      %s\n", rc.file, info.Name, info.Description)
+	for _, o := range info.Options {
+		fmt.Fprintf(w, "      option %s (%s, default %v)\n", o.Name, o.Type, o.Default)
+	}
+	if len(info.Hooks) > 0 {
+		fmt.Fprintf(w, "      hooks: %s\n", strings.Join(info.Hooks, ", "))
+	}
+	if len(info.Answers) > 0 {
+		fmt.Fprintf(w, "      answers: %s\n", strings.Join(info.Answers, ", "))
+	}
+	for _, a := range info.Actions {
+		fmt.Fprintf(w, "      action %s %q%s\n", a.Name, a.Label, map[bool]string{true: " (blocking)"}[a.Blocking])
+	}
+
+	engines, closeAll, err := open(ctx, rc.plugins)
+	if err != nil {
+		return fmt.Errorf("opening the rulesets: %w", err)
+	}
+	if closeAll != nil {
+		defer closeAll()
+	}
+	eng, ok := engines[rc.ruleset]
+	if !ok {
+		ids := make([]string, 0, len(engines))
+		for id := range engines {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		return fmt.Errorf("no ruleset %q (available: %s)", rc.ruleset, strings.Join(ids, ", "))
+	}
+	desc, err := eng.Describe(ctx)
+	if err != nil {
+		return fmt.Errorf("describing %s: %w", rc.ruleset, err)
+	}
+	if !desc.HouseRules {
+		return fmt.Errorf("the %s plugin runs no house rules: its main must serve sdk.NewEngine(ruleset, houserules.Enable())", rc.ruleset)
+	}
+	if rc.games < 1 {
+		return fmt.Errorf("--games must be at least 1")
+	}
+	opts := map[string]any{}
+	for _, kv := range rc.options {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return fmt.Errorf("--option %q: want name=value", kv)
+		}
+		opts[k] = v
+	}
+
+	var problems []string
+	seen := map[string]bool{}
+	ended := 0
+	for g := range rc.games {
+		seats := rc.seats
+		if seats == 0 {
+			seats = desc.MinSeats + g%(desc.MaxSeats-desc.MinSeats+1)
+		}
+		level := 1
+		if len(desc.BotLevels) > 0 {
+			level = desc.BotLevels[g%len(desc.BotLevels)]
+		}
+		res := playBotGame(ctx, eng, rule, opts, seats, level, rc.seed+uint64(g), rc.maxSteps)
+		if res.problem == "" {
+			ended++
+			fmt.Fprintf(w, "ok    game %d: %d seats, bots of level %d, %d actions\n", g+1, seats, level, res.steps)
+			continue
+		}
+		fmt.Fprintf(w, "FAIL  game %d: %d seats, bots of level %d: %s\n", g+1, seats, level, res.problem)
+		if key := res.key; !seen[key] {
+			seen[key] = true
+			problems = append(problems, res.problem)
+		}
+		if errors.Is(ctx.Err(), context.Canceled) {
+			break
+		}
+	}
+	fmt.Fprintf(w, "%d passed, %d failed\n", ended, rc.games-ended)
+	if len(problems) > 0 {
+		return fmt.Errorf("house rule %q: %d game(s) had problems", info.Name, rc.games-ended)
+	}
+	return nil
+}
+
+type gameResult struct {
+	steps   int
+	problem string
+	// key groups the same problem met in several games.
+	key string
+}
+
+// playBotGame plays one game to its end with bots in every seat: the host deals each next round,
+// due deadlines fire in time order.
+func playBotGame(ctx context.Context, eng sdk.Engine, rule sdk.HouseRule, opts map[string]any, seats, level int, seed uint64, maxSteps int) gameResult {
+	fail := func(steps int, key, format string, args ...any) gameResult {
+		return gameResult{steps: steps, key: key, problem: fmt.Sprintf(format, args...)}
+	}
+	st, err := eng.NewGame(ctx, &sdk.NewGameRequest{Seats: seats, Seed: seed, Options: opts, HouseRules: []sdk.HouseRule{rule}, NoViews: true})
+	if err != nil {
+		return fail(0, err.Error(), "the game does not start: %v", err)
+	}
+	var now int64
+	for step := 1; step <= maxSteps; step++ {
+		if err := ctx.Err(); err != nil {
+			return fail(step, "cancelled", "%v", err)
+		}
+		var a *sdk.Action
+		switch st.Status.Phase {
+		case sdk.PhaseGameOver:
+			return gameResult{steps: step - 1}
+		case sdk.PhaseRoundOver:
+			a = &sdk.Action{Seat: sdk.Host, Type: sdk.ActDeal}
+		default:
+			for i, actor := range st.Status.Actors {
+				ans, err := eng.Bot(ctx, &sdk.BotCall{State: st.State, Seat: actor, Level: level, Seed: seed*7919 + uint64(step)*31 + uint64(i)})
+				if err != nil {
+					return fail(step, err.Error(), "action %d: the bot of seat %d failed: %v", step, actor, err)
+				}
+				if ans.Action != nil {
+					a = ans.Action
+					break
+				}
+			}
+			if a == nil && len(st.Status.Deadlines) > 0 {
+				d := slices.MinFunc(st.Status.Deadlines, func(x, y sdk.Deadline) int { return int(x.At - y.At) })
+				now = max(now, d.At)
+				a = &sdk.Action{Seat: sdk.Clock, Type: sdk.ActDeadline, Deadline: d.ID}
+			}
+			if a == nil {
+				return fail(step, "stuck", "action %d: no bot of seats %v has anything to do and nothing is due: the game is stuck", step, st.Status.Actors)
+			}
+		}
+		next, err := eng.Act(ctx, &sdk.ActRequest{State: st.State, Action: *a, Now: now, NoViews: true})
+		if err != nil {
+			what := "refused"
+			if errors.Is(err, sdk.ErrRuleset) {
+				what = "failed"
+			}
+			return fail(step, err.Error(), "action %d (%s): %s: %v", step, scenario.DescribeAction(*a), what, err)
+		}
+		st = next
+	}
+	return fail(maxSteps, "no end", "the game did not end within %d actions", maxSteps)
+}

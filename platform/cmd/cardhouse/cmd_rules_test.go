@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"cardhouse/rulesets/lastcard"
+	"cardhouse/sdk"
+	"cardhouse/sdk/houserules"
+)
+
+// inProcess opens Last Card in-process, with or without the Lua runner.
+func inProcess(withRules bool) engineOpener {
+	return func(context.Context, string) (map[string]sdk.Engine, func(), error) {
+		var opts []sdk.EngineOption
+		if withRules {
+			opts = append(opts, houserules.Enable())
+		}
+		return map[string]sdk.Engine{"lastcard": sdk.NewEngine(lastcard.New(), opts...)}, nil, nil
+	}
+}
+
+func writeRule(t *testing.T, src string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "rule.lua")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestRulesCheck(t *testing.T) {
+	t.Parallel()
+	// Fails on the first 7 played: a bug a modder would want to hear about, with its line.
+	buggy := "name = \"buggy\"\ndescription = \"breaks on sevens\"\nfunction after_action(game, action)\n" +
+		"  if action.type == \"play\" and cards.face(action.cards[1]) == \"7\" then\n    return game.nothing.here\n  end\nend\n"
+	cases := []struct {
+		name    string
+		file    string
+		ruleset string
+		rules   bool
+		wantErr string
+		want    []string
+	}{
+		{"a good rule", filepath.Join("..", "..", "..", "plugins", "houserules", "winner-bonus.lua"), "lastcard", true, "",
+			[]string{`ok    compiled`, `"winner-bonus"`, "option points (int, default 50)", "hooks: on_round_end", "ok    game 3: 4 seats", "3 passed, 0 failed"}},
+		{"a rule with an action", filepath.Join("..", "..", "..", "plugins", "houserules", "seven-zero.lua"), "lastcard", true, "",
+			[]string{`action swap_hands "Swap hands with…" (blocking)`, "3 passed, 0 failed"}},
+		{"a buggy rule", writeRule(t, buggy), "lastcard", true, `house rule "buggy": 3 game(s) had problems`,
+			[]string{"FAIL  game 1", `house rule "buggy": line 5: attempt to index a non-table object(nil) with key 'here' (in after_action)`, "0 passed, 3 failed"}},
+		{"a syntax error", writeRule(t, "name = \"bad\"\ndescription = \"x\"\nfunction on_start(game\n"), "lastcard", true, `house rule "bad": syntax error at the end of the script`, nil},
+		{"no runner in the plugin", writeRule(t, buggy), "lastcard", false, "the lastcard plugin runs no house rules", nil},
+		{"an unknown ruleset", writeRule(t, buggy), "poker", true, `no ruleset "poker" (available: lastcard)`, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var out strings.Builder
+			err := runRulesCheck(context.Background(), &out, inProcess(tc.rules), rulesCheck{file: tc.file, ruleset: tc.ruleset, games: 3, seed: 1, maxSteps: 5000,
+				options: []string{"target=single"}})
+			switch {
+			case tc.wantErr == "" && err != nil:
+				t.Fatalf("error %v\n%s", err, out.String())
+			case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
+				t.Fatalf("error %v, want %q\n%s", err, tc.wantErr, out.String())
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("output lacks %q:\n%s", w, out.String())
+				}
+			}
+		})
+	}
+}

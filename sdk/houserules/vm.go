@@ -1,0 +1,360 @@
+package houserules
+
+import (
+	"math"
+
+	"cardhouse/sdk"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// vm is one sandboxed Lua state with the Go functions scripts call. It is used by one goroutine
+// at a time (the pool hands it out); cur is the call it serves.
+type vm struct {
+	r   *Runner
+	L   *lua.LState
+	cur *callState
+	// envMeta is the metatable of every call's globals: reads fall through to the read-only sandbox.
+	envMeta *lua.LTable
+	// fns are the game table's functions, made once per state; gameMeta finds them and builds the
+	// game's lazy fields.
+	fns      map[string]*lua.LFunction
+	gameMeta *lua.LTable
+}
+
+// callState is what one hook call accumulates.
+type callState struct {
+	call   *sdk.HookCall
+	rng    *sdk.RNG
+	seat   int // the acting seat, or NoSeat: the default seat of emitted events
+	game   *lua.LTable
+	events []sdk.Event
+	log    []string
+	logLen int
+}
+
+// Lua state sizes: enough for any reasonable hook, small enough that a runaway recursion or
+// unpack stops with an error instead of eating memory.
+const (
+	callStackSize    = 200
+	registrySize     = 1024
+	registryMaxSize  = 64 * 1024
+	registryGrowStep = 1024
+	// maxResults caps how many values unpack and string.byte may push at once: gopher-lua pushes
+	// them one by one in Go, where no deadline reaches (a million took seconds).
+	maxResults = 4096
+)
+
+// newVM makes a sandboxed state: only base, table, string and math, minus everything that reaches
+// outside (files, modules, loading code, the collector, the environment of functions), with
+// string's builtins capped, math.random drawing from the game's RNG, and every library table
+// read-only so no call can leave anything behind for the next.
+func newVM(r *Runner) *vm {
+	L := lua.NewState(lua.Options{
+		SkipOpenLibs:     true,
+		CallStackSize:    callStackSize,
+		RegistrySize:     registrySize,
+		RegistryMaxSize:  registryMaxSize,
+		RegistryGrowStep: registryGrowStep,
+	})
+	v := &vm{r: r, L: L}
+	for _, lib := range []struct {
+		name string
+		open lua.LGFunction
+	}{{lua.BaseLibName, lua.OpenBase}, {lua.TabLibName, lua.OpenTable}, {lua.MathLibName, lua.OpenMath}} {
+		L.Push(L.NewFunction(lib.open))
+		L.Push(lua.LString(lib.name))
+		L.Call(1, 0)
+	}
+	g := L.G.Global
+	base := L.NewTable()
+	for _, name := range []string{"assert", "error", "ipairs", "pairs", "next", "pcall", "xpcall",
+		"select", "tonumber", "tostring", "type", "getmetatable", "setmetatable", "rawget",
+		"rawequal", "_VERSION"} {
+		base.RawSetString(name, g.RawGetString(name))
+	}
+	base.RawSetString("print", L.NewFunction(v.print))
+	unpack := g.RawGetString("unpack").(*lua.LFunction).GFunction
+	base.RawSetString("unpack", L.NewFunction(func(L *lua.LState) int {
+		t := L.CheckTable(1)
+		if i, j := L.OptInt(2, 1), L.OptInt(3, t.Len()); j-i >= maxResults {
+			L.RaiseError("unpack: %d values, over the cap of %d", j-i+1, maxResults)
+		}
+		return unpack(L)
+	}))
+
+	tableLib := L.NewTable()
+	g.RawGetString("table").(*lua.LTable).ForEach(func(k, val lua.LValue) { tableLib.RawSet(k, val) })
+	mathLib := L.NewTable()
+	g.RawGetString("math").(*lua.LTable).ForEach(func(k, val lua.LValue) { mathLib.RawSet(k, val) })
+	mathLib.RawSetString("random", L.NewFunction(v.mathRandom))
+	mathLib.RawSetString("randomseed", L.NewFunction(func(L *lua.LState) int {
+		L.RaiseError("math.randomseed is not available: draws come from the game's seeded RNG")
+		return 0
+	}))
+	stringLib := v.stringLib()
+	L.SetMetatable(lua.LString(""), v.table(map[string]lua.LValue{"__index": stringLib, "__metatable": lua.LFalse}))
+
+	base.RawSetString("table", v.readOnly(tableLib, "table"))
+	base.RawSetString("math", v.readOnly(mathLib, "math"))
+	base.RawSetString("string", v.readOnly(stringLib, "string"))
+	base.RawSetString("cards", v.readOnly(v.cardsLib(), "cards"))
+	v.envMeta = v.table(map[string]lua.LValue{"__index": v.readOnly(base, "the sandbox"), "__metatable": lua.LFalse})
+
+	// Nothing a script can reach leads to the state's real globals, but empty them all the same.
+	var keys []lua.LValue
+	g.ForEach(func(k, _ lua.LValue) { keys = append(keys, k) })
+	for _, k := range keys {
+		g.RawSet(k, lua.LNil)
+	}
+
+	v.fns = map[string]*lua.LFunction{
+		"move": L.NewFunction(v.move), "emit": L.NewFunction(v.emit), "random": L.NewFunction(v.random),
+		"choose": L.NewFunction(v.choose), "next_seat": L.NewFunction(v.nextSeat), "top": L.NewFunction(v.top),
+		"hand": L.NewFunction(v.hand), "log": L.NewFunction(v.print),
+	}
+	v.gameMeta = v.table(map[string]lua.LValue{"__index": L.NewFunction(v.gameIndex), "__metatable": lua.LFalse})
+	return v
+}
+
+func (v *vm) table(fields map[string]lua.LValue) *lua.LTable {
+	t := v.L.NewTable()
+	for k, val := range fields {
+		t.RawSetString(k, val)
+	}
+	return t
+}
+
+// readOnly returns an empty proxy that reads through to t and refuses writes; its metatable is
+// protected, so neither can be changed from a script.
+func (v *vm) readOnly(t *lua.LTable, name string) *lua.LTable {
+	p := v.L.NewTable()
+	p.Metatable = v.table(map[string]lua.LValue{
+		"__index": t,
+		"__newindex": v.L.NewFunction(func(L *lua.LState) int {
+			L.RaiseError("%s is read-only: keep your own values in locals or in game.memory", name)
+			return 0
+		}),
+		"__metatable": lua.LFalse,
+	})
+	return p
+}
+
+// load runs the script's top level in a fresh globals table and returns it: every call starts
+// from the script as written, so no call sees what another left behind.
+func (v *vm) load(sc *script) (*lua.LTable, error) {
+	env := v.L.CreateTable(0, 16)
+	env.Metatable = v.envMeta
+	env.RawSetString("_G", env)
+	fn := v.L.NewFunctionFromProto(sc.proto)
+	fn.Env = env
+	v.L.Push(fn)
+	if err := v.L.PCall(0, 0, nil); err != nil {
+		return nil, err
+	}
+	return env, nil
+}
+
+// prepare pushes the hook's function and its arguments; fn is nil when the script lacks the hook.
+func (v *vm) prepare(env *lua.LTable, c *sdk.HookCall) (fn *lua.LFunction, nargs int) {
+	L := v.L
+	switch c.Hook {
+	case sdk.HookStart, sdk.HookBefore, sdk.HookAfter, sdk.HookRoundEnd:
+		fn, _ = env.RawGetString(c.Hook).(*lua.LFunction)
+	case sdk.HookAsk:
+		if t, ok := env.RawGetString("answers").(*lua.LTable); ok {
+			fn, _ = t.RawGetString(c.Name).(*lua.LFunction)
+		}
+	case sdk.HookOpen, sdk.HookApply, sdk.HookBot:
+		if t, ok := env.RawGetString("actions").(*lua.LTable); ok {
+			if a, ok := t.RawGetString(c.Name).(*lua.LTable); ok {
+				fn, _ = a.RawGetString(c.Hook).(*lua.LFunction)
+			}
+		}
+	}
+	if fn == nil {
+		return nil, 0
+	}
+	L.Push(fn)
+	L.Push(v.gameTable())
+	switch c.Hook {
+	case sdk.HookBefore, sdk.HookAfter, sdk.HookApply:
+		L.Push(v.actionTable(c.Action))
+		return fn, 2
+	case sdk.HookOpen, sdk.HookBot:
+		L.Push(lua.LNumber(c.Seat))
+		return fn, 2
+	case sdk.HookAsk:
+		L.Push(v.stringMap(c.Args))
+		return fn, 2
+	}
+	return fn, 1
+}
+
+// cardValues holds every card's code as a Lua value, so building a table allocates no strings.
+var cardValues = func() map[sdk.Card]lua.LValue {
+	m := map[sdk.Card]lua.LValue{0: lua.LString("-")}
+	for c := sdk.Card(1); c <= sdk.WildDrawFour; c++ {
+		if c.Valid() {
+			m[c] = lua.LString(c.String())
+		}
+	}
+	return m
+}()
+
+func cardValue(c sdk.Card) lua.LValue {
+	if v, ok := cardValues[c]; ok {
+		return v
+	}
+	return lua.LString(c.String())
+}
+
+func (v *vm) cardList(cards []sdk.Card) *lua.LTable {
+	t := v.L.CreateTable(len(cards), 0)
+	for i, c := range cards {
+		t.RawSetInt(i+1, cardValue(c))
+	}
+	return t
+}
+
+// gameTable is the `game` argument of every hook. It starts empty: every field is built on first
+// use by gameIndex (a before_action that only reads its action pays for no table) and its
+// functions come from a shared metatable.
+func (v *vm) gameTable() *lua.LTable {
+	g := v.L.CreateTable(0, 0)
+	g.Metatable = v.gameMeta
+	v.cur.game = g
+	return g
+}
+
+// gameIndex is the game table's __index: it builds a field on first use (and keeps it in the
+// table, where the hook's changes are read back from) or finds a function. Tables fill their keys
+// in sorted order so pairs() walks them the same way every time.
+func (v *vm) gameIndex(L *lua.LState) int {
+	g, key := L.CheckTable(1), L.Get(2)
+	k, ok := key.(lua.LString)
+	if !ok || v.cur == nil || g != v.cur.game {
+		L.Push(lua.LNil)
+		return 1
+	}
+	c := v.cur.call
+	var val lua.LValue
+	switch string(k) {
+	case "ruleset":
+		val = lua.LString(c.Ruleset)
+	case "hook":
+		val = lua.LString(c.Hook)
+	case "seats":
+		val = lua.LNumber(c.Status.Seats)
+	case "turn":
+		val = lua.LNumber(c.Table.Turn)
+	case "direction":
+		val = lua.LNumber(c.Table.Direction)
+	case "phase":
+		val = lua.LString(c.Status.Phase)
+	case "round":
+		val = lua.LNumber(c.Status.Round)
+	case "winner":
+		val = lua.LNumber(c.Status.Winner)
+	case "zones":
+		t := L.CreateTable(0, len(c.Table.Zones))
+		for _, name := range sortedKeys(c.Table.Zones) {
+			t.RawSetString(name, v.cardList(c.Table.Zones[name]))
+		}
+		val = t
+	case "counters":
+		t := L.CreateTable(0, len(c.Table.Counters))
+		for _, k := range sortedKeys(c.Table.Counters) {
+			t.RawSetString(k, lua.LNumber(c.Table.Counters[k]))
+		}
+		val = t
+	case "values":
+		val = v.stringMap(c.Table.Values)
+	case "options":
+		t := L.CreateTable(0, len(c.Rule.Options))
+		for _, k := range sortedKeys(c.Rule.Options) {
+			t.RawSetString(k, toLua(c.Rule.Options[k]))
+		}
+		val = t
+	case "events":
+		t := L.CreateTable(len(c.Events), 0)
+		for i, ev := range c.Events {
+			e := L.CreateTable(0, 4)
+			e.RawSetString("name", lua.LString(ev.Name))
+			e.RawSetString("seat", lua.LNumber(ev.Seat))
+			e.RawSetString("cards", v.cardList(ev.Cards))
+			e.RawSetString("data", v.stringMap(ev.Data))
+			t.RawSetInt(i+1, e)
+		}
+		val = t
+	case "memory":
+		t := L.CreateTable(0, len(c.Memory))
+		for _, k := range sortedKeys(c.Memory) {
+			t.RawSetString(k, toLua(c.Memory[k]))
+		}
+		val = t
+	default:
+		if fn, ok := v.fns[string(k)]; ok {
+			L.Push(fn)
+		} else {
+			L.Push(lua.LNil)
+		}
+		return 1
+	}
+	g.RawSetString(string(k), val)
+	L.Push(val)
+	return 1
+}
+
+func (v *vm) stringMap(m map[string]string) *lua.LTable {
+	t := v.L.CreateTable(0, len(m))
+	for _, k := range sortedKeys(m) {
+		t.RawSetString(k, lua.LString(m[k]))
+	}
+	return t
+}
+
+// actionTable is the `action` argument: {seat, type, cards, suit, color, from, target, index,
+// deadline, args}.
+func (v *vm) actionTable(a *sdk.Action) *lua.LTable {
+	t := v.L.CreateTable(0, 10)
+	if a == nil {
+		return t
+	}
+	t.RawSetString("seat", lua.LNumber(a.Seat))
+	t.RawSetString("type", lua.LString(a.Type))
+	t.RawSetString("cards", v.cardList(a.Cards))
+	for _, kv := range [...][2]string{{"color", a.Color}, {"deadline", a.Deadline}, {"from", a.From}, {"suit", a.Suit}} {
+		if kv[1] != "" {
+			t.RawSetString(kv[0], lua.LString(kv[1]))
+		}
+	}
+	if a.Target != nil {
+		t.RawSetString("target", lua.LNumber(*a.Target))
+	}
+	if a.Index != nil {
+		t.RawSetString("index", lua.LNumber(*a.Index))
+	}
+	t.RawSetString("args", v.stringMap(a.Args))
+	return t
+}
+
+// toLua converts an option or memory value to Lua.
+func toLua(x any) lua.LValue {
+	switch y := x.(type) {
+	case bool:
+		return lua.LBool(y)
+	case int:
+		return lua.LNumber(y)
+	case float64:
+		return lua.LNumber(y)
+	case string:
+		return lua.LString(y)
+	}
+	return lua.LNil
+}
+
+func isInt(n lua.LNumber) bool {
+	f := float64(n)
+	return f == math.Trunc(f) && math.Abs(f) < 1<<31
+}
