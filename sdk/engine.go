@@ -1,6 +1,7 @@
 package sdk
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -111,19 +112,21 @@ func NewEngine[S any](r Ruleset[S], opts ...EngineOption) Engine {
 }
 
 type engine[S any] struct {
-	r    Ruleset[S]
-	info Info
-	cfg  engineConfig
+	r     Ruleset[S]
+	info  Info
+	cfg   engineConfig
+	cache stateCache[S]
 }
 
-// envelope is the stored form of a state: which ruleset, which state version, the house rules the
-// game started with, and the ruleset's own state.
+// envelope is the header of a stored state: which ruleset, which state version, the house rules the
+// game started with and their memory. The stored form is the header's JSON, a newline, then the
+// ruleset's state as JSON (see encode): the large state is written and read once, never copied
+// into or scanned out of a wrapper.
 type envelope struct {
-	Ruleset    string          `json:"r"`
-	Version    int             `json:"v"`
-	HouseRules []HouseRule     `json:"h,omitempty"`
-	House      *houseState     `json:"hs,omitempty"`
-	State      json.RawMessage `json:"s"`
+	Ruleset    string      `json:"r"`
+	Version    int         `json:"v"`
+	HouseRules []HouseRule `json:"h,omitempty"`
+	House      *houseState `json:"hs,omitempty"`
 }
 
 func (e *engine[S]) fail(op string, err error) error {
@@ -378,28 +381,42 @@ func (e *engine[S]) views(s S, seats int, events []Event, hs *houseState) ([][]b
 	return views, one(Spectator)
 }
 
+// encode writes the stored form of a state (header line, newline, state JSON) and remembers the
+// decoded state for the next call that brings these bytes back.
 func (e *engine[S]) encode(s S, rules []HouseRule, hs *houseState) ([]byte, error) {
+	head, err := json.Marshal(envelope{Ruleset: e.info.ID, Version: e.info.StateVersion, HouseRules: rules, House: hs})
+	if err != nil {
+		return nil, &FailureError{Ruleset: e.info.ID, Op: "encode state", Err: err}
+	}
 	raw, err := json.Marshal(s)
 	if err != nil {
 		return nil, &FailureError{Ruleset: e.info.ID, Op: "encode state", Err: err}
 	}
-	b, err := json.Marshal(envelope{Ruleset: e.info.ID, Version: e.info.StateVersion, HouseRules: rules, House: hs, State: raw})
-	if err != nil {
-		return nil, &FailureError{Ruleset: e.info.ID, Op: "encode state", Err: err}
-	}
+	b := make([]byte, 0, len(head)+1+len(raw))
+	b = append(append(append(b, head...), '\n'), raw...)
+	e.cache.put(b, s, envelope{Ruleset: e.info.ID, Version: e.info.StateVersion, HouseRules: rules, House: hs})
 	return b, nil
 }
 
+// decode reads a stored state. A state this engine produced recently comes from the cache: states
+// are immutable (Apply never modifies its input), so the decoded value can be shared.
 func (e *engine[S]) decode(blob []byte) (S, envelope, error) {
+	if s, env, ok := e.cache.get(blob); ok {
+		return s, env, nil
+	}
 	var zero S
 	var env envelope
-	if err := json.Unmarshal(blob, &env); err != nil {
-		return zero, env, &FailureError{Ruleset: e.info.ID, Op: "decode state", Err: err}
+	cut := bytes.IndexByte(blob, '\n')
+	if cut < 0 {
+		return zero, env, &FailureError{Ruleset: e.info.ID, Op: "decode state", Err: errors.New("not a stored game state (no header line)")}
+	}
+	if err := json.Unmarshal(blob[:cut], &env); err != nil {
+		return zero, env, &FailureError{Ruleset: e.info.ID, Op: "decode state", Err: fmt.Errorf("header: %w", err)}
 	}
 	if env.Ruleset != e.info.ID {
 		return zero, env, &FailureError{Ruleset: e.info.ID, Op: "decode state", Err: fmt.Errorf("the state belongs to ruleset %q", env.Ruleset)}
 	}
-	raw := []byte(env.State)
+	raw := blob[cut+1:]
 	if env.Version != e.info.StateVersion {
 		up, ok := e.r.(Upgrader)
 		if !ok {
@@ -414,5 +431,16 @@ func (e *engine[S]) decode(blob []byte) (S, envelope, error) {
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return zero, env, &FailureError{Ruleset: e.info.ID, Op: "decode state", Err: err}
 	}
+	e.cache.put(blob, s, env)
 	return s, env, nil
+}
+
+// StateJSON returns the ruleset's own state, as JSON, out of a stored state made by an Engine of
+// this SDK: for tools, admin pages and tests that read a game's state without its ruleset.
+func StateJSON(blob []byte) ([]byte, error) {
+	cut := bytes.IndexByte(blob, '\n')
+	if cut < 0 || !json.Valid(blob[:cut]) {
+		return nil, errors.New("not a stored game state (no header line)")
+	}
+	return blob[cut+1:], nil
 }

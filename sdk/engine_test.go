@@ -177,9 +177,13 @@ func TestEngineErrors(t *testing.T) {
 		t.Errorf("lost card: err = %v, want a ruleset failure naming the lost card", err)
 	}
 
-	_, err = e.Act(ctx, &ActRequest{State: []byte(`{"r":"other","v":1,"s":{}}`), Action: Action{Seat: 0, Type: ActDraw}})
+	_, err = e.Act(ctx, &ActRequest{State: []byte("{\"r\":\"other\",\"v\":1}\n{}"), Action: Action{Seat: 0, Type: ActDraw}})
 	if !errors.Is(err, ErrRuleset) || !strings.Contains(err.Error(), `belongs to ruleset "other"`) {
 		t.Errorf("foreign state: err = %v", err)
+	}
+	_, err = e.Act(ctx, &ActRequest{State: []byte(`{"not":"a state"}`), Action: Action{Seat: 0, Type: ActDraw}})
+	if !errors.Is(err, ErrRuleset) || !strings.Contains(err.Error(), "no header line") {
+		t.Errorf("garbage state: err = %v", err)
 	}
 
 	_, err = e.Bot(ctx, &BotCall{State: st.State, Seat: 0, Level: 1})
@@ -203,5 +207,45 @@ func TestEngineInspect(t *testing.T) {
 	}
 	if len(in.Cards) != 52 || in.Observation["turn"] != 0 || len(in.Views) != 2 {
 		t.Errorf("inspection: %d cards, turn %v, %d views", len(in.Cards), in.Observation["turn"], len(in.Views))
+	}
+}
+
+// A state decoded once is reused for the same bytes; the result must be identical to a fresh decode.
+func TestEngineCachedStateGivesSameResult(t *testing.T) {
+	t.Parallel()
+	e, st := newTiny(t)
+	fresh := NewEngine[*tinyState](tiny{}) // its own, empty cache
+	ctx := context.Background()
+	a := &ActRequest{State: st.State, Action: Action{Seat: 0, Type: ActDraw}, NoViews: true}
+	warm, err := e.Act(ctx, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cold, err := fresh.Act(ctx, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(warm.State) != string(cold.State) {
+		t.Errorf("cached and fresh decode gave different states:\n%s\n%s", warm.State, cold.State)
+	}
+	// And the input state still reads as it did (nothing shared was modified).
+	again, err := fresh.Act(ctx, a)
+	if err != nil || string(again.State) != string(cold.State) {
+		t.Errorf("replaying the same action gave another state: %v", err)
+	}
+}
+
+func BenchmarkEngineAct(b *testing.B) {
+	e := NewEngine[*tinyState](tiny{})
+	ctx := context.Background()
+	st, err := e.NewGame(ctx, &NewGameRequest{Seats: 2, Seed: 5, NoViews: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := e.Act(ctx, &ActRequest{State: st.State, Action: Action{Seat: 0, Type: ActDraw}, NoViews: true}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -79,14 +79,12 @@ func BenchmarkAct(b *testing.B) {
 // decodeState reads the ruleset's state out of an engine blob.
 func decodeState(b *testing.B, blob []byte) *lastcard.State {
 	b.Helper()
-	var env struct {
-		S json.RawMessage `json:"s"`
-	}
-	if err := json.Unmarshal(blob, &env); err != nil {
+	raw, err := sdk.StateJSON(blob)
+	if err != nil {
 		b.Fatal(err)
 	}
 	var s lastcard.State
-	if err := json.Unmarshal(env.S, &s); err != nil {
+	if err := json.Unmarshal(raw, &s); err != nil {
 		b.Fatal(err)
 	}
 	return &s

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"cardhouse/rulesets/lastcard"
+	"cardhouse/sdk"
+	"cardhouse/sdk/houserules"
+	"cardhouse/sdk/plugin"
+	"cardhouse/sdk/rulesettest"
+)
+
+var (
+	buildOnce sync.Once
+	builtPath string
+	buildErr  error
+)
+
+// launch builds this plugin once per test binary and starts a supervised process of it.
+func launch(tb testing.TB) *plugin.Process {
+	tb.Helper()
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		tb.Skip("the go command is not on PATH: cannot build the plugin")
+	}
+	buildOnce.Do(func() {
+		dir, err := mkTemp()
+		if err != nil {
+			buildErr = err
+			return
+		}
+		builtPath = filepath.Join(dir, "lastcard")
+		if out, err := exec.Command(gobin, "build", "-o", builtPath, ".").CombinedOutput(); err != nil {
+			buildErr = err
+			tb.Logf("%s", out)
+		}
+	})
+	if buildErr != nil {
+		tb.Fatalf("go build: %v", buildErr)
+	}
+	p := plugin.NewProcess(plugin.Spec{Path: builtPath}, plugin.Config{})
+	tb.Cleanup(func() { _ = p.Close() })
+	return p
+}
+
+// midGame returns a four-seat state after 40 level-2 bot moves and the bot's next action on it.
+func midGame(tb testing.TB, e sdk.Engine) ([]byte, sdk.Action) {
+	tb.Helper()
+	ctx := context.Background()
+	res, err := rulesettest.Playout(ctx, e, rulesettest.PlayoutConfig{Seats: 4, Seed: 1, Level: 2, MaxSteps: 40})
+	if res == nil || res.Final == nil {
+		tb.Fatalf("playout: %v", err)
+	}
+	ans, err := e.Bot(ctx, &sdk.BotCall{State: res.Final.State, Seat: res.Final.Status.Turn, Level: 2, Seed: 1})
+	if err != nil || ans.Action == nil {
+		tb.Fatalf("bot: %v", err)
+	}
+	return res.Final.State, *ans.Action
+}
+
+// BenchmarkAct times one Last Card action (a mid-game bot move, four seats) in-process and across
+// the real plugin process, without and with the five views the host sends to players.
+func BenchmarkAct(b *testing.B) {
+	engines := map[string]sdk.Engine{
+		"inprocess": sdk.NewEngine(lastcard.New(), houserules.Enable()),
+		"plugin":    launch(b),
+	}
+	for _, name := range []string{"inprocess", "plugin"} {
+		e := engines[name]
+		state, act := midGame(b, e)
+		for _, views := range []bool{false, true} {
+			sub := name
+			if views {
+				sub += "+views"
+			}
+			b.Run(sub, func(b *testing.B) {
+				ctx := context.Background()
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := e.Act(ctx, &sdk.ActRequest{State: state, Action: act, NoViews: !views}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkRandomGame plays whole Last Card games (four seats, one round) with level-1 bots through
+// the engine, in-process and across the plugin; games/s is the figure.
+func BenchmarkRandomGame(b *testing.B) {
+	engines := map[string]sdk.Engine{
+		"inprocess": sdk.NewEngine(lastcard.New(), houserules.Enable()),
+		"plugin":    launch(b),
+	}
+	for _, name := range []string{"inprocess", "plugin"} {
+		e := engines[name]
+		b.Run(name, func(b *testing.B) {
+			steps := 0
+			for i := 0; b.Loop(); i++ {
+				res, err := rulesettest.Playout(context.Background(), e, rulesettest.PlayoutConfig{
+					Seats: 4, Seed: uint64(i), Level: 1, Options: map[string]any{"target": "single"},
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+				steps += res.Steps
+			}
+			b.ReportMetric(float64(steps)/float64(b.N), "steps/game")
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "games/s")
+		})
+	}
+}
+
+// TestActLatencyAcrossPlugin reports the median and p99 of 2000 sequential actions across the
+// plugin process, with views (the figure the SDK's target is stated in). It asserts only that every
+// call succeeds: timings are reported, never asserted.
+func TestActLatencyAcrossPlugin(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and launches the plugin executable")
+	}
+	p := launch(t)
+	state, act := midGame(t, p)
+	ctx := context.Background()
+	const n = 2000
+	lat := make([]time.Duration, 0, n)
+	for range n {
+		start := time.Now()
+		st, err := p.Act(ctx, &sdk.ActRequest{State: state, Action: act})
+		lat = append(lat, time.Since(start))
+		if err != nil || len(st.Views) != 4 {
+			t.Fatalf("act: %v", err)
+		}
+	}
+	slices.Sort(lat)
+	t.Logf("Last Card action across the plugin, with views, %d calls: median %v, p99 %v", n, lat[n/2], lat[n*99/100])
+}
+
+func mkTemp() (string, error) { return os.MkdirTemp("", "cardhouse-lastcard-plugin-") }
