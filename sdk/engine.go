@@ -368,11 +368,7 @@ func (e *engine[S]) views(s S, seats int, events []Event, hs *houseState) ([][]b
 				v.Events[i] = ev.For(viewer)
 			}
 		}
-		b, err := json.Marshal(v)
-		if err != nil {
-			panic(fmt.Sprintf("encoding the view of %d: %v", viewer, err))
-		}
-		return b
+		return v.AppendJSON(make([]byte, 0, 2048))
 	}
 	views := make([][]byte, seats)
 	for i := range seats {

@@ -1,0 +1,118 @@
+package sdk
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+)
+
+func intPtr(i int) *int { return &i }
+
+// randomView builds a view that uses every field, with values drawn from rng, including strings
+// that need escaping.
+func randomView(rng *RNG) View {
+	strs := []string{"", "hand.0", "Q♥ <b>&</b>", "line\nbreak\ttab\"quote\\", "\x00\x1f\u2028\u2029", "\xff bad utf8", "naïve 🃏"}
+	s := func() string { return strs[rng.Intn("t", len(strs))] }
+	cards := func() []Card {
+		n := rng.Intn("t", 4)
+		if n == 3 {
+			return nil
+		}
+		out := make([]Card, n)
+		deck := append(FrenchDeck(1, 1), LastCardDeck()...)
+		for i := range out {
+			out[i] = deck[rng.Intn("t", len(deck))]
+		}
+		if n > 1 && rng.Intn("t", 2) == 0 {
+			out[0] = 0 // a gap
+		}
+		return out
+	}
+	ints := func() []int {
+		if rng.Intn("t", 3) == 0 {
+			return nil
+		}
+		return []int{rng.Intn("t", 9) - 1, 1 << 20}
+	}
+	v := View{Ruleset: s(), Viewer: rng.Intn("t", 5) - 1, Phase: s(), Turn: rng.Intn("t", 9) - 1,
+		Direction: []int{1, -1}[rng.Intn("t", 2)], Round: rng.Intn("t", 3), Winner: rng.Intn("t", 4) - 1}
+	if rng.Intn("t", 4) > 0 {
+		v.Players = []PlayerView{{Seat: 0, HandCount: 7}, {Seat: 1, HandCount: 0, Score: intPtr(-5), Tags: []string{s(), s()}}}
+	}
+	if rng.Intn("t", 4) > 0 {
+		v.Zones = []Zone{{ID: s(), Kind: ZoneHand, Owner: 1, Label: s(), Cards: cards(), Count: 3, Hidden: rng.Intn("t", 2) == 0, Slots: []bool{true, false}}, {ID: "deck", Kind: ZoneDeck, Owner: -1}}
+	}
+	if rng.Intn("t", 2) == 0 {
+		v.Indicators = []Indicator{{ID: s(), Label: s(), Value: s(), Kind: s()}}
+	}
+	if rng.Intn("t", 2) == 0 {
+		v.Actions = []ActionSpec{{Type: s(), Label: s(), Cards: cards(), Multi: true, From: s(), Choices: []string{s()}, ChoiceFor: cards(), Targets: ints(), Indexes: ints()}, {Type: "draw", Label: "Draw"}}
+	}
+	if rng.Intn("t", 2) == 0 {
+		v.Deadlines = []Deadline{{ID: s(), Seat: 2, At: 1 << 40, Kind: s()}}
+	}
+	if rng.Intn("t", 2) == 0 {
+		v.Events = []Event{{Name: s(), Seat: -1, Cards: cards(), Count: rng.Intn("t", 3), Data: map[string]string{s(): s(), "b": s(), "a": ""}, Private: rng.Intn("t", 2) == 0}}
+	}
+	if rng.Intn("t", 2) == 0 {
+		v.Roles = map[string]string{"10": "burn", "2": "reset", s(): s()}
+	}
+	return v
+}
+
+func TestViewAppendJSONMatchesEncodingJSON(t *testing.T) {
+	t.Parallel()
+	rng := NewRNG(11)
+	for i := range 2000 {
+		v := randomView(&rng)
+		want, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := v.AppendJSON(nil); string(got) != string(want) {
+			t.Fatalf("view %d:\nencoding/json: %s\nAppendJSON:    %s", i, want, got)
+		}
+	}
+	var empty View
+	want, _ := json.Marshal(empty)
+	if got := empty.AppendJSON(nil); string(got) != string(want) {
+		t.Fatalf("empty view:\nencoding/json: %s\nAppendJSON:    %s", want, got)
+	}
+}
+
+func FuzzJSONString(f *testing.F) {
+	for _, s := range []string{"", "plain", "<&>", "\u2028", "\xff", "é\x01\"\\"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, _ := json.Marshal(s)
+		if got := appendJSONString(nil, s); string(got) != string(want) {
+			t.Fatalf("%q: encoding/json %s, appendJSONString %s", s, want, got)
+		}
+	})
+}
+
+func BenchmarkViewJSON(b *testing.B) {
+	rng := NewRNG(3)
+	views := make([]View, 64)
+	for i := range views {
+		views[i] = randomView(&rng)
+	}
+	for _, enc := range []string{"encoding/json", "AppendJSON"} {
+		b.Run(enc, func(b *testing.B) {
+			b.ReportAllocs()
+			var buf []byte
+			for i := 0; b.Loop(); i++ {
+				v := &views[i%len(views)]
+				if enc == "AppendJSON" {
+					buf = v.AppendJSON(buf[:0])
+				} else {
+					var err error
+					if buf, err = json.Marshal(v); err != nil {
+						b.Fatal(fmt.Sprint(err))
+					}
+				}
+			}
+		})
+	}
+}
