@@ -2,53 +2,18 @@ package main
 
 import (
 	"context"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
 	"cardhouse/rulesets/lastcard"
 	"cardhouse/sdk"
 	"cardhouse/sdk/houserules"
-	"cardhouse/sdk/plugin"
 	"cardhouse/sdk/rulesettest"
 )
 
-var (
-	buildOnce sync.Once
-	builtPath string
-	buildErr  error
-)
-
-// launch builds this plugin once per test binary and starts a supervised process of it.
-func launch(tb testing.TB) *plugin.Process {
-	tb.Helper()
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		tb.Skip("the go command is not on PATH: cannot build the plugin")
-	}
-	buildOnce.Do(func() {
-		dir, err := mkTemp()
-		if err != nil {
-			buildErr = err
-			return
-		}
-		builtPath = filepath.Join(dir, "lastcard")
-		if out, err := exec.Command(gobin, "build", "-o", builtPath, ".").CombinedOutput(); err != nil {
-			buildErr = err
-			tb.Logf("%s", out)
-		}
-	})
-	if buildErr != nil {
-		tb.Fatalf("go build: %v", buildErr)
-	}
-	p := plugin.NewProcess(plugin.Spec{Path: builtPath}, plugin.Config{})
-	tb.Cleanup(func() { _ = p.Close() })
-	return p
-}
+// launch starts the real plugin process of this package.
+func launch(tb testing.TB) sdk.Engine { return rulesettest.LaunchPlugin(tb, ".") }
 
 // midGame returns a four-seat state after 40 level-2 bot moves and the bot's next action on it.
 func midGame(tb testing.TB, e sdk.Engine) ([]byte, sdk.Action) {
@@ -142,5 +107,3 @@ func TestActLatencyAcrossPlugin(t *testing.T) {
 	slices.Sort(lat)
 	t.Logf("Last Card action across the plugin, with views, %d calls: median %v, p99 %v", n, lat[n/2], lat[n*99/100])
 }
-
-func mkTemp() (string, error) { return os.MkdirTemp("", "cardhouse-lastcard-plugin-") }

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"cardhouse/platform/room"
+	"cardhouse/platform/server"
+	"cardhouse/platform/store"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/spf13/cobra"
+)
+
+// serveOptions are the flags of `cardhouse serve`; each has an environment variable.
+type serveOptions struct {
+	addr, data, db, plugins string
+	origins                 []string
+	secureCookies           bool
+	botDelay, grace, pause  time.Duration
+	admin                   string
+	logLevel                string
+}
+
+func envOr(name, def string) string {
+	if v, ok := os.LookupEnv(name); ok {
+		return v
+	}
+	return def
+}
+
+func newServeCmd() *cobra.Command {
+	var o serveOptions
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the site: accounts, rooms and live games over HTTP and WebSocket",
+		Long: `Serve the site. The database is the SQLite file cardhouse.db in --data unless --db names a
+PostgreSQL DSN. Variants are the built-in ones plus the plugins found in --plugins. Every flag has an
+environment variable: CARDHOUSE_ADDR, CARDHOUSE_DATA, CARDHOUSE_DB, CARDHOUSE_PLUGINS.
+On SIGINT or SIGTERM the server stops taking requests, finishes the actions in flight, closes the
+WebSockets with "going away" and exits.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runServe(cmd.Context(), o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.addr, "addr", envOr("CARDHOUSE_ADDR", "127.0.0.1:8080"), "address to listen on (env CARDHOUSE_ADDR)")
+	f.StringVar(&o.data, "data", envOr("CARDHOUSE_DATA", "./data"), "folder of the embedded SQLite database (env CARDHOUSE_DATA)")
+	f.StringVar(&o.db, "db", envOr("CARDHOUSE_DB", ""), "PostgreSQL DSN; empty for SQLite in --data (env CARDHOUSE_DB)")
+	f.StringVar(&o.plugins, "plugins", envOr("CARDHOUSE_PLUGINS", ""), "folder of external variant plugins (env CARDHOUSE_PLUGINS)")
+	f.StringSliceVar(&o.origins, "origin", nil, "extra host allowed to open WebSockets and post (repeatable)")
+	f.BoolVar(&o.secureCookies, "secure-cookies", envOr("CARDHOUSE_SECURE_COOKIES", "") == "1", "mark cookies Secure (behind TLS)")
+	f.DurationVar(&o.botDelay, "bot-delay", 900*time.Millisecond, "how long bots think before acting")
+	f.DurationVar(&o.grace, "grace", 20*time.Second, "how long a dropped player keeps the seat before a bot covers it")
+	f.DurationVar(&o.pause, "pause-limit", 5*time.Minute, "how long a game with every player dropped waits before it is abandoned")
+	f.StringVar(&o.admin, "admin", envOr("CARDHOUSE_ADMIN", ""), "username to make an admin at start (env CARDHOUSE_ADMIN)")
+	f.StringVar(&o.logLevel, "log-level", envOr("CARDHOUSE_LOG_LEVEL", "info"), "debug, info, warn or error")
+	return cmd
+}
+
+func runServe(ctx context.Context, o serveOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(o.logLevel)); err != nil {
+		return fmt.Errorf("--log-level: %w", err)
+	}
+	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	slog.SetDefault(log)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	st, err := store.Open(ctx, store.Config{DSN: o.db, DataDir: o.data, Logger: log})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if o.admin != "" {
+		u, err := st.UserByUsername(ctx, o.admin)
+		if err != nil {
+			return fmt.Errorf("--admin %s: %w", o.admin, err)
+		}
+		if err := st.SetRole(ctx, u.ID, store.RoleAdmin); err != nil {
+			return err
+		}
+	}
+
+	engines, closeEngines, err := openEngines(ctx, o.plugins)
+	if err != nil {
+		return fmt.Errorf("starting the variant plugins: %w", err)
+	}
+	defer closeEngines()
+
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	rooms, err := room.NewManager(ctx, room.Config{
+		Store: st, Engines: engines, Logger: log, Metrics: room.NewMetrics(reg),
+		BotDelay: o.botDelay, Grace: o.grace, PauseLimit: o.pause,
+	})
+	if err != nil {
+		return err
+	}
+	if err := rooms.LoadAll(ctx); err != nil {
+		return err
+	}
+	srv := server.New(server.Config{Store: st, Rooms: rooms, Gatherer: reg, Logger: log,
+		OriginPatterns: o.origins, SecureCookies: o.secureCookies})
+
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return fmt.Errorf("--addr %s: %w", o.addr, err)
+	}
+	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	ids := make([]string, 0, len(engines))
+	for id := range engines {
+		ids = append(ids, id)
+	}
+	log.Info("serving", "addr", ln.Addr().String(), "database", st.Dialect(), "rulesets", strings.Join(ids, ","), "rooms", len(rooms.Live()))
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+
+	select {
+	case err := <-errc:
+		rooms.Close()
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		log.Error("http shutdown", "err", err)
+	}
+	rooms.Close()
+	srv.CloseConnections()
+	log.Info("stopped")
+	return nil
+}

@@ -1,0 +1,76 @@
+package room
+
+import "sync"
+
+// Client is one connection (a browser's WebSocket) attached to a room. The room pushes encoded
+// messages into its bounded outbox without ever waiting: a client too slow to keep up is dropped
+// (Gone closes) and reconnects to a fresh full view, so a slow client never stalls a room.
+type Client struct {
+	// UserID is the connection's account.
+	UserID int64
+	out    chan []byte
+	gone   chan struct{}
+	once   sync.Once
+	mu     sync.Mutex
+	code   int
+	reason string
+}
+
+// Close codes a room gives when it drops a client (WebSocket close codes).
+const (
+	CloseGoingAway = 1001
+	ClosePolicy    = 1008
+	CloseTooSlow   = 1013
+)
+
+// NewClient returns a client of user with an outbox of queue messages.
+func NewClient(userID int64, queue int) *Client {
+	if queue <= 0 {
+		queue = 64
+	}
+	return &Client{UserID: userID, out: make(chan []byte, queue), gone: make(chan struct{})}
+}
+
+// Out is the outbox: encoded JSON messages to write, in order.
+func (c *Client) Out() <-chan []byte { return c.out }
+
+// Gone is closed when the room drops the client; Reason says why.
+func (c *Client) Gone() <-chan struct{} { return c.gone }
+
+// Reason returns the close code and reason after Gone is closed.
+func (c *Client) Reason() (int, string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.code, c.reason
+}
+
+func (c *Client) drop(code int, reason string) {
+	c.once.Do(func() {
+		c.mu.Lock()
+		c.code, c.reason = code, reason
+		c.mu.Unlock()
+		close(c.gone)
+	})
+}
+
+// push queues b without waiting; it reports false (and drops the client) when the outbox is full.
+func (c *Client) push(b []byte) bool {
+	select {
+	case <-c.gone:
+		return false
+	default:
+	}
+	select {
+	case c.out <- b:
+		return true
+	default:
+		c.drop(CloseTooSlow, "too slow: reconnect for a fresh view")
+		return false
+	}
+}
+
+// Send queues an encoded message for the client without waiting (false: dropped as too slow).
+func (c *Client) Send(b []byte) bool { return c.push(b) }
+
+// ErrorMessage encodes an error message of the protocol answering message id.
+func ErrorMessage(id, code, reason string) []byte { return errorMsg(id, code, reason) }

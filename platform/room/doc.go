@@ -1,0 +1,11 @@
+// Package room runs Cardhouse's live rooms: one goroutine (an actor) per room owns that room's
+// members, its current game, its connections and its timers, so rooms share no mutable state.
+//
+// Start reading at [Manager] (creating, loading and finding rooms) and then room.go: every
+// operation on a room, from a join request to a card played, is a function the actor runs in turn
+// (see Room.do). An accepted action goes to the engine (a variant plugin, as an sdk.Engine), then
+// action and new state are committed in one transaction, and only then does each connection get
+// its own view (P-7, P-9). protocol.go holds the versioned messages sent to clients; docs/protocol.md
+// documents them. Time comes from a [Clock], so tests drive deadlines, grace periods and bot delays
+// without sleeping.
+package room

@@ -1,0 +1,40 @@
+package room
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Kinds of room errors; the HTTP layer maps each to a status code.
+const (
+	KindInvalid     = "invalid"     // bad input: 400
+	KindForbidden   = "forbidden"   // not allowed for this user: 403
+	KindNotFound    = "not_found"   // no such room or member: 404
+	KindConflict    = "conflict"    // not now (a game in progress, room locked): 409
+	KindUnavailable = "unavailable" // the ruleset or the room cannot serve now: 503
+)
+
+// Error is a refused room operation: Kind classifies it, Code is a stable machine word and
+// Reason a sentence a player can read.
+type Error struct {
+	Kind   string `json:"-"`
+	Code   string `json:"code"`
+	Reason string `json:"reason"`
+}
+
+// Error returns the reason.
+func (e *Error) Error() string { return e.Reason }
+
+func errf(kind, code, format string, args ...any) *Error {
+	return &Error{Kind: kind, Code: code, Reason: fmt.Sprintf(format, args...)}
+}
+
+// ErrClosed is returned by operations on a room whose actor has stopped.
+var ErrClosed = errors.New("the room is closed")
+
+// AsError returns the *Error inside err, if any.
+func AsError(err error) (*Error, bool) {
+	var e *Error
+	ok := errors.As(err, &e)
+	return e, ok
+}

@@ -1,0 +1,383 @@
+package room
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"cardhouse/platform/store"
+	"cardhouse/sdk"
+)
+
+// Config configures the room layer. Zero durations take the defaults named.
+type Config struct {
+	Store *store.Store
+	// Engines are the variants by ruleset id (plugins, or in-process engines in tests).
+	Engines map[string]sdk.Engine
+	Clock   Clock
+	Logger  *slog.Logger
+	Metrics *Metrics
+	// BotDelay is how long a bot "thinks" before acting (default 0: at once; the server sets a
+	// human-like delay).
+	BotDelay time.Duration
+	// Grace is how long a dropped player keeps the seat before a bot covers it (P-6; default 20 s).
+	Grace time.Duration
+	// PauseLimit is how long a game with every human dropped stays paused before it is abandoned
+	// (D-12; default 5 min).
+	PauseLimit time.Duration
+	// CallTimeout bounds each call into an engine (default 10 s).
+	CallTimeout time.Duration
+	// QueueSize bounds a room's inbox and each connection's outbox (default 64).
+	QueueSize int
+	// ChatMax is the longest chat line in characters (default 500); ChatBurst lines per ChatWindow
+	// (default 5 per 10 s) is the chat rate limit per member.
+	ChatMax    int
+	ChatBurst  int
+	ChatWindow time.Duration
+}
+
+func (c *Config) defaults() {
+	if c.Clock == nil {
+		c.Clock = SystemClock{}
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	if c.Metrics == nil {
+		c.Metrics = NewMetrics(nil)
+	}
+	if c.Grace == 0 {
+		c.Grace = 20 * time.Second
+	}
+	if c.PauseLimit == 0 {
+		c.PauseLimit = 5 * time.Minute
+	}
+	if c.CallTimeout == 0 {
+		c.CallTimeout = 10 * time.Second
+	}
+	if c.QueueSize == 0 {
+		c.QueueSize = 64
+	}
+	if c.ChatMax == 0 {
+		c.ChatMax = 500
+	}
+	if c.ChatBurst == 0 {
+		c.ChatBurst = 5
+	}
+	if c.ChatWindow == 0 {
+		c.ChatWindow = 10 * time.Second
+	}
+}
+
+// Manager owns the live rooms: it creates them, reloads them at start and finds them by code.
+type Manager struct {
+	cfg   Config
+	descs map[string]*sdk.Description
+
+	mu     sync.Mutex
+	rooms  map[string]*Room
+	closed bool
+	wg     sync.WaitGroup
+}
+
+// NewManager describes every engine (a ruleset that cannot describe itself is left out and
+// logged) and returns a manager with no room running; call LoadAll to resume stored rooms.
+func NewManager(ctx context.Context, cfg Config) (*Manager, error) {
+	cfg.defaults()
+	if cfg.Store == nil {
+		return nil, errors.New("room: Config.Store is required")
+	}
+	m := &Manager{cfg: cfg, descs: map[string]*sdk.Description{}, rooms: map[string]*Room{}}
+	for id, e := range cfg.Engines {
+		cctx, cancel := context.WithTimeout(ctx, cfg.CallTimeout)
+		d, err := e.Describe(cctx)
+		cancel()
+		if err != nil {
+			cfg.Logger.Error("ruleset cannot describe itself; not offered", "ruleset", id, "err", err)
+			continue
+		}
+		m.descs[id] = d
+	}
+	return m, nil
+}
+
+// Rulesets returns the descriptions of the rulesets rooms can be created with, by id order.
+func (m *Manager) Rulesets() []*sdk.Description {
+	ids := slices.Sorted(maps.Keys(m.descs))
+	out := make([]*sdk.Description, len(ids))
+	for i, id := range ids {
+		out[i] = m.descs[id]
+	}
+	return out
+}
+
+// LoadAll starts an actor for every open room in the store, resuming its game where it was (P-7).
+func (m *Manager) LoadAll(ctx context.Context) error {
+	rooms, err := m.cfg.Store.OpenRooms(ctx)
+	if err != nil {
+		return fmt.Errorf("listing rooms to reload: %w", err)
+	}
+	for i := range rooms {
+		if _, err := m.load(ctx, &rooms[i]); err != nil {
+			m.cfg.Logger.Error("reloading room", "room", rooms[i].Code, "err", err)
+		}
+	}
+	return nil
+}
+
+// Get returns the live room with code, loading it from the store if needed.
+func (m *Manager) Get(ctx context.Context, code string) (*Room, error) {
+	code = strings.ToUpper(strings.TrimSpace(code))
+	m.mu.Lock()
+	r, ok := m.rooms[code]
+	m.mu.Unlock()
+	if ok {
+		return r, nil
+	}
+	sr, err := m.cfg.Store.RoomByCode(ctx, code)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && sr.Status != store.RoomOpen) {
+		return nil, errf(KindNotFound, "no_room", "there is no open room with code %q", code)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return m.load(ctx, sr)
+}
+
+// Live returns the rooms whose actors run, in no order.
+func (m *Manager) Live() []*Room {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Collect(maps.Values(m.rooms))
+}
+
+// Lobby lists the open online rooms that take new members (not locked), newest first.
+func (m *Manager) Lobby(ctx context.Context) []Info {
+	var out []Info
+	for _, r := range m.Live() {
+		info, err := r.Info(ctx)
+		if err != nil || info.Mode != store.ModeOnline || info.Locked || info.Status != store.RoomOpen {
+			continue
+		}
+		out = append(out, info)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
+	return out
+}
+
+// Close stops every room after it finishes the work already queued, closing its connections with
+// "going away".
+func (m *Manager) Close() {
+	m.mu.Lock()
+	m.closed = true
+	rooms := slices.Collect(maps.Values(m.rooms))
+	m.mu.Unlock()
+	for _, r := range rooms {
+		r.stop()
+	}
+	m.wg.Wait()
+}
+
+func (m *Manager) load(ctx context.Context, sr *store.Room) (*Room, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, ErrClosed
+	}
+	if r, ok := m.rooms[sr.Code]; ok {
+		return r, nil
+	}
+	r, err := newRoom(ctx, m, sr)
+	if err != nil {
+		return nil, err
+	}
+	m.rooms[sr.Code] = r
+	m.cfg.Metrics.Rooms.Inc()
+	m.wg.Add(1)
+	go func() {
+		defer m.wg.Done()
+		r.run()
+	}()
+	r.post(r.resume)
+	return r, nil
+}
+
+func (m *Manager) forget(r *Room) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.rooms[r.code] == r {
+		delete(m.rooms, r.code)
+		m.cfg.Metrics.Rooms.Dec()
+	}
+}
+
+// CreateRequest asks for a new room.
+type CreateRequest struct {
+	Ruleset string         `json:"ruleset"`
+	Options map[string]any `json:"options"`
+	// Mode is "online" (default), "computer" or "device".
+	Mode string `json:"mode"`
+	// Seats is the number of seats; default the ruleset's maximum (online), 1 + len(Bots)
+	// (computer) or the ruleset's minimum (device).
+	Seats int `json:"seats"`
+	// Bots are the levels of the bot seats of a computer room, seat 1 onwards.
+	Bots []int `json:"bots"`
+	// Approval makes join requests wait for the host's yes (P-3).
+	Approval bool `json:"approval"`
+	// TurnSeconds, when set (5 to 600), is the room's turn clock: a seated player who has not
+	// acted in that time has a bot act for them once.
+	TurnSeconds int `json:"turn_seconds"`
+}
+
+// codeLetters are the letters of room codes: A-Z without the look-alikes I, L and O.
+const codeLetters = "ABCDEFGHJKMNPQRSTUVWXYZ"
+
+// CodeLength is the number of letters of a room code (P-2).
+const CodeLength = 6
+
+func newCode() string {
+	var b [CodeLength]byte
+	_, _ = rand.Read(b[:])
+	for i := range b {
+		b[i] = codeLetters[int(b[i])%len(codeLetters)]
+	}
+	return string(b[:])
+}
+
+// Create validates req and opens a room hosted by host, who takes seat 0.
+func (m *Manager) Create(ctx context.Context, host *store.User, req CreateRequest) (*Room, error) {
+	d, ok := m.descs[req.Ruleset]
+	if !ok {
+		return nil, errf(KindInvalid, "unknown_ruleset", "no ruleset %q on this server (it has: %s)", req.Ruleset, strings.Join(slices.Sorted(maps.Keys(m.descs)), ", "))
+	}
+	if req.Mode == "" {
+		req.Mode = store.ModeOnline
+	}
+	var fieldErrs sdk.OptionErrors
+	switch req.Mode {
+	case store.ModeOnline:
+		if len(req.Bots) > 0 {
+			fieldErrs = append(fieldErrs, sdk.OptionError{Field: "bots", Reason: "bots are set for computer rooms; an online host adds bots to seats instead"})
+		}
+		if req.Seats == 0 {
+			req.Seats = d.MaxSeats
+		}
+	case store.ModeComputer:
+		if len(req.Bots) == 0 {
+			fieldErrs = append(fieldErrs, sdk.OptionError{Field: "bots", Reason: "a computer room needs at least one bot level"})
+		}
+		for i, lvl := range req.Bots {
+			if len(d.BotLevels) == 0 {
+				fieldErrs = append(fieldErrs, sdk.OptionError{Field: "bots", Reason: d.Name + " has no bots"})
+				break
+			}
+			if !slices.Contains(d.BotLevels, lvl) {
+				fieldErrs = append(fieldErrs, sdk.OptionError{Field: fmt.Sprintf("bots[%d]", i), Reason: fmt.Sprintf("no bot level %d (levels: %v)", lvl, d.BotLevels)})
+			}
+		}
+		if req.Seats == 0 {
+			req.Seats = 1 + len(req.Bots)
+		} else if req.Seats != 1+len(req.Bots) {
+			fieldErrs = append(fieldErrs, sdk.OptionError{Field: "seats", Reason: fmt.Sprintf("a computer room has you and its bots: %d seats, got %d", 1+len(req.Bots), req.Seats)})
+		}
+	case store.ModeDevice:
+		if req.Seats == 0 {
+			req.Seats = d.MinSeats
+		}
+	default:
+		fieldErrs = append(fieldErrs, sdk.OptionError{Field: "mode", Reason: fmt.Sprintf("want online, computer or device, got %q", req.Mode)})
+	}
+	if req.TurnSeconds != 0 && (req.TurnSeconds < 5 || req.TurnSeconds > 600) {
+		fieldErrs = append(fieldErrs, sdk.OptionError{Field: "turn_seconds", Reason: fmt.Sprintf("want 0 (no clock) or 5 to 600 seconds, got %d", req.TurnSeconds)})
+	}
+	raw := maps.Clone(req.Options)
+	if raw == nil {
+		raw = map[string]any{}
+	}
+	// L-8: online rooms of a ruleset with a last_card_mode option play it "auto" unless the host
+	// chose otherwise.
+	if req.Mode == store.ModeOnline {
+		for _, o := range d.Options {
+			if o.Name == "last_card_mode" && slices.Contains(o.Choices, "auto") {
+				if _, given := raw[o.Name]; !given {
+					raw[o.Name] = "auto"
+				}
+			}
+		}
+	}
+	opts, err := sdk.CheckOptions(d.Info, nil, req.Seats, raw)
+	if err != nil {
+		var oe sdk.OptionErrors
+		if !errors.As(err, &oe) {
+			return nil, err
+		}
+		fieldErrs = append(fieldErrs, oe...)
+	}
+	if len(fieldErrs) > 0 {
+		return nil, fieldErrs
+	}
+	// A trial deal runs the ruleset's own cross-field checks (OptionChecker) for this many seats.
+	eng := m.cfg.Engines[req.Ruleset]
+	cctx, cancel := context.WithTimeout(ctx, m.cfg.CallTimeout)
+	_, err = eng.NewGame(cctx, &sdk.NewGameRequest{Seats: req.Seats, Options: map[string]any(opts), Seed: 1, NoViews: true})
+	cancel()
+	if re, ok := sdk.AsRefusal(err); ok {
+		return nil, sdk.OptionErrors{{Field: "options", Reason: re.Reason}}
+	} else if err != nil {
+		return nil, errf(KindUnavailable, "engine", "ruleset %s failed to check the options: %v", req.Ruleset, err)
+	}
+	optJSON, _ := json.Marshal(opts)
+
+	uid := host.ID
+	members := []*store.Member{{UserID: &uid, Name: host.DisplayName, Role: store.MemberPlayer, Seat: 0}}
+	switch req.Mode {
+	case store.ModeComputer:
+		for i, lvl := range req.Bots {
+			members = append(members, &store.Member{Name: fmt.Sprintf("Bot %d (level %d)", i+1, lvl), Role: store.MemberPlayer, Seat: i + 1, BotLevel: lvl})
+		}
+	case store.ModeDevice:
+		for i := 1; i < req.Seats; i++ {
+			members = append(members, &store.Member{UserID: &uid, Name: fmt.Sprintf("Player %d", i+1), Role: store.MemberPlayer, Seat: i})
+		}
+	}
+	for range 10 {
+		sr := &store.Room{Code: newCode(), HostID: host.ID, Ruleset: req.Ruleset, Options: string(optJSON), Mode: req.Mode,
+			Approval: req.Approval, Capacity: req.Seats, TurnSeconds: req.TurnSeconds, Status: store.RoomOpen}
+		for _, mem := range members {
+			mem.ID = 0
+		}
+		err := m.cfg.Store.CreateRoom(ctx, sr, members)
+		if errors.Is(err, store.ErrConflict) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		return m.load(ctx, sr)
+	}
+	return nil, errors.New("room: could not find a free room code")
+}
+
+// DisconnectUser closes every connection of user uid in every live room with reason (a ban).
+// Memberships stay; a seated player's seat is covered after the grace period as for any drop.
+func (m *Manager) DisconnectUser(ctx context.Context, uid int64, code, reason string) {
+	for _, r := range m.Live() {
+		_ = r.do(ctx, func() error {
+			if r.connected(uid) {
+				r.dropUser(uid, code, reason)
+				r.broadcastRoom()
+				r.updatePause()
+			}
+			return nil
+		})
+	}
+}

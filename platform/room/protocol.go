@@ -1,0 +1,142 @@
+package room
+
+import (
+	"encoding/json"
+	"time"
+
+	"cardhouse/sdk"
+)
+
+// ProtocolVersion is the version of the WebSocket messages (docs/protocol.md). It changes when a
+// message changes in a way an older client cannot read; adding a field does not change it.
+const ProtocolVersion = 1
+
+// Message types sent by the client.
+const (
+	MsgAct   = "act"
+	MsgCheck = "check"
+	MsgDeal  = "deal"
+	MsgChat  = "chat"
+	MsgPing  = "ping"
+)
+
+// Message types sent by the server.
+const (
+	MsgHello    = "hello"
+	MsgRoom     = "room"
+	MsgView     = "view"
+	MsgAccepted = "accepted"
+	MsgError    = "error"
+	MsgChatLine = "chat"
+	MsgPong     = "pong"
+	MsgBye      = "bye"
+	MsgCheckRes = "check"
+)
+
+// Incoming is a client message. Type says which; ID is echoed in the answer so the client can
+// match them. Seat picks the seat to act for when the connection holds several (pass-the-device).
+type Incoming struct {
+	V      int         `json:"v,omitempty"`
+	Type   string      `json:"type"`
+	ID     string      `json:"id,omitempty"`
+	Seat   *int        `json:"seat,omitempty"`
+	Action *sdk.Action `json:"action,omitempty"`
+	Text   string      `json:"text,omitempty"`
+}
+
+// Outgoing is every server message; only the fields of its type are set.
+type Outgoing struct {
+	V    int    `json:"v"`
+	Type string `json:"type"`
+	ID   string `json:"id,omitempty"`
+	// hello
+	You *You `json:"you,omitempty"`
+	// hello, room
+	Room *Info `json:"room,omitempty"`
+	// view: Seat is the seat the view is for (-1: the spectators' view).
+	Seat *int            `json:"seat,omitempty"`
+	Game int             `json:"game,omitempty"`
+	Seq  *int            `json:"seq,omitempty"`
+	View json.RawMessage `json:"view,omitempty"`
+	// error, check
+	OK     *bool  `json:"ok,omitempty"`
+	Code   string `json:"code,omitempty"`
+	Reason string `json:"reason,omitempty"`
+	// chat, hello (recent lines)
+	Chat  *ChatLine  `json:"chat,omitempty"`
+	Chats []ChatLine `json:"chats,omitempty"`
+}
+
+// You tells a connection who it is in the room.
+type You struct {
+	UserID   int64  `json:"user_id"`
+	Name     string `json:"name"`
+	MemberID int64  `json:"member_id"`
+	Role     string `json:"role"`
+	Seats    []int  `json:"seats"`
+	Host     bool   `json:"host"`
+}
+
+// ChatLine is one chat message as clients receive it. Text is plain text, never markup.
+type ChatLine struct {
+	ID     int64     `json:"id"`
+	UserID int64     `json:"user_id"`
+	Name   string    `json:"name"`
+	Text   string    `json:"text"`
+	At     time.Time `json:"at"`
+}
+
+// Info is a room as its members (and the lobby) see it.
+type Info struct {
+	Code     string `json:"code"`
+	Ruleset  string `json:"ruleset"`
+	Mode     string `json:"mode"`
+	HostID   int64  `json:"host_id"`
+	Approval bool   `json:"approval"`
+	Locked   bool   `json:"locked"`
+	Capacity int    `json:"capacity"`
+	// TurnSeconds is the turn clock (0: none).
+	TurnSeconds int            `json:"turn_seconds,omitempty"`
+	Options     map[string]any `json:"options"`
+	Status      string         `json:"status"`
+	Paused      bool           `json:"paused"`
+	Game        *GameInfo      `json:"game,omitempty"`
+	Members     []MemberInfo   `json:"members"`
+}
+
+// GameInfo is the current game's public status.
+type GameInfo struct {
+	Number int    `json:"number"`
+	Status string `json:"status"`
+	Phase  string `json:"phase"`
+	Turn   int    `json:"turn"`
+	Winner int    `json:"winner"`
+	Seats  int    `json:"seats"`
+	Seq    int    `json:"seq"`
+}
+
+// MemberInfo is one member as everyone in the room sees it.
+type MemberInfo struct {
+	ID        int64  `json:"id"`
+	UserID    int64  `json:"user_id,omitempty"`
+	Name      string `json:"name"`
+	Role      string `json:"role"`
+	Seat      int    `json:"seat"`
+	BotLevel  int    `json:"bot_level,omitempty"`
+	WantsSeat bool   `json:"wants_seat,omitempty"`
+	Covered   bool   `json:"covered,omitempty"`
+	Connected bool   `json:"connected"`
+}
+
+func encode(m Outgoing) []byte {
+	m.V = ProtocolVersion
+	b, err := json.Marshal(m)
+	if err != nil {
+		panic("room: encoding a message: " + err.Error())
+	}
+	return b
+}
+
+func errorMsg(id, code, reason string) []byte {
+	return encode(Outgoing{Type: MsgError, ID: id, Code: code, Reason: reason})
+}

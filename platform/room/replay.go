@@ -1,0 +1,92 @@
+package room
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"cardhouse/platform/store"
+	"cardhouse/sdk"
+)
+
+// openerSeat is the seat that opened game g. Game.Opener holds the seat when the host passed it to
+// the ruleset, and -1-seat when the ruleset chose (so a replay passes no opener either).
+func openerSeat(g *store.Game) int {
+	if g.Opener >= 0 {
+		return g.Opener
+	}
+	return -1 - g.Opener
+}
+
+func passedOpener(g *store.Game) *int {
+	if g.Opener >= 0 {
+		o := g.Opener
+		return &o
+	}
+	return nil
+}
+
+// LoggedAction is one entry of a game's action log.
+type LoggedAction struct {
+	Seq    int        `json:"seq"`
+	Seat   int        `json:"seat"`
+	Action sdk.Action `json:"action"`
+	Now    int64      `json:"now"`
+}
+
+// Replay is a game rebuilt from its log: the log, the status reached, and whether the rebuilt
+// state is byte for byte the stored one.
+type Replay struct {
+	Room    string         `json:"room"`
+	Game    int            `json:"game"`
+	Ruleset string         `json:"ruleset"`
+	Seats   int            `json:"seats"`
+	Status  string         `json:"status"`
+	Log     []LoggedAction `json:"log"`
+	Final   sdk.Status     `json:"final"`
+	Matches bool           `json:"matches"`
+}
+
+// Replay rebuilds game number of room code from its seed, options and action log through the
+// ruleset's engine and compares the result with the stored state.
+func (m *Manager) Replay(ctx context.Context, code string, number int) (*Replay, error) {
+	sr, err := m.cfg.Store.RoomByCode(ctx, code)
+	if err != nil {
+		return nil, errf(KindNotFound, "no_room", "there is no room with code %q", code)
+	}
+	g, err := m.cfg.Store.GameByNumber(ctx, sr.ID, number)
+	if err != nil {
+		return nil, errf(KindNotFound, "no_game", "room %s has no game %d", sr.Code, number)
+	}
+	eng, ok := m.cfg.Engines[g.Ruleset]
+	if !ok {
+		return nil, errf(KindUnavailable, "no_ruleset", "ruleset %q is not available on this server", g.Ruleset)
+	}
+	recs, err := m.cfg.Store.Actions(ctx, g.ID)
+	if err != nil {
+		return nil, err
+	}
+	out := &Replay{Room: sr.Code, Game: g.Number, Ruleset: g.Ruleset, Seats: g.Seats, Status: g.Status, Log: []LoggedAction{}}
+	var opts map[string]any
+	if err := json.Unmarshal([]byte(g.Options), &opts); err != nil {
+		return nil, fmt.Errorf("game %d: reading its options: %w", g.Number, err)
+	}
+	step, err := eng.NewGame(ctx, &sdk.NewGameRequest{Seats: g.Seats, Options: opts, Seed: uint64(g.Seed), Opener: passedOpener(g), Now: g.StartNow, NoViews: true})
+	if err != nil {
+		return nil, fmt.Errorf("replaying game %d: starting it: %w", g.Number, err)
+	}
+	for _, rec := range recs {
+		var a sdk.Action
+		if err := json.Unmarshal([]byte(rec.Action), &a); err != nil {
+			return nil, fmt.Errorf("replaying game %d: action %d is unreadable: %w", g.Number, rec.Seq, err)
+		}
+		out.Log = append(out.Log, LoggedAction{Seq: rec.Seq, Seat: rec.Seat, Action: a, Now: rec.Now})
+		if step, err = eng.Act(ctx, &sdk.ActRequest{State: step.State, Action: a, Now: rec.Now, NoViews: true}); err != nil {
+			return nil, fmt.Errorf("replaying game %d: action %d (%s of seat %d): %w", g.Number, rec.Seq, a.Type, a.Seat, err)
+		}
+	}
+	out.Final = step.Status
+	out.Matches = bytes.Equal(step.State, g.State)
+	return out, nil
+}

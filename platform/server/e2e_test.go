@@ -1,0 +1,582 @@
+package server_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"cardhouse/platform/internal/testgame"
+	"cardhouse/platform/room"
+	"cardhouse/platform/server"
+	"cardhouse/platform/store/storetest"
+	"cardhouse/sdk"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+func inProcess() map[string]sdk.Engine {
+	return map[string]sdk.Engine{testgame.ID: testgame.Engine()}
+}
+
+// noHandCards fails when a spectator's view shows any card of a hand.
+func noHandCards(t *testing.T, who string, v sdk.View) {
+	t.Helper()
+	for _, z := range v.Zones {
+		if z.Kind == sdk.ZoneHand && len(z.Cards) > 0 {
+			t.Fatalf("%s received cards of %s: %v", who, z.ID, z.Cards)
+		}
+	}
+	for _, ev := range v.Events {
+		if ev.Private && len(ev.Cards) > 0 {
+			t.Fatalf("%s received the private cards of event %s: %v", who, ev.Name, ev.Cards)
+		}
+	}
+}
+
+// ownHandOnly fails when seat's view shows cards of another seat's hand.
+func ownHandOnly(t *testing.T, seat int, v sdk.View) {
+	t.Helper()
+	for _, z := range v.Zones {
+		if z.Kind == sdk.ZoneHand && z.Owner != seat && len(z.Cards) > 0 {
+			t.Fatalf("seat %d received cards of %s: %v", seat, z.ID, z.Cards)
+		}
+	}
+}
+
+// choose picks a legal action from a view: call, else the first playable card, else draw.
+func choose(v sdk.View) *sdk.Action {
+	if v.Has(sdk.ActCall) {
+		return &sdk.Action{Type: sdk.ActCall}
+	}
+	if p, ok := v.Action(sdk.ActPlay); ok {
+		return &sdk.Action{Type: sdk.ActPlay, Cards: p.Cards[:1]}
+	}
+	for _, a := range v.Actions {
+		return &sdk.Action{Type: a.Type}
+	}
+	return nil
+}
+
+// playOut plays the game through the players' connections until it is over, checking every view
+// each connection receives. It returns the number of actions sent.
+func playOut(t *testing.T, players map[int]*conn, watchers []*conn, maxActions int) int {
+	t.Helper()
+	last := map[int]*sdk.View{}
+	for seat, c := range players {
+		c.onView = func(got int, v sdk.View) {
+			if got != seat {
+				t.Errorf("seat %d received the view of seat %d", seat, got)
+			}
+			ownHandOnly(t, seat, v)
+		}
+	}
+	for _, w := range watchers {
+		w.onView = func(_ int, v sdk.View) { noHandCards(t, w.u.name, v) }
+	}
+	sent := 0
+	for sent < maxActions {
+		for seat, c := range players {
+			last[seat] = c.latestView()
+		}
+		for _, w := range watchers {
+			w.sync()
+		}
+		over := false
+		for _, v := range last {
+			over = over || v.Phase == sdk.PhaseGameOver
+		}
+		if over {
+			return sent
+		}
+		acted := false
+		for seat := range len(players) {
+			v := last[seat]
+			if v == nil {
+				continue
+			}
+			a := choose(*v)
+			if a == nil {
+				continue
+			}
+			c := players[seat]
+			id := fmt.Sprint("a", sent)
+			c.send(map[string]any{"type": "act", "id": id, "action": a})
+			reply := c.expectSeen("accepted", func(m map[string]json.RawMessage) {
+				if str(m["type"]) == "error" {
+					t.Fatalf("seat %d: %s refused: %s", seat, a.Type, m["reason"])
+				}
+			})
+			if str(reply["id"]) != id {
+				t.Fatalf("accepted answers %s, want %s", reply["id"], id)
+			}
+			sent++
+			acted = true
+			break
+		}
+		if !acted {
+			// Bots or the clock are due: every change reaches every player, so wait for seat 0's.
+			players[0].expect("view")
+		}
+	}
+	t.Fatalf("the game did not end within %d actions", maxActions)
+	return sent
+}
+
+func TestEndToEnd(t *testing.T) {
+	for _, dialect := range []string{"sqlite", "postgres"} {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, dialect, inProcess())
+			alice := e.register("Alice")
+			bob := e.guest("Bob")
+			carol := e.guest("Carol")
+
+			var bad apiErr
+			if st := alice.call("POST", "/api/rooms", map[string]any{"ruleset": testgame.ID, "options": map[string]any{"hand_size": 99, "nope": true}}, &bad); st != http.StatusBadRequest {
+				t.Fatalf("invalid options: status %d, want 400", st)
+			}
+			var fields []string
+			for _, f := range bad.Error.Fields {
+				fields = append(fields, f.Field)
+			}
+			if diff := cmp.Diff([]string{"hand_size", "nope"}, fields); diff != "" {
+				t.Fatalf("invalid options: fields (-want +got):\n%s\n%+v", diff, bad)
+			}
+
+			info := alice.createRoom(map[string]any{"ruleset": testgame.ID, "options": map[string]any{"hand_size": 4}, "seats": 3})
+			if len(info.Code) != room.CodeLength || strings.ContainsAny(info.Code, "ILO") {
+				t.Fatalf("room code %q: want %d letters without I, L, O", info.Code, room.CodeLength)
+			}
+			if info.Options["hand_size"] != float64(4) || info.Options["call_seconds"] != float64(5) {
+				t.Fatalf("stored options %v: want hand_size 4 and the default call_seconds 5", info.Options)
+			}
+			bob.must("POST", "/api/rooms/"+strings.ToLower(info.Code)+"/join", nil, nil)
+			carol.must("POST", "/api/rooms/"+info.Code+"/join", map[string]any{"spectate": true}, nil)
+			info = alice.roomInfo(info.Code)
+			roles := map[string]string{}
+			for _, m := range info.Members {
+				roles[m.Name] = fmt.Sprintf("%s/%d", m.Role, m.Seat)
+			}
+			if diff := cmp.Diff(map[string]string{"Alice": "player/0", "Bob": "player/1", "Carol": "spectator/-1"}, roles); diff != "" {
+				t.Fatalf("members (-want +got):\n%s", diff)
+			}
+
+			ca, cb, cc := alice.connect(info.Code), bob.connect(info.Code), carol.connect(info.Code)
+			ca.send(map[string]any{"type": "deal", "id": "d1"})
+			ca.expect("accepted")
+
+			// Chat is stored and sent as text, to everyone in the room.
+			cc.send(map[string]any{"type": "chat", "text": "  <b>hi</b> & bye  "})
+			for _, c := range []*conn{ca, cb, cc} {
+				m := c.expect("chat")
+				var line room.ChatLine
+				_ = json.Unmarshal(m["chat"], &line)
+				if line.Text != "<b>hi</b> & bye" || line.Name != "Carol" {
+					t.Fatalf("%s got chat %+v", c.u.name, line)
+				}
+			}
+
+			// A refusal reaches only its sender, and changes nothing.
+			bView := cb.latestView()
+			if bView == nil || bView.Turn != 0 {
+				t.Fatalf("bob's view after the deal: %+v", bView)
+			}
+			aView := ca.latestView()
+			cc.sync()
+			cb.send(map[string]any{"type": "act", "id": "x", "action": map[string]any{"type": "draw"}})
+			m := cb.expect("error")
+			if str(m["code"]) != sdk.CodeNotYourTurn || str(m["id"]) != "x" {
+				t.Fatalf("out of turn: got %s %s", m["code"], m["reason"])
+			}
+			for _, c := range []*conn{ca, cc} {
+				if got := c.sync(); len(got) != 0 {
+					t.Fatalf("%s heard of bob's refused action: %v", c.u.name, got)
+				}
+			}
+			// Check (dry run): answered, nothing stored or told.
+			cb.send(map[string]any{"type": "check", "id": "c1", "action": map[string]any{"type": "draw"}})
+			if m := cb.expect("check"); string(m["ok"]) != "false" || str(m["code"]) != sdk.CodeNotYourTurn {
+				t.Fatalf("check out of turn: %v", m)
+			}
+			ca.send(map[string]any{"type": "check", "id": "c2", "action": map[string]any{"type": "draw"}})
+			if m := ca.expect("check"); string(m["ok"]) != "true" {
+				t.Fatalf("check of a legal draw: %v", m)
+			}
+			if got := ca.sync(); len(got) != 0 {
+				t.Fatalf("a check changed the table: %v", got)
+			}
+
+			// Spectators cannot act; bad messages get errors and the connection survives.
+			for _, tc := range []struct {
+				name, msg, code string
+				c               *conn
+			}{
+				{"spectator acting", `{"type":"act","action":{"type":"draw"}}`, "spectator", cc},
+				{"malformed JSON", `{"type":"act",`, "bad_json", cb},
+				{"unknown type", `{"type":"teleport"}`, "unknown_type", cb},
+				{"unknown field", `{"type":"ping","bogus":1}`, "bad_json", cb},
+				{"act without action", `{"type":"act"}`, "bad_message", cb},
+				{"clock action from a seat", `{"type":"act","action":{"type":"deadline","deadline":"x"}}`, "bad_action", ca},
+				{"wrong version", `{"v":9,"type":"ping"}`, "bad_version", cb},
+				{"oversized", `{"type":"chat","text":"` + strings.Repeat("x", 20000) + `"}`, "too_large", cb},
+				{"too long chat", `{"type":"chat","text":"` + strings.Repeat("x", 501) + `"}`, "chat_too_long", cb},
+			} {
+				tc.c.sendRaw([]byte(tc.msg))
+				m := tc.c.expect("error")
+				if str(m["code"]) != tc.code {
+					t.Errorf("%s: error %s (%s), want %s", tc.name, m["code"], m["reason"], tc.code)
+				}
+			}
+			if got := ca.latestView(); !cmp.Equal(got, aView) {
+				t.Fatalf("bad input changed alice's view:\n%s", cmp.Diff(aView, got))
+			}
+
+			// Dave joins mid-game: he watches, and takes a free seat at the next deal (P-4).
+			dave := e.guest("Dave")
+			var joined struct {
+				Member room.MemberInfo `json:"member"`
+			}
+			dave.must("POST", "/api/rooms/"+info.Code+"/join", nil, &joined)
+			if joined.Member.Role != "spectator" || !joined.Member.WantsSeat {
+				t.Fatalf("dave joining mid-game: %+v", joined.Member)
+			}
+			cd := dave.connect(info.Code)
+
+			n := playOut(t, map[int]*conn{0: ca, 1: cb}, []*conn{cc, cd}, 400)
+			var rep room.Replay
+			alice.must("GET", "/api/rooms/"+info.Code+"/games/1/replay", nil, &rep)
+			if !rep.Matches || len(rep.Log) < n || rep.Final.Phase != sdk.PhaseGameOver {
+				t.Fatalf("replay of game 1: matches %v, %d logged for %d sent (+clock), final %+v", rep.Matches, len(rep.Log), n, rep.Final)
+			}
+
+			cd.sync()
+			cd.onView = func(seat int, v sdk.View) { ownHandOnly(t, 2, v) }
+			alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
+			info = alice.roomInfo(info.Code)
+			if m, _ := memberNamed(info, "Dave"); m.Role != "player" || m.Seat != 2 {
+				t.Fatalf("dave at the second deal: %+v", m)
+			}
+			if m, _ := memberNamed(info, "Carol"); m.Role != "spectator" {
+				t.Fatalf("carol, who chose to watch, at the second deal: %+v", m)
+			}
+			if v := cd.latestView(); v == nil || len(v.Players) != 3 || v.Viewer != 2 {
+				t.Fatalf("dave's view of game 2: %+v", v)
+			} else if z, _ := v.Zone("hand.2"); len(z.Cards) != 4 {
+				t.Fatalf("dave's own hand in game 2: %+v", z)
+			}
+			if info.Game.Number != 2 {
+				t.Fatalf("game number after the second deal: %+v", info.Game)
+			}
+		})
+	}
+}
+
+func TestBadHTTPInput(t *testing.T) { eachDialect(t, testBadHTTPInput) }
+
+func testBadHTTPInput(t *testing.T, dialect string) {
+	e := newEnv(t, dialect, inProcess())
+	alice := e.register("Alice")
+	dave := e.guest("Dave")
+	info := alice.createRoom(map[string]any{"ruleset": testgame.ID})
+
+	tests := []struct {
+		name   string
+		u      *user
+		method string
+		path   string
+		body   any
+		status int
+		code   string
+	}{
+		{"malformed JSON", alice, "POST", "/api/rooms", `{"ruleset":`, 400, "bad_json"},
+		{"wrong type", alice, "POST", "/api/rooms", `{"ruleset": 5}`, 400, "bad_json"},
+		{"unknown ruleset", alice, "POST", "/api/rooms", map[string]any{"ruleset": "poker"}, 400, "unknown_ruleset"},
+		{"bad mode", alice, "POST", "/api/rooms", map[string]any{"ruleset": testgame.ID, "mode": "solo"}, 400, "bad_options"},
+		{"too many seats", alice, "POST", "/api/rooms", map[string]any{"ruleset": testgame.ID, "seats": 9}, 400, "bad_options"},
+		{"bad bot level", alice, "POST", "/api/rooms", map[string]any{"ruleset": testgame.ID, "mode": "computer", "bots": []int{7}}, 400, "bad_options"},
+		{"non-member acting", dave, "POST", "/api/rooms/" + info.Code + "/act", map[string]any{"action": map[string]any{"type": "draw"}}, 403, "not_member"},
+		{"non-member dealing", dave, "POST", "/api/rooms/" + info.Code + "/deal", nil, 403, "not_host"},
+		{"non-member chatting", dave, "POST", "/api/rooms/" + info.Code + "/chat", map[string]any{"text": "hi"}, 403, "not_member"},
+		{"no such room", dave, "POST", "/api/rooms/ZZZZZZ/join", nil, 404, "no_room"},
+		{"bad username", e.browser("x"), "POST", "/api/register", map[string]any{"username": "a", "password": "short"}, 400, "invalid"},
+		{"wrong password", e.browser("x"), "POST", "/api/login", map[string]any{"username": "alice", "password": "wrong password"}, 401, "bad_login"},
+		{"anonymous create", e.browser("x"), "POST", "/api/rooms", map[string]any{"ruleset": testgame.ID}, 401, "login_required"},
+		{"not admin", alice, "POST", "/api/admin/users/1/ban", nil, 403, "admin_only"},
+		{"bad colour", alice, "PATCH", "/api/me", map[string]any{"colour": "red"}, 400, "invalid"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var got apiErr
+			if st := tc.u.call(tc.method, tc.path, tc.body, &got); st != tc.status || got.Error.Code != tc.code {
+				t.Fatalf("status %d code %q (%s), want %d %q", st, got.Error.Code, got.Error.Reason, tc.status, tc.code)
+			}
+		})
+	}
+
+	// CSRF: a logged-in browser's post without the token is refused.
+	csrf := alice.csrf
+	alice.csrf = ""
+	var got apiErr
+	if st := alice.call("POST", "/api/rooms", map[string]any{"ruleset": testgame.ID}, &got); st != 403 || got.Error.Code != "csrf" {
+		t.Fatalf("post without CSRF token: %d %+v", st, got)
+	}
+	alice.csrf = csrf
+
+	// A non-member's WebSocket is refused before the upgrade.
+	if _, resp, err := dave.dial(info.Code); err == nil || resp == nil || resp.StatusCode != 403 {
+		t.Fatalf("non-member websocket: err %v resp %v", err, resp)
+	}
+
+	// Profile and look; logout ends the session.
+	alice.must("PATCH", "/api/me", map[string]any{"display_name": "Alice A", "avatar": "fox", "colour": "#AABBCC"}, nil)
+	var me struct {
+		User map[string]any `json:"user"`
+	}
+	alice.must("GET", "/api/me", nil, &me)
+	if me.User["display_name"] != "Alice A" || me.User["avatar"] != "fox" || me.User["colour"] != "#aabbcc" {
+		t.Fatalf("profile: %v", me.User)
+	}
+	alice.must("POST", "/api/logout", nil, nil)
+	if st := alice.call("GET", "/api/me", nil, nil); st != 401 {
+		t.Fatalf("after logout /api/me: %d", st)
+	}
+	relog := e.browser("alice")
+	var a accountResp
+	relog.must("POST", "/api/login", map[string]any{"username": "ALICE", "password": "correct horse"}, &a)
+	if a.User.DisplayName != "Alice A" {
+		t.Fatalf("login: %+v", a)
+	}
+}
+
+func TestBansAndRateLimit(t *testing.T) { eachDialect(t, testBansAndRateLimit) }
+
+func testBansAndRateLimit(t *testing.T, dialect string) {
+	e := newEnv(t, dialect, inProcess())
+	admin := e.register("Root")
+	mallory := e.register("Mallory")
+	ctxUser, err := e.st.UserByUsername(t.Context(), "root")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.st.SetRole(t.Context(), ctxUser.ID, "admin"); err != nil {
+		t.Fatal(err)
+	}
+	info := mallory.createRoom(map[string]any{"ruleset": testgame.ID})
+	cm := mallory.connect(info.Code)
+	admin.must("POST", fmt.Sprintf("/api/admin/users/%d/ban", mallory.id), map[string]any{"banned": true}, nil)
+	if m := cm.expect("bye"); str(m["code"]) != "banned" {
+		t.Fatalf("a banned user's connection: %v", m)
+	}
+	if st := mallory.call("GET", "/api/me", nil, nil); st != 401 {
+		t.Fatalf("banned session still works: %d", st)
+	}
+	var got apiErr
+	if st := e.browser("m").call("POST", "/api/login", map[string]any{"username": "mallory", "password": "correct horse"}, &got); st != 403 || got.Error.Code != "banned" {
+		t.Fatalf("banned login: %d %+v", st, got)
+	}
+
+	// The login limit: after the allowed attempts from one address, 429.
+	strict := httptest.NewServer(server.New(server.Config{Store: e.st, Rooms: e.rooms, Logger: quietLogger(), LoginAttempts: 3}).Handler())
+	defer strict.Close()
+	var statuses []int
+	for range 5 {
+		resp, err := http.Post(strict.URL+"/api/login", "application/json", strings.NewReader(`{"username":"root","password":"wrong password"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		statuses = append(statuses, resp.StatusCode)
+	}
+	if diff := cmp.Diff([]int{401, 401, 401, 429, 429}, statuses); diff != "" {
+		t.Fatalf("login statuses (-want +got):\n%s", diff)
+	}
+}
+
+func TestComputerRoomBotsPlay(t *testing.T) { eachDialect(t, testComputerRoomBotsPlay) }
+
+func testComputerRoomBotsPlay(t *testing.T, dialect string) {
+	e := newEnv(t, dialect, inProcess())
+	alice := e.register("Alice")
+	info := alice.createRoom(map[string]any{"ruleset": testgame.ID, "mode": "computer", "bots": []int{1, 2}, "options": map[string]any{"call_seconds": 0}})
+	if info.Capacity != 3 || len(info.Members) != 3 {
+		t.Fatalf("computer room: %+v", info)
+	}
+	ca := alice.connect(info.Code)
+	ca.send(map[string]any{"type": "deal"})
+	ca.expect("accepted")
+	n := playOut(t, map[int]*conn{0: ca}, nil, 400)
+	var rep room.Replay
+	alice.must("GET", "/api/rooms/"+info.Code+"/games/1/replay", nil, &rep)
+	bots := 0
+	for _, l := range rep.Log {
+		if l.Seat != 0 {
+			bots++
+		}
+	}
+	if !rep.Matches || bots == 0 || len(rep.Log) != n+bots {
+		t.Fatalf("replay: matches %v, %d actions (%d by alice, %d by bots)", rep.Matches, len(rep.Log), n, bots)
+	}
+}
+
+func TestRestartResumes(t *testing.T) {
+	for _, dialect := range storetest.Dialects() {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, dialect, inProcess())
+			alice, bob := e.register("Alice"), e.guest("Bob")
+			info := alice.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 2, "options": map[string]any{"hand_size": 6}})
+			bob.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
+			ca, cb := alice.connect(info.Code), bob.connect(info.Code)
+			alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
+			for i, c := range []*conn{ca, cb} {
+				v := c.latestView()
+				c.send(map[string]any{"type": "act", "action": choose(*v)})
+				c.expect("accepted")
+				_ = i
+			}
+			before := ca.latestView()
+			beforeB := cb.latestView()
+
+			e.stop()
+			e.start()
+			ca, cb = alice.connect(info.Code), bob.connect(info.Code)
+			after, afterB := ca.latestView(), cb.latestView()
+			noEvents := cmpopts.IgnoreFields(sdk.View{}, "Events")
+			if diff := cmp.Diff(before, after, noEvents); diff != "" {
+				t.Fatalf("alice's view after a restart (-before +after):\n%s", diff)
+			}
+			if diff := cmp.Diff(beforeB, afterB, noEvents); diff != "" {
+				t.Fatalf("bob's view after a restart (-before +after):\n%s", diff)
+			}
+			// And the game goes on.
+			ca.send(map[string]any{"type": "act", "action": choose(*after)})
+			ca.expect("accepted")
+		})
+	}
+}
+
+func TestDropCoverRejoin(t *testing.T) { eachDialect(t, testDropCoverRejoin) }
+
+func testDropCoverRejoin(t *testing.T, dialect string) {
+	e := newEnv(t, dialect, inProcess())
+	alice, bob := e.register("Alice"), e.guest("Bob")
+	info := alice.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 2, "options": map[string]any{"hand_size": 7, "call_seconds": 0}})
+	bob.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
+	ca, cb := alice.connect(info.Code), bob.connect(info.Code)
+	alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
+	cb.latestView()
+	cb.ws.CloseNow()
+
+	// Bob's seat is kept through the grace period, then a bot covers it.
+	waitMember := func(want func(room.MemberInfo) bool) {
+		// Only states of the running game count (the hello of an earlier state may be queued).
+		t.Helper()
+		for {
+			m := ca.expect("room")
+			var in room.Info
+			_ = json.Unmarshal(m["room"], &in)
+			if in.Game == nil {
+				continue
+			}
+			for _, mi := range in.Members {
+				if mi.Name == "Bob" && want(mi) {
+					return
+				}
+			}
+		}
+	}
+	waitMember(func(m room.MemberInfo) bool { return !m.Connected })
+	e.clock.Advance(19 * time.Second)
+	if info := alice.roomInfo(info.Code); slices.ContainsFunc(info.Members, func(m room.MemberInfo) bool { return m.Covered }) {
+		t.Fatal("covered before the grace period ended")
+	}
+	e.clock.Advance(time.Second)
+	waitMember(func(m room.MemberInfo) bool { return m.Covered })
+
+	// Alice plays; the bot answers for Bob's seat.
+	v := ca.latestView()
+	ca.send(map[string]any{"type": "act", "action": choose(*v)})
+	ca.expect("accepted")
+	for v = ca.latestView(); v.Turn != 0; v = ca.latestView() {
+		ca.expect("view")
+	}
+
+	// Bob comes back as a new guest with the same name (another case): seat and cards back.
+	bob2 := e.guest("BOB")
+	var joined struct {
+		Member room.MemberInfo `json:"member"`
+	}
+	bob2.must("POST", "/api/rooms/"+info.Code+"/join", nil, &joined)
+	if joined.Member.Seat != 1 || joined.Member.Role != "player" {
+		t.Fatalf("rejoin by name: %+v", joined.Member)
+	}
+	cb2 := bob2.connect(info.Code)
+	bv := cb2.latestView()
+	if bv == nil || bv.Viewer != 1 {
+		t.Fatalf("bob's view after rejoining: %+v", bv)
+	}
+	hand, _ := bv.Zone("hand.1")
+	if len(hand.Cards) == 0 || len(hand.Cards) != hand.Count {
+		t.Fatalf("bob's hand after rejoining: %+v", hand)
+	}
+	if info := alice.roomInfo(info.Code); slices.ContainsFunc(info.Members, func(m room.MemberInfo) bool { return m.Covered }) {
+		t.Fatal("still covered after rejoining")
+	}
+
+	// A registered player's seat is not taken by name: they come back by logging in.
+	ca.ws.CloseNow()
+	waitMemberGone := func() {
+		for {
+			m := cb2.expect("room")
+			var in room.Info
+			_ = json.Unmarshal(m["room"], &in)
+			if am, ok := memberNamed(in, "Alice"); ok && !am.Connected {
+				return
+			}
+		}
+	}
+	waitMemberGone()
+	eve := e.guest("alice")
+	eve.must("POST", "/api/rooms/"+info.Code+"/join", nil, &joined)
+	if joined.Member.Seat != -1 || joined.Member.Role != "spectator" {
+		t.Fatalf("a guest named like a registered player took: %+v", joined.Member)
+	}
+}
+
+func TestPauseAndAbandon(t *testing.T) { eachDialect(t, testPauseAndAbandon) }
+
+func testPauseAndAbandon(t *testing.T, dialect string) {
+	e := newEnv(t, dialect, inProcess())
+	alice := e.register("Alice")
+	info := alice.createRoom(map[string]any{"ruleset": testgame.ID, "mode": "computer", "bots": []int{1}})
+	ca := alice.connect(info.Code)
+	alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
+	ca.latestView()
+	ca.ws.CloseNow()
+	// The detach is asynchronous: poll the room (no sleeping) until it reports the pause.
+	deadline := time.Now().Add(waitFor)
+	for !alice.roomInfo(info.Code).Paused {
+		if time.Now().After(deadline) {
+			t.Fatal("the game did not pause when its only player dropped")
+		}
+	}
+	e.clock.Advance(5 * time.Minute)
+	for {
+		if time.Now().After(deadline) {
+			t.Fatal("the paused game was not abandoned after the pause limit")
+		}
+		in := alice.roomInfo(info.Code)
+		if in.Game != nil && in.Game.Status == "abandoned" {
+			if in.Paused {
+				t.Fatal("an abandoned game is still paused")
+			}
+			break
+		}
+	}
+}

@@ -1,0 +1,367 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"cardhouse/platform/room"
+	"cardhouse/platform/server"
+	"cardhouse/platform/store"
+	"cardhouse/platform/store/storetest"
+	"cardhouse/sdk"
+
+	"github.com/coder/websocket"
+	"golang.org/x/crypto/bcrypt"
+)
+
+// waitFor bounds every wait for a message: tests wait on events, never sleep.
+const waitFor = 20 * time.Second
+
+// env is one running server over a store, with a fake clock.
+type env struct {
+	t       *testing.T
+	dsn     string
+	engines map[string]sdk.Engine
+	clock   *room.FakeClock
+	st      *store.Store
+	rooms   *room.Manager
+	srv     *server.Server
+	http    *httptest.Server
+}
+
+func quietLogger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(io.Discard, nil))
+}
+
+// newEnv starts a server on a fresh database of dialect.
+func newEnv(t *testing.T, dialect string, engines map[string]sdk.Engine) *env {
+	t.Helper()
+	storetest.SkipUnlessAvailable(t, dialect)
+	e := &env{t: t, dsn: storetest.DSN(t, dialect, t.TempDir()), engines: engines, clock: room.NewFakeClock(time.Unix(1_800_000_000, 0))}
+	e.start()
+	t.Cleanup(e.stop)
+	return e
+}
+
+func (e *env) start() {
+	t := e.t
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, store.Config{DSN: e.dsn})
+	if err != nil {
+		t.Fatalf("opening the store: %v", err)
+	}
+	rooms, err := room.NewManager(ctx, room.Config{Store: st, Engines: e.engines, Clock: e.clock, Logger: quietLogger(),
+		Grace: 20 * time.Second, PauseLimit: 5 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rooms.LoadAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	e.st, e.rooms = st, rooms
+	e.srv = server.New(server.Config{Store: st, Rooms: rooms, Logger: quietLogger(), BcryptCost: bcrypt.MinCost, LoginAttempts: 1000})
+	e.http = httptest.NewServer(e.srv.Handler())
+}
+
+// stop shuts the server down as `cardhouse serve` does.
+func (e *env) stop() {
+	if e.http == nil {
+		return
+	}
+	e.http.Config.SetKeepAlivesEnabled(false)
+	e.rooms.Close()
+	e.srv.CloseConnections()
+	e.http.Close()
+	e.st.Close()
+	e.http = nil
+}
+
+// user is a browser: a cookie jar and the CSRF token of its session.
+type user struct {
+	e    *env
+	name string
+	c    *http.Client
+	csrf string
+	id   int64
+}
+
+func (e *env) browser(name string) *user {
+	jar, _ := cookiejar.New(nil)
+	return &user{e: e, name: name, c: &http.Client{Jar: jar}}
+}
+
+// call sends a JSON request and decodes the JSON answer into out; it returns the status.
+func (u *user) call(method, path string, body, out any) int {
+	u.e.t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	default:
+		raw, _ := json.Marshal(b)
+		rd = bytes.NewReader(raw)
+	}
+	req, _ := http.NewRequest(method, u.e.http.URL+path, rd)
+	req.Header.Set("Content-Type", "application/json")
+	if u.csrf != "" {
+		req.Header.Set(server.CSRFHeader, u.csrf)
+	}
+	resp, err := u.c.Do(req)
+	if err != nil {
+		u.e.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	if out != nil && len(data) > 0 {
+		if err := json.Unmarshal(data, out); err != nil {
+			u.e.t.Fatalf("%s %s: decoding %s: %v", method, path, data, err)
+		}
+	}
+	return resp.StatusCode
+}
+
+func (u *user) must(method, path string, body, out any) {
+	u.e.t.Helper()
+	var raw json.RawMessage
+	st := u.call(method, path, body, &raw)
+	if st >= 300 {
+		u.e.t.Fatalf("%s %s as %s: status %d: %s", method, path, u.name, st, raw)
+	}
+	if out != nil {
+		if err := json.Unmarshal(raw, out); err != nil {
+			u.e.t.Fatal(err)
+		}
+	}
+}
+
+type accountResp struct {
+	User struct {
+		ID          int64  `json:"id"`
+		DisplayName string `json:"display_name"`
+	} `json:"user"`
+	CSRFToken string `json:"csrf_token"`
+}
+
+type apiErr struct {
+	Error struct {
+		Code   string `json:"code"`
+		Reason string `json:"reason"`
+		Fields []struct {
+			Field  string `json:"field"`
+			Reason string `json:"reason"`
+		} `json:"fields"`
+	} `json:"error"`
+}
+
+func (u *user) signedIn(a accountResp) *user {
+	u.csrf, u.id = a.CSRFToken, a.User.ID
+	return u
+}
+
+func (e *env) register(name string) *user {
+	u := e.browser(name)
+	var a accountResp
+	u.must("POST", "/api/register", map[string]string{"username": strings.ToLower(name), "password": "correct horse", "display_name": name}, &a)
+	return u.signedIn(a)
+}
+
+func (e *env) guest(name string) *user {
+	u := e.browser(name)
+	var a accountResp
+	u.must("POST", "/api/guest", map[string]string{"name": name}, &a)
+	return u.signedIn(a)
+}
+
+type roomResp struct {
+	Room room.Info `json:"room"`
+}
+
+func (u *user) createRoom(req map[string]any) room.Info {
+	var r roomResp
+	u.must("POST", "/api/rooms", req, &r)
+	return r.Room
+}
+
+func (u *user) roomInfo(code string) room.Info {
+	var r roomResp
+	u.must("GET", "/api/rooms/"+code, nil, &r)
+	return r.Room
+}
+
+// conn is a browser's WebSocket to a room, read by a goroutine into a channel.
+type conn struct {
+	u    *user
+	ws   *websocket.Conn
+	msgs chan map[string]json.RawMessage
+	raw  chan []byte
+	n    int
+	// last is the last view received; onView, when set, sees every view message received.
+	last   *sdk.View
+	onView func(seat int, v sdk.View)
+	// closeErr is the read error that ended the connection (valid once msgs is closed).
+	closeErr error
+}
+
+func (u *user) dial(code string) (*conn, *http.Response, error) {
+	url := "ws" + strings.TrimPrefix(u.e.http.URL, "http") + "/api/rooms/" + code + "/ws"
+	ws, resp, err := websocket.Dial(context.Background(), url, &websocket.DialOptions{HTTPClient: u.c})
+	if err != nil {
+		return nil, resp, err
+	}
+	ws.SetReadLimit(1 << 22)
+	c := &conn{u: u, ws: ws, msgs: make(chan map[string]json.RawMessage, 4096), raw: make(chan []byte, 4096)}
+	go func() {
+		defer close(c.msgs)
+		for {
+			_, data, err := ws.Read(context.Background())
+			if err != nil {
+				c.closeErr = err
+				return
+			}
+			var m map[string]json.RawMessage
+			if err := json.Unmarshal(data, &m); err != nil {
+				panic(fmt.Sprintf("server sent non-JSON %q", data))
+			}
+			c.raw <- data
+			c.msgs <- m
+		}
+	}()
+	return c, resp, nil
+}
+
+func (u *user) connect(code string) *conn {
+	u.e.t.Helper()
+	c, _, err := u.dial(code)
+	if err != nil {
+		u.e.t.Fatalf("%s connecting to %s: %v", u.name, code, err)
+	}
+	u.e.t.Cleanup(func() { c.ws.CloseNow() })
+	c.expect("hello")
+	return c
+}
+
+func (c *conn) send(m any) {
+	c.u.e.t.Helper()
+	b, _ := json.Marshal(m)
+	c.sendRaw(b)
+}
+
+func (c *conn) sendRaw(b []byte) {
+	c.u.e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	if err := c.ws.Write(ctx, websocket.MessageText, b); err != nil {
+		c.u.e.t.Fatalf("%s writing: %v", c.u.name, err)
+	}
+}
+
+// next returns the next message, whatever its type.
+func (c *conn) next() map[string]json.RawMessage {
+	c.u.e.t.Helper()
+	select {
+	case m, ok := <-c.msgs:
+		if !ok {
+			c.u.e.t.Fatalf("%s: connection closed", c.u.name)
+		}
+		<-c.raw
+		c.n++
+		if str(m["type"]) == "view" {
+			v := view(m)
+			c.last = &v
+			if c.onView != nil {
+				c.onView(num(m["seat"]), v)
+			}
+		}
+		return m
+	case <-time.After(waitFor):
+		c.u.e.t.Fatalf("%s: no message within %s", c.u.name, waitFor)
+	}
+	return nil
+}
+
+// expect skips messages until one of type typ arrives, which it returns. Skipped messages go
+// through seen (may be nil).
+func (c *conn) expectSeen(typ string, seen func(map[string]json.RawMessage)) map[string]json.RawMessage {
+	c.u.e.t.Helper()
+	for {
+		m := c.next()
+		if str(m["type"]) == typ {
+			return m
+		}
+		if str(m["type"]) == "error" && typ != "error" {
+			c.u.e.t.Fatalf("%s: unexpected error while waiting for %s: %s %s", c.u.name, typ, m["code"], m["reason"])
+		}
+		if seen != nil {
+			seen(m)
+		}
+	}
+}
+
+func (c *conn) expect(typ string) map[string]json.RawMessage { return c.expectSeen(typ, nil) }
+
+// sync sends a ping and returns the messages received before the pong: everything the server had
+// queued for this connection until then.
+func (c *conn) sync() []map[string]json.RawMessage {
+	c.u.e.t.Helper()
+	id := fmt.Sprintf("sync-%d", c.n)
+	c.send(map[string]any{"type": "ping", "id": id})
+	var before []map[string]json.RawMessage
+	for {
+		m := c.next()
+		if str(m["type"]) == "pong" && str(m["id"]) == id {
+			return before
+		}
+		before = append(before, m)
+	}
+}
+
+func str(raw json.RawMessage) string {
+	var s string
+	_ = json.Unmarshal(raw, &s)
+	return s
+}
+
+func num(raw json.RawMessage) int {
+	var n int
+	_ = json.Unmarshal(raw, &n)
+	return n
+}
+
+func view(m map[string]json.RawMessage) sdk.View {
+	var v sdk.View
+	if err := json.Unmarshal(m["view"], &v); err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// latestView drains queued messages (via sync) and returns the last view received, if any.
+func (c *conn) latestView() *sdk.View {
+	c.sync()
+	return c.last
+}
+
+func strconvI(n int64) string { return fmt.Sprint(n) }
+
+// eachDialect runs f on SQLite and on PostgreSQL (skipped with a message when
+// CARDHOUSE_TEST_POSTGRES_DSN is unset), in parallel.
+func eachDialect(t *testing.T, f func(t *testing.T, dialect string)) {
+	for _, dialect := range []string{"sqlite", "postgres"} {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			f(t, dialect)
+		})
+	}
+}

@@ -1,0 +1,170 @@
+package server
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"cardhouse/platform/room"
+	"cardhouse/platform/store"
+
+	"github.com/coder/websocket"
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Config configures the HTTP server.
+type Config struct {
+	Store *store.Store
+	Rooms *room.Manager
+	// Gatherer serves /metrics (nil: prometheus.DefaultGatherer).
+	Gatherer prometheus.Gatherer
+	Logger   *slog.Logger
+	// OriginPatterns are the extra hosts whose pages may open WebSockets and send state-changing
+	// requests (same-origin is always allowed), as coder/websocket patterns ("example.com").
+	OriginPatterns []string
+	// SecureCookies sets the Secure flag on cookies (serve behind TLS).
+	SecureCookies bool
+	// SessionTTL is how long a session lasts (default 30 days).
+	SessionTTL time.Duration
+	// BcryptCost is the password hash cost (default bcrypt.DefaultCost; tests lower it).
+	BcryptCost int
+	// LoginAttempts per LoginWindow per client address (default 10 per minute) limit logins,
+	// registrations and guest sign-ins.
+	LoginAttempts int
+	LoginWindow   time.Duration
+	// MaxMessage is the largest WebSocket message answered with an error (default 16 KiB); a
+	// message over 64 times that closes the connection.
+	MaxMessage int
+	// QueueSize is each connection's outbox (default 64).
+	QueueSize int
+}
+
+// Server is the HTTP application.
+type Server struct {
+	cfg   Config
+	e     *echo.Echo
+	log   *slog.Logger
+	login *limiter
+
+	mu    sync.Mutex
+	conns map[*websocket.Conn]struct{}
+}
+
+// New builds the application.
+func New(cfg Config) *Server {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Gatherer == nil {
+		cfg.Gatherer = prometheus.DefaultGatherer
+	}
+	if cfg.SessionTTL == 0 {
+		cfg.SessionTTL = 30 * 24 * time.Hour
+	}
+	if cfg.LoginAttempts == 0 {
+		cfg.LoginAttempts = 10
+	}
+	if cfg.LoginWindow == 0 {
+		cfg.LoginWindow = time.Minute
+	}
+	if cfg.MaxMessage == 0 {
+		cfg.MaxMessage = 16 << 10
+	}
+	if cfg.QueueSize == 0 {
+		cfg.QueueSize = 64
+	}
+	s := &Server{cfg: cfg, log: cfg.Logger, login: newLimiter(cfg.LoginAttempts, cfg.LoginWindow), conns: map[*websocket.Conn]struct{}{}}
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.HTTPErrorHandler = s.errorHandler
+	// Direct connections only: the address is the peer's, never a forwarded header.
+	e.IPExtractor = echo.ExtractIPDirect()
+	e.Use(middleware.Recover())
+	e.Use(middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
+		LogStatus: true, LogURI: true, LogMethod: true, LogLatency: true, LogError: true,
+		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
+			s.log.Debug("http", "method", v.Method, "uri", v.URI, "status", v.Status, "latency", v.Latency, "err", v.Error)
+			return nil
+		},
+	}))
+	e.Use(middleware.SecureWithConfig(middleware.SecureConfig{
+		XSSProtection: "0", ContentTypeNosniff: "nosniff", XFrameOptions: "DENY",
+		ContentSecurityPolicy: "default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+		ReferrerPolicy:        "same-origin", HSTSMaxAge: 31536000,
+	}))
+	e.Use(middleware.BodyLimit("64K"))
+	e.Use(s.authenticate)
+	e.Use(s.csrf)
+	s.e = e
+	s.routes()
+	return s
+}
+
+// Handler returns the application as an http.Handler.
+func (s *Server) Handler() http.Handler { return s.e }
+
+// Echo returns the Echo instance, for mounting more routes (admin pages, the web client).
+func (s *Server) Echo() *echo.Echo { return s.e }
+
+func (s *Server) routes() {
+	e := s.e
+	e.GET("/healthz", s.healthz)
+	e.GET("/metrics", echo.WrapHandler(promhttp.HandlerFor(s.cfg.Gatherer, promhttp.HandlerOpts{})))
+
+	api := e.Group("/api")
+	api.GET("/rulesets", s.rulesets)
+	api.POST("/register", s.register)
+	api.POST("/login", s.loginHandler)
+	api.POST("/guest", s.guest)
+	api.POST("/logout", s.logout)
+	api.GET("/me", s.me, s.needUser)
+	api.PATCH("/me", s.updateMe, s.needUser)
+	api.POST("/admin/users/:id/ban", s.ban, s.needUser, s.needAdmin)
+
+	api.GET("/rooms", s.lobby)
+	api.POST("/rooms", s.createRoom, s.needUser)
+	rg := api.Group("/rooms/:code", s.needUser)
+	rg.GET("", s.roomInfo)
+	rg.POST("/join", s.join)
+	rg.POST("/leave", s.leave)
+	rg.POST("/lock", s.lock)
+	rg.POST("/requests/:member", s.decide)
+	rg.POST("/kick", s.kick)
+	rg.POST("/host", s.passHost)
+	rg.POST("/bots", s.addBot)
+	rg.POST("/deal", s.deal)
+	rg.POST("/act", s.act)
+	rg.POST("/check", s.check)
+	rg.GET("/chat", s.chatLog)
+	rg.POST("/chat", s.chat)
+	rg.GET("/games/:n/replay", s.replay)
+	rg.GET("/ws", s.websocket)
+}
+
+func (s *Server) healthz(c echo.Context) error {
+	ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
+	defer cancel()
+	if err := s.cfg.Store.Ping(ctx); err != nil {
+		return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unhealthy", "database": err.Error()})
+	}
+	return c.JSON(http.StatusOK, map[string]any{"status": "ok", "database": s.cfg.Store.Dialect(), "rooms": len(s.cfg.Rooms.Live())})
+}
+
+// CloseConnections closes every WebSocket still open with "going away". Call it after the rooms
+// have closed theirs (room.Manager.Close), as Echo's Shutdown leaves hijacked connections open.
+func (s *Server) CloseConnections() {
+	s.mu.Lock()
+	conns := make([]*websocket.Conn, 0, len(s.conns))
+	for c := range s.conns {
+		conns = append(conns, c)
+	}
+	s.mu.Unlock()
+	for _, c := range conns {
+		_ = c.Close(websocket.StatusGoingAway, "server shutting down")
+	}
+}

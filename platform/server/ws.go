@@ -1,0 +1,160 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"cardhouse/platform/room"
+
+	"github.com/coder/websocket"
+	"github.com/labstack/echo/v4"
+)
+
+// websocket upgrades a member's request to the room's live connection (docs/protocol.md). The
+// Origin must be this host or an allowed pattern; non-members are refused before the upgrade.
+func (s *Server) websocket(c echo.Context) error {
+	u := userOf(c)
+	r, err := s.theRoom(c)
+	if err != nil {
+		return err
+	}
+	info, err := r.Info(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	member := false
+	for _, m := range info.Members {
+		member = member || m.UserID == u.ID
+	}
+	if !member {
+		return apiError(http.StatusForbidden, "not_member", "you are not a member of room "+info.Code+"; join it first")
+	}
+	chat, err := s.recentChat(c, r.Code())
+	if err != nil {
+		return err
+	}
+	conn, err := websocket.Accept(c.Response(), c.Request(), &websocket.AcceptOptions{OriginPatterns: s.cfg.OriginPatterns})
+	if err != nil {
+		// Accept has written the refusal (a bad Origin, not a WebSocket request).
+		s.log.Info("websocket refused", "room", info.Code, "err", err)
+		return nil
+	}
+	// Messages up to 64×MaxMessage are read and answered with an error when over MaxMessage;
+	// beyond that the library closes the connection (1009).
+	conn.SetReadLimit(int64(s.cfg.MaxMessage) * 64)
+	s.mu.Lock()
+	s.conns[conn] = struct{}{}
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.conns, conn)
+		s.mu.Unlock()
+	}()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	client := room.NewClient(u.ID, s.cfg.QueueSize)
+	actx, acancel := context.WithTimeout(ctx, 10*time.Second)
+	err = r.Attach(actx, u, client, chat)
+	acancel()
+	if err != nil {
+		_, body := s.classify(err)
+		_ = conn.Close(websocket.StatusPolicyViolation, truncate(body.Reason, 120))
+		return nil
+	}
+	defer r.Detach(client)
+
+	writerDone := make(chan struct{})
+	go func() {
+		defer close(writerDone)
+		s.writeLoop(ctx, conn, client)
+	}()
+
+	for {
+		typ, data, err := conn.Read(ctx)
+		if err != nil {
+			break
+		}
+		if typ != websocket.MessageText {
+			client.Send(room.ErrorMessage("", "bad_message", "send JSON text messages, not binary"))
+			continue
+		}
+		if len(data) > s.cfg.MaxMessage {
+			client.Send(room.ErrorMessage("", "too_large", fmt.Sprintf("message of %d bytes is over the limit of %d", len(data), s.cfg.MaxMessage)))
+			continue
+		}
+		var msg room.Incoming
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&msg); err != nil {
+			client.Send(room.ErrorMessage("", "bad_json", "malformed message: "+err.Error()))
+			continue
+		}
+		if msg.V != 0 && msg.V != room.ProtocolVersion {
+			client.Send(room.ErrorMessage(msg.ID, "bad_version", fmt.Sprintf("protocol version %d is not spoken here (this server speaks %d)", msg.V, room.ProtocolVersion)))
+			continue
+		}
+		hctx, hcancel := context.WithTimeout(ctx, 5*time.Second)
+		err = r.Handle(hctx, u, client, msg)
+		hcancel()
+		if errors.Is(err, room.ErrClosed) {
+			break
+		}
+		if err != nil {
+			_, body := s.classify(err)
+			client.Send(room.ErrorMessage(msg.ID, body.Code, body.Reason))
+		}
+	}
+	cancel()
+	<-writerDone
+	return nil
+}
+
+// writeLoop writes the client's outbox until the room drops the client or the connection ends,
+// then closes the connection with the room's reason.
+func (s *Server) writeLoop(ctx context.Context, conn *websocket.Conn, client *room.Client) {
+	write := func(b []byte) bool {
+		wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		return conn.Write(wctx, websocket.MessageText, b) == nil
+	}
+	for {
+		select {
+		case b := <-client.Out():
+			if !write(b) {
+				_ = conn.CloseNow()
+				return
+			}
+		case <-client.Gone():
+			// Flush what the room queued before dropping us (a "bye"), then close with its reason.
+			for {
+				select {
+				case b := <-client.Out():
+					if write(b) {
+						continue
+					}
+				default:
+				}
+				break
+			}
+			code, reason := client.Reason()
+			_ = conn.Close(websocket.StatusCode(code), truncate(reason, 120))
+			return
+		case <-ctx.Done():
+			_ = conn.Close(websocket.StatusNormalClosure, "")
+			return
+		}
+	}
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}

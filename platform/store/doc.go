@@ -1,0 +1,8 @@
+// Package store owns Cardhouse's persistent data: accounts, sessions, rooms, members, games, the
+// action log and chat, kept with GORM over embedded SQLite (pure Go, WAL) or PostgreSQL.
+//
+// Start reading at [Open], which picks the database from a DSN and brings its schema up to date
+// with the goose migrations embedded under migrations/<dialect>/ (add a new numbered file per
+// change; never edit a released one). The models are in models.go; every write that must be atomic
+// (an accepted action and the state it produced, P-7) is one method here that runs one transaction.
+package store

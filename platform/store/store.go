@@ -1,0 +1,426 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/glebarez/sqlite"
+	"github.com/pressly/goose/v3"
+	"gorm.io/driver/postgres"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+)
+
+//go:embed migrations
+var migrations embed.FS
+
+// ErrNotFound is returned when a looked-up row does not exist.
+var ErrNotFound = errors.New("not found")
+
+// ErrConflict is returned when a write lost a race (a duplicate name, a stale game sequence).
+var ErrConflict = errors.New("conflict")
+
+// sqlitePragmas hold SQLite to WAL with a busy timeout and IMMEDIATE transactions, the settings
+// that avoided "database is locked" under concurrent writers (DEPENDENCIES.md).
+const sqlitePragmas = "_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_txlock=immediate"
+
+// Config says which database to open.
+type Config struct {
+	// DSN is a PostgreSQL DSN ("postgres://..." or "host=... dbname=..."), or "sqlite:PATH", or
+	// empty for the SQLite file cardhouse.db in DataDir.
+	DSN string
+	// DataDir holds the embedded SQLite database when DSN is empty; it is created if missing.
+	DataDir string
+	Logger  *slog.Logger
+}
+
+// Store is the database. It is safe for concurrent use.
+type Store struct {
+	db      *gorm.DB
+	dialect string
+}
+
+// Dialect reports "sqlite" or "postgres".
+func (s *Store) Dialect() string { return s.dialect }
+
+// Open opens (creating if needed) the database cfg names and migrates it to the latest schema.
+func Open(ctx context.Context, cfg Config) (*Store, error) {
+	gcfg := &gorm.Config{Logger: logger.Discard, TranslateError: true}
+	var (
+		dial    gorm.Dialector
+		dialect string
+	)
+	dsn := strings.TrimSpace(cfg.DSN)
+	switch {
+	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"), strings.Contains(dsn, "dbname="), strings.Contains(dsn, "host="):
+		dial, dialect = postgres.Open(dsn), "postgres"
+	default:
+		path := strings.TrimPrefix(dsn, "sqlite:")
+		if path == "" {
+			dir := cfg.DataDir
+			if dir == "" {
+				dir = "data"
+			}
+			if err := os.MkdirAll(dir, 0o750); err != nil {
+				return nil, fmt.Errorf("creating data folder %s: %w", dir, err)
+			}
+			path = filepath.Join(dir, "cardhouse.db")
+		}
+		sep := "?"
+		if strings.Contains(path, "?") {
+			sep = "&"
+		}
+		dial, dialect = sqlite.Open(path+sep+sqlitePragmas), "sqlite"
+	}
+	db, err := gorm.Open(dial, gcfg)
+	if err != nil {
+		return nil, fmt.Errorf("opening the %s database: %w", dialect, err)
+	}
+	sqlDB, err := db.DB()
+	if err != nil {
+		return nil, fmt.Errorf("opening the %s database: %w", dialect, err)
+	}
+	if err := sqlDB.PingContext(ctx); err != nil {
+		sqlDB.Close()
+		return nil, fmt.Errorf("connecting to the %s database: %w", dialect, err)
+	}
+	if err := migrate(ctx, sqlDB, dialect); err != nil {
+		sqlDB.Close()
+		return nil, err
+	}
+	return &Store{db: db, dialect: dialect}, nil
+}
+
+func migrate(ctx context.Context, db *sql.DB, dialect string) error {
+	return migrateTo(ctx, db, dialect, -1)
+}
+
+// migrateTo applies the migrations up to version (-1: all).
+func migrateTo(ctx context.Context, db *sql.DB, dialect string, version int64) error {
+	sub, err := fs.Sub(migrations, "migrations/"+dialect)
+	if err != nil {
+		return err
+	}
+	gd := goose.DialectSQLite3
+	if dialect == "postgres" {
+		gd = goose.DialectPostgres
+	}
+	p, err := goose.NewProvider(gd, db, sub)
+	if err != nil {
+		return fmt.Errorf("preparing %s migrations: %w", dialect, err)
+	}
+	if version < 0 {
+		_, err = p.Up(ctx)
+	} else {
+		_, err = p.UpTo(ctx, version)
+	}
+	if err != nil {
+		return fmt.Errorf("migrating the %s database: %w", dialect, err)
+	}
+	return nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error {
+	sqlDB, err := s.db.DB()
+	if err != nil {
+		return err
+	}
+	return sqlDB.Close()
+}
+
+// Ping checks the database answers (for /healthz).
+func (s *Store) Ping(ctx context.Context) error {
+	sqlDB, err := s.db.DB()
+	if err != nil {
+		return err
+	}
+	return sqlDB.PingContext(ctx)
+}
+
+func notFound(err error, what string) error {
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return fmt.Errorf("%s: %w", what, ErrNotFound)
+	}
+	if errors.Is(err, gorm.ErrDuplicatedKey) {
+		return fmt.Errorf("%s: %w", what, ErrConflict)
+	}
+	return err
+}
+
+// ---- accounts ----
+
+// CreateUser inserts u and sets its ID; a taken username returns ErrConflict.
+func (s *Store) CreateUser(ctx context.Context, u *User) error {
+	if u.Role == "" {
+		u.Role = RolePlayer
+	}
+	if u.CreatedAt.IsZero() {
+		u.CreatedAt = time.Now().UTC()
+	}
+	return notFound(s.db.WithContext(ctx).Create(u).Error, "creating user")
+}
+
+// UserByUsername finds a registered account by its (lower-case) username.
+func (s *Store) UserByUsername(ctx context.Context, username string) (*User, error) {
+	var u User
+	err := s.db.WithContext(ctx).Where("username = ?", strings.ToLower(username)).Take(&u).Error
+	return &u, notFound(err, "user "+username)
+}
+
+// UserByID finds an account.
+func (s *Store) UserByID(ctx context.Context, id int64) (*User, error) {
+	var u User
+	err := s.db.WithContext(ctx).Take(&u, id).Error
+	return &u, notFound(err, fmt.Sprintf("user %d", id))
+}
+
+// UpdateProfile stores the user's display name and look.
+func (s *Store) UpdateProfile(ctx context.Context, id int64, displayName, avatar, colour string) error {
+	return s.db.WithContext(ctx).Model(&User{}).Where("id = ?", id).
+		Updates(map[string]any{"display_name": displayName, "avatar": avatar, "colour": colour}).Error
+}
+
+// SetRole sets a user's role.
+func (s *Store) SetRole(ctx context.Context, id int64, role string) error {
+	res := s.db.WithContext(ctx).Model(&User{}).Where("id = ?", id).Update("role", role)
+	if res.Error == nil && res.RowsAffected == 0 {
+		return fmt.Errorf("user %d: %w", id, ErrNotFound)
+	}
+	return res.Error
+}
+
+// SetBanned bans or unbans a user; banning also ends the user's sessions.
+func (s *Store) SetBanned(ctx context.Context, id int64, banned bool) error {
+	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		res := tx.Model(&User{}).Where("id = ?", id).Update("banned", banned)
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected == 0 {
+			return fmt.Errorf("user %d: %w", id, ErrNotFound)
+		}
+		if banned {
+			return tx.Where("user_id = ?", id).Delete(&Session{}).Error
+		}
+		return nil
+	})
+}
+
+// CreateSession stores a session.
+func (s *Store) CreateSession(ctx context.Context, sess *Session) error {
+	return s.db.WithContext(ctx).Create(sess).Error
+}
+
+// SessionUser returns the unexpired session with the token hash and its user.
+func (s *Store) SessionUser(ctx context.Context, tokenHash string, now time.Time) (*Session, *User, error) {
+	var sess Session
+	if err := s.db.WithContext(ctx).Where("token_hash = ? AND expires_at > ?", tokenHash, now).Take(&sess).Error; err != nil {
+		return nil, nil, notFound(err, "session")
+	}
+	u, err := s.UserByID(ctx, sess.UserID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &sess, u, nil
+}
+
+// DeleteSession ends a session.
+func (s *Store) DeleteSession(ctx context.Context, tokenHash string) error {
+	return s.db.WithContext(ctx).Where("token_hash = ?", tokenHash).Delete(&Session{}).Error
+}
+
+// ---- rooms ----
+
+// CreateRoom inserts a room with its first members in one transaction; a taken code returns
+// ErrConflict.
+func (s *Store) CreateRoom(ctx context.Context, r *Room, members []*Member) error {
+	now := time.Now().UTC()
+	r.CreatedAt, r.UpdatedAt = now, now
+	return notFound(s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Create(r).Error; err != nil {
+			return err
+		}
+		for _, m := range members {
+			m.RoomID = r.ID
+			if m.CreatedAt.IsZero() {
+				m.CreatedAt = now
+			}
+			if err := tx.Create(m).Error; err != nil {
+				return err
+			}
+		}
+		return nil
+	}), "creating room "+r.Code)
+}
+
+// RoomByCode finds a room by its code (upper case).
+func (s *Store) RoomByCode(ctx context.Context, code string) (*Room, error) {
+	var r Room
+	err := s.db.WithContext(ctx).Where("code = ?", strings.ToUpper(code)).Take(&r).Error
+	return &r, notFound(err, "room "+code)
+}
+
+// OpenRooms lists every open room (the live ones a starting server reloads), oldest first.
+func (s *Store) OpenRooms(ctx context.Context) ([]Room, error) {
+	var rs []Room
+	err := s.db.WithContext(ctx).Where("status = ?", RoomOpen).Order("id").Find(&rs).Error
+	return rs, err
+}
+
+// SaveRoom writes every field of r.
+func (s *Store) SaveRoom(ctx context.Context, r *Room) error {
+	r.UpdatedAt = time.Now().UTC()
+	return s.db.WithContext(ctx).Select("*").Save(r).Error
+}
+
+// Members lists a room's members in order of joining.
+func (s *Store) Members(ctx context.Context, roomID int64) ([]*Member, error) {
+	var ms []*Member
+	err := s.db.WithContext(ctx).Where("room_id = ?", roomID).Order("id").Find(&ms).Error
+	return ms, err
+}
+
+// SaveMembers inserts new members (ID 0) and writes every field of the others, in one transaction.
+func (s *Store) SaveMembers(ctx context.Context, ms ...*Member) error {
+	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		for _, m := range ms {
+			if m.CreatedAt.IsZero() {
+				m.CreatedAt = time.Now().UTC()
+			}
+			var err error
+			if m.ID == 0 {
+				err = tx.Create(m).Error
+			} else {
+				err = tx.Select("*").Save(m).Error
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// DeleteMember removes a member from its room.
+func (s *Store) DeleteMember(ctx context.Context, id int64) error {
+	return s.db.WithContext(ctx).Delete(&Member{}, id).Error
+}
+
+// ---- games ----
+
+// StartGame inserts a game, points its room at it and saves the room's members (seats may have
+// been reassigned for the deal), in one transaction.
+func (s *Store) StartGame(ctx context.Context, g *Game, r *Room, ms []*Member) error {
+	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Create(g).Error; err != nil {
+			return err
+		}
+		r.GameID = &g.ID
+		r.UpdatedAt = time.Now().UTC()
+		if err := tx.Select("*").Save(r).Error; err != nil {
+			return err
+		}
+		for _, m := range ms {
+			if err := tx.Select("*").Save(m).Error; err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// GameByID loads a game.
+func (s *Store) GameByID(ctx context.Context, id int64) (*Game, error) {
+	var g Game
+	err := s.db.WithContext(ctx).Take(&g, id).Error
+	return &g, notFound(err, fmt.Sprintf("game %d", id))
+}
+
+// GameByNumber loads a room's game by its number (from 1).
+func (s *Store) GameByNumber(ctx context.Context, roomID int64, number int) (*Game, error) {
+	var g Game
+	err := s.db.WithContext(ctx).Where("room_id = ? AND number = ?", roomID, number).Take(&g).Error
+	return &g, notFound(err, fmt.Sprintf("game %d", number))
+}
+
+// LastGameNumber returns the highest game number of a room (0 when none).
+func (s *Store) LastGameNumber(ctx context.Context, roomID int64) (int, error) {
+	var n *int
+	err := s.db.WithContext(ctx).Model(&Game{}).Where("room_id = ?", roomID).Select("MAX(number)").Scan(&n).Error
+	if err != nil || n == nil {
+		return 0, err
+	}
+	return *n, nil
+}
+
+// CommitAction stores an accepted action and the state it produced, in one transaction (P-7). It
+// succeeds only if the game is still at seq-1 actions: a stale writer gets ErrConflict and nothing
+// is written. status and ended are the game's status after the action.
+func (s *Store) CommitAction(ctx context.Context, gameID int64, rec *ActionRecord, state []byte, phase, status string, ended *time.Time) error {
+	if rec.CreatedAt.IsZero() {
+		rec.CreatedAt = time.Now().UTC()
+	}
+	rec.GameID = gameID
+	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Create(rec).Error; err != nil {
+			if errors.Is(err, gorm.ErrDuplicatedKey) {
+				return fmt.Errorf("game %d action %d: %w", gameID, rec.Seq, ErrConflict)
+			}
+			return err
+		}
+		res := tx.Model(&Game{}).Where("id = ? AND seq = ?", gameID, rec.Seq-1).
+			Updates(map[string]any{"state": state, "seq": rec.Seq, "phase": phase, "status": status, "ended_at": ended})
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected == 0 {
+			return fmt.Errorf("game %d is not at action %d: %w", gameID, rec.Seq-1, ErrConflict)
+		}
+		return nil
+	})
+}
+
+// SetGameStatus sets a game's status (abandoned) without an action.
+func (s *Store) SetGameStatus(ctx context.Context, gameID int64, status string, ended *time.Time) error {
+	return s.db.WithContext(ctx).Model(&Game{}).Where("id = ?", gameID).
+		Updates(map[string]any{"status": status, "ended_at": ended}).Error
+}
+
+// Actions returns a game's action log in order.
+func (s *Store) Actions(ctx context.Context, gameID int64) ([]ActionRecord, error) {
+	var as []ActionRecord
+	err := s.db.WithContext(ctx).Where("game_id = ?", gameID).Order("seq").Find(&as).Error
+	return as, err
+}
+
+// ---- chat ----
+
+// AddChat stores a chat line and sets its ID.
+func (s *Store) AddChat(ctx context.Context, m *ChatMessage) error {
+	if m.CreatedAt.IsZero() {
+		m.CreatedAt = time.Now().UTC()
+	}
+	return s.db.WithContext(ctx).Create(m).Error
+}
+
+// Chat returns a room's last limit chat lines, oldest first.
+func (s *Store) Chat(ctx context.Context, roomID int64, limit int) ([]ChatMessage, error) {
+	var ms []ChatMessage
+	if err := s.db.WithContext(ctx).Where("room_id = ?", roomID).Order("id DESC").Limit(limit).Find(&ms).Error; err != nil {
+		return nil, err
+	}
+	for i, j := 0, len(ms)-1; i < j; i, j = i+1, j-1 {
+		ms[i], ms[j] = ms[j], ms[i]
+	}
+	return ms, nil
+}

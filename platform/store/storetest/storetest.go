@@ -1,0 +1,80 @@
+// Package storetest opens a fresh, migrated store for a test: SQLite in the test's temporary
+// folder, or, when CARDHOUSE_TEST_POSTGRES_DSN is set, a new schema on that PostgreSQL server that
+// is dropped when the test ends (so concurrent runs never collide).
+package storetest
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"cardhouse/platform/store"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver, for creating schemas
+)
+
+// PostgresEnv names the variable holding the PostgreSQL DSN of the test server.
+const PostgresEnv = "CARDHOUSE_TEST_POSTGRES_DSN"
+
+// Dialects lists the databases tests should run on: "sqlite" always, "postgres" when PostgresEnv
+// is set.
+func Dialects() []string {
+	if os.Getenv(PostgresEnv) != "" {
+		return []string{"sqlite", "postgres"}
+	}
+	return []string{"sqlite"}
+}
+
+// SkipUnlessAvailable skips t with a clear message when dialect is "postgres" and PostgresEnv is
+// unset.
+func SkipUnlessAvailable(t testing.TB, dialect string) {
+	t.Helper()
+	if dialect == "postgres" && os.Getenv(PostgresEnv) == "" {
+		t.Skipf("%s is not set: skipping the PostgreSQL run", PostgresEnv)
+	}
+}
+
+// DSN returns a DSN for a fresh database of dialect, valid until the test ends. For SQLite it is
+// a file under dir (so a test can reopen the same data).
+func DSN(t testing.TB, dialect, dir string) string {
+	t.Helper()
+	if dialect != "postgres" {
+		return "sqlite:" + filepath.Join(dir, "cardhouse.db")
+	}
+	base := os.Getenv(PostgresEnv)
+	if base == "" {
+		t.Fatalf("%s is not set", PostgresEnv)
+	}
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	schema := "t_" + hex.EncodeToString(b[:])
+	db, err := sql.Open("pgx", base)
+	if err != nil {
+		t.Fatalf("opening %s: %v", base, err)
+	}
+	if _, err := db.Exec("CREATE SCHEMA " + schema); err != nil {
+		db.Close()
+		t.Fatalf("creating schema %s: %v", schema, err)
+	}
+	t.Cleanup(func() {
+		_, _ = db.Exec("DROP SCHEMA " + schema + " CASCADE")
+		db.Close()
+	})
+	return base + " search_path=" + schema
+}
+
+// Open returns a fresh migrated store of dialect, closed when the test ends.
+func Open(t testing.TB, dialect string) *store.Store {
+	t.Helper()
+	SkipUnlessAvailable(t, dialect)
+	st, err := store.Open(context.Background(), store.Config{DSN: DSN(t, dialect, t.TempDir())})
+	if err != nil {
+		t.Fatalf("opening the %s store: %v", dialect, err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
