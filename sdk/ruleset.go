@@ -87,8 +87,10 @@ type StartRequest struct {
 	Deal *Deal
 	// Forced outcomes of labelled draws, already queued in RNG.
 	RNG RNG
-	// Opener is the seat that opens, when the host carries it over from an earlier game; nil for
-	// the ruleset's own choice (Deal.First wins over both).
+	// Opener is the seat the host's rotation names to open this game (the last game's opener moved
+	// one seat on), nil for the first game. A ruleset whose rules rotate the opener (Hotspot H-12,
+	// Last Card L-10) honours it; one whose rules choose otherwise (DRUGS D-9 draws every game)
+	// ignores it. Deal.First wins over both.
 	Opener *int
 	// Now is the game clock in milliseconds.
 	Now int64

@@ -47,8 +47,8 @@
 //     from the deck (Jokers put back for rows, D-11); a deal naming a Joker in a row is refused.
 //     A Joker turned up for a row goes back below the next card that is not a Joker (label
 //     `joker_return`), so the deal always ends.
-//   - DR-14 The game's first player is Deal.First, else StartRequest.Opener, else drawn with
-//     `first_player` (D-9); every new game dealt by the host draws again.
+//   - DR-14 The game's first player is Deal.First, else drawn with `first_player` (D-9); every new
+//     game dealt by the host draws again, so a host's StartRequest.Opener is not used.
 //   - DR-15 Events: `played` (Data["from"]: hand, face_up, face_down), `drew` (private), `turn`,
 //     `skipped`, `reversed`, `burned`/`overdose` (the pile's cards), `picked_up`, `flipped`
 //     (Data["index"]), `joker` (Data["effect"], and "target" for hand_swap), `dumped`, `gift`

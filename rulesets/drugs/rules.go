@@ -163,7 +163,8 @@ func cardSet(seats int, chaos bool) []sdk.Card {
 }
 
 // Start deals a game: at random from the seeded RNG, or the scenario's Deal. The first player is
-// Deal.First, else StartRequest.Opener, else drawn with the label `first_player` (D-9).
+// Deal.First, else drawn with the label `first_player` (D-9): every game, so StartRequest.Opener
+// (a host's rotation carried over from the last game) is not used.
 func (r *Rules) Start(ctx context.Context, req sdk.StartRequest) (*State, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -187,9 +188,6 @@ func (r *Rules) Start(ctx context.Context, req sdk.StartRequest) (*State, error)
 		RNG:         req.RNG.Clone(),
 	}
 	first := sdk.NoSeat
-	if req.Opener != nil && *req.Opener >= 0 && *req.Opener < req.Seats {
-		first = *req.Opener
-	}
 	if req.Deal != nil {
 		f, err := s.dealFixed(req.Deal)
 		if err != nil {

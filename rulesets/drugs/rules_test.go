@@ -429,9 +429,11 @@ func TestFirstPlayer(t *testing.T) {
 	if s.Turn != 2 {
 		t.Fatalf("forced first_player 2, turn %d (D-9)", s.Turn)
 	}
-	s, _ = r.Start(context.Background(), sdk.StartRequest{Seats: 4, Options: opts, RNG: rng, Opener: intp(3)})
-	if s.Turn != 3 {
-		t.Fatalf("opener 3, turn %d", s.Turn)
+	forced := sdk.NewRNG(5)
+	forced.Force(sdk.DrawFirstPlayer, "2")
+	s, _ = r.Start(context.Background(), sdk.StartRequest{Seats: 4, Options: opts, RNG: forced, Opener: intp(3)})
+	if s.Turn != 2 {
+		t.Fatalf("a host's opener 3 overrode the draw: turn %d, want the drawn 2 (D-9: drawn every game)", s.Turn)
 	}
 	s, _ = r.Start(context.Background(), sdk.StartRequest{Seats: 4, Options: opts, RNG: rng, Opener: intp(3), Deal: &sdk.Deal{First: intp(1)}})
 	if s.Turn != 1 {
