@@ -8,4 +8,8 @@
 // its own view (P-7, P-9). protocol.go holds the versioned messages sent to clients; docs/protocol.md
 // documents them. Time comes from a [Clock], so tests drive deadlines, grace periods and bot delays
 // without sleeping.
+//
+// House rules: houserulecheck.go validates an uploaded script through the rulesets' plugins with a
+// dry run of bot games (Manager.CheckHouseRule); houserules.go enables rules in a room and hands
+// the enabled versions to each Deal, which pins them to the game.
 package room

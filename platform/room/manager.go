@@ -87,6 +87,9 @@ type Manager struct {
 	rooms  map[string]*Room
 	closed bool
 	wg     sync.WaitGroup
+
+	// disabled are the rulesets an admin disabled for new rooms (admin.go).
+	disabled disabledSet
 }
 
 // NewManager describes every engine (a ruleset that cannot describe itself is left out and
@@ -236,6 +239,8 @@ type CreateRequest struct {
 	// TurnSeconds, when set (5 to 600), is the room's turn clock: a seated player who has not
 	// acted in that time has a bot act for them once.
 	TurnSeconds int `json:"turn_seconds"`
+	// HouseRules are the house rules the room starts with, checked as EnableHouseRule checks them.
+	HouseRules []HouseRuleChoice `json:"house_rules,omitempty"`
 }
 
 // codeLetters are the letters of room codes: A-Z without the look-alikes I, L and O.
@@ -255,6 +260,9 @@ func newCode() string {
 
 // Create validates req and opens a room hosted by host, who takes seat 0.
 func (m *Manager) Create(ctx context.Context, host *store.User, req CreateRequest) (*Room, error) {
+	if err := m.checkEnabled(req.Ruleset); err != nil {
+		return nil, err
+	}
 	d, ok := m.descs[req.Ruleset]
 	if !ok {
 		return nil, errf(KindInvalid, "unknown_ruleset", "no ruleset %q on this server (it has: %s)", req.Ruleset, strings.Join(slices.Sorted(maps.Keys(m.descs)), ", "))
@@ -336,6 +344,11 @@ func (m *Manager) Create(ctx context.Context, host *store.User, req CreateReques
 		return nil, errf(KindUnavailable, "engine", "ruleset %s failed to check the options: %v", req.Ruleset, err)
 	}
 	optJSON, _ := json.Marshal(opts)
+	// The form's house rules, checked as enabling them would be (houserules.go).
+	enabled, err := m.formHouseRules(ctx, host, req, opts)
+	if err != nil {
+		return nil, err
+	}
 
 	uid := host.ID
 	members := []*store.Member{{UserID: &uid, Name: host.DisplayName, Role: store.MemberPlayer, Seat: 0}}
@@ -355,7 +368,7 @@ func (m *Manager) Create(ctx context.Context, host *store.User, req CreateReques
 		for _, mem := range members {
 			mem.ID = 0
 		}
-		err := m.cfg.Store.CreateRoom(ctx, sr, members)
+		err := m.cfg.Store.CreateRoomWithHouseRules(ctx, sr, members, enabled)
 		if errors.Is(err, store.ErrConflict) {
 			continue
 		}

@@ -58,6 +58,10 @@ type Outgoing struct {
 	Game int             `json:"game,omitempty"`
 	Seq  *int            `json:"seq,omitempty"`
 	View json.RawMessage `json:"view,omitempty"`
+	// Now is the game clock (Unix milliseconds, the clock of the view's Deadline.At) when a view
+	// message was sent, so a client can show how long a deadline has left whatever its own
+	// clock says.
+	Now int64 `json:"now,omitempty"`
 	// error, check
 	OK     *bool  `json:"ok,omitempty"`
 	Code   string `json:"code,omitempty"`
@@ -102,6 +106,8 @@ type Info struct {
 	Paused      bool           `json:"paused"`
 	Game        *GameInfo      `json:"game,omitempty"`
 	Members     []MemberInfo   `json:"members"`
+	// HouseRules are the house rules enabled for the next games, in the order their hooks run.
+	HouseRules []HouseRuleInfo `json:"house_rules,omitempty"`
 }
 
 // GameInfo is the current game's public status.
@@ -113,6 +119,8 @@ type GameInfo struct {
 	Winner int    `json:"winner"`
 	Seats  int    `json:"seats"`
 	Seq    int    `json:"seq"`
+	// HouseRules name the house rules this game started with and keeps, as "name vN".
+	HouseRules []string `json:"house_rules,omitempty"`
 }
 
 // MemberInfo is one member as everyone in the room sees it.
@@ -126,6 +134,10 @@ type MemberInfo struct {
 	WantsSeat bool   `json:"wants_seat,omitempty"`
 	Covered   bool   `json:"covered,omitempty"`
 	Connected bool   `json:"connected"`
+	// Avatar and Colour are the member's look (store.User.Avatar, Colour) as last seen when the
+	// user joined or connected; empty when unknown (a bot, or nobody connected since a restart).
+	Avatar string `json:"avatar,omitempty"`
+	Colour string `json:"colour,omitempty"`
 }
 
 func encode(m Outgoing) []byte {

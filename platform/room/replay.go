@@ -72,7 +72,11 @@ func (m *Manager) Replay(ctx context.Context, code string, number int) (*Replay,
 	if err := json.Unmarshal([]byte(g.Options), &opts); err != nil {
 		return nil, fmt.Errorf("game %d: reading its options: %w", g.Number, err)
 	}
-	step, err := eng.NewGame(ctx, &sdk.NewGameRequest{Seats: g.Seats, Options: opts, Seed: uint64(g.Seed), Opener: passedOpener(g), Now: g.StartNow, NoViews: true})
+	rules, err := m.gameHouseRules(ctx, g)
+	if err != nil {
+		return nil, err
+	}
+	step, err := eng.NewGame(ctx, &sdk.NewGameRequest{Seats: g.Seats, Options: opts, Seed: uint64(g.Seed), Opener: passedOpener(g), Now: g.StartNow, NoViews: true, HouseRules: rules})
 	if err != nil {
 		return nil, fmt.Errorf("replaying game %d: starting it: %w", g.Number, err)
 	}

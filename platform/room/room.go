@@ -46,7 +46,12 @@ type Room struct {
 	graces    map[int64]Timer
 	pause     Timer
 	chatTimes map[int64][]time.Time
+	looks     map[int64]look
 	broken    error
+	// houseRules are the room's enabled house rules; gameRules name the current game's pinned
+	// versions ("name vN"), houserules.go.
+	houseRules []store.EnabledHouseRule
+	gameRules  []string
 }
 
 func newRoom(ctx context.Context, m *Manager, sr *store.Room) (*Room, error) {
@@ -59,7 +64,7 @@ func newRoom(ctx context.Context, m *Manager, sr *store.Room) (*Room, error) {
 		inbox: make(chan func(), m.cfg.QueueSize), quit: make(chan struct{}), done: make(chan struct{}),
 		room: sr, members: ms, desc: m.descs[sr.Ruleset], engine: m.cfg.Engines[sr.Ruleset],
 		clients: map[*Client]struct{}{}, deadlines: map[string]Timer{}, bots: map[int]Timer{},
-		graces: map[int64]Timer{}, chatTimes: map[int64][]time.Time{},
+		graces: map[int64]Timer{}, chatTimes: map[int64][]time.Time{}, looks: map[int64]look{},
 	}
 	if sr.GameID != nil {
 		g, err := m.cfg.Store.GameByID(ctx, *sr.GameID)
@@ -67,6 +72,9 @@ func newRoom(ctx context.Context, m *Manager, sr *store.Room) (*Room, error) {
 			return nil, fmt.Errorf("loading the game of room %s: %w", sr.Code, err)
 		}
 		r.game = g
+	}
+	if err := r.loadHouseRules(ctx); err != nil {
+		return nil, err
 	}
 	return r, nil
 }
@@ -242,13 +250,19 @@ func (r *Room) info() Info {
 	_ = json.Unmarshal([]byte(r.room.Options), &in.Options)
 	if r.game != nil {
 		in.Game = &GameInfo{Number: r.game.Number, Status: r.game.Status, Phase: r.game.Phase, Turn: r.status.Turn,
-			Winner: r.status.Winner, Seats: r.game.Seats, Seq: r.game.Seq}
+			Winner: r.status.Winner, Seats: r.game.Seats, Seq: r.game.Seq, HouseRules: r.gameRules}
+	}
+	if len(r.houseRules) > 0 {
+		in.HouseRules = r.houseRuleInfos()
 	}
 	for _, m := range r.members {
 		mi := MemberInfo{ID: m.ID, Name: m.Name, Role: m.Role, Seat: m.Seat, BotLevel: m.BotLevel, WantsSeat: m.WantsSeat, Covered: m.Covered}
 		if m.UserID != nil {
 			mi.UserID = *m.UserID
 			mi.Connected = r.connected(*m.UserID)
+			if l, ok := r.looks[*m.UserID]; ok {
+				mi.Avatar, mi.Colour = l.avatar, l.colour
+			}
 		}
 		in.Members = append(in.Members, mi)
 	}
@@ -284,6 +298,7 @@ func (r *Room) sendViews(c *Client) {
 		return
 	}
 	seq := r.game.Seq
+	now := r.now().UnixMilli()
 	seats := r.seatsOf(c.UserID)
 	if r.game.Status != store.GameLive && r.game.Status != store.GameOver {
 		seats = nil
@@ -292,13 +307,13 @@ func (r *Room) sendViews(c *Client) {
 	for _, s := range seats {
 		if s < len(r.views) {
 			seat := s
-			c.push(encode(Outgoing{Type: MsgView, Seat: &seat, Game: r.game.Number, Seq: &seq, View: r.views[s]}))
+			c.push(encode(Outgoing{Type: MsgView, Seat: &seat, Game: r.game.Number, Seq: &seq, View: r.views[s], Now: now}))
 			sent = true
 		}
 	}
 	if !sent {
 		spec := sdk.Spectator
-		c.push(encode(Outgoing{Type: MsgView, Seat: &spec, Game: r.game.Number, Seq: &seq, View: r.spectator}))
+		c.push(encode(Outgoing{Type: MsgView, Seat: &spec, Game: r.game.Number, Seq: &seq, View: r.spectator, Now: now}))
 	}
 }
 
@@ -678,6 +693,7 @@ func (r *Room) Attach(ctx context.Context, u *store.User, c *Client, chat []Chat
 		if len(ms) == 0 {
 			return errf(KindForbidden, "not_member", "you are not a member of room %s; join it first", r.code)
 		}
+		r.noteLook(u)
 		r.clients[c] = struct{}{}
 		r.cfg.Metrics.Connections.Inc()
 		for _, m := range ms {
@@ -746,6 +762,7 @@ func (r *Room) Join(ctx context.Context, u *store.User, spectate bool) (MemberIn
 		if u.Banned {
 			return errf(KindForbidden, "banned", "this account is banned")
 		}
+		r.noteLook(u)
 		if ms := r.membersOf(u.ID); len(ms) > 0 {
 			out = r.memberInfo(ms[0])
 			return nil
@@ -1043,6 +1060,11 @@ func (r *Room) deal(u *store.User) error {
 	if r.engine == nil || r.desc == nil {
 		return errf(KindUnavailable, "no_ruleset", "ruleset %q is not available on this server", r.room.Ruleset)
 	}
+	// Read first: a rule the room may no longer use refuses the deal before anything moves.
+	rules, pins, ruleNames, err := r.dealHouseRules()
+	if err != nil {
+		return err
+	}
 	var changed []*store.Member
 	for _, m := range r.members {
 		if m.Role == store.MemberSpectator && m.WantsSeat && isHuman(m) {
@@ -1088,9 +1110,9 @@ func (r *Room) deal(u *store.User) error {
 	}
 	nowMs := r.now().UnixMilli()
 	var step *sdk.Step
-	err := r.call("start", func(ctx context.Context) error {
+	err = r.call("start", func(ctx context.Context) error {
 		var err error
-		step, err = r.engine.NewGame(ctx, &sdk.NewGameRequest{Seats: len(seated), Options: opts, Seed: seed, Opener: opener, Now: nowMs})
+		step, err = r.engine.NewGame(ctx, &sdk.NewGameRequest{Seats: len(seated), Options: opts, Seed: seed, Opener: opener, Now: nowMs, HouseRules: rules})
 		return err
 	})
 	if err != nil {
@@ -1110,11 +1132,11 @@ func (r *Room) deal(u *store.User) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := r.cfg.Store.StartGame(ctx, g, r.room, changed); err != nil {
+	if err := r.cfg.Store.StartGameWithHouseRules(ctx, g, r.room, changed, pins); err != nil {
 		r.cfg.Metrics.Errors.WithLabelValues("store").Inc()
 		return errf(KindUnavailable, "store_failure", "the new game could not be stored; try again")
 	}
-	r.game, r.status, r.broken = g, step.Status, nil
+	r.game, r.status, r.broken, r.gameRules = g, step.Status, nil, ruleNames
 	r.views, r.spectator = step.Views, step.Spectator
 	if len(r.views) != step.Status.Seats {
 		_ = r.refresh()

@@ -4,5 +4,6 @@
 //
 // Start reading at [New] and routes() in server.go. Handlers are thin: they decode the request,
 // call the room layer (platform/room) or the store (platform/store), and map errors to HTTP codes
-// in one place (httpError). ws.go bridges one WebSocket to a room.Client.
+// in one place (httpError). ws.go bridges one WebSocket to a room.Client. houserules.go serves the
+// house-rule API: uploads, versions, listings, and enabling rules in a room.
 package server

@@ -42,6 +42,9 @@ type Config struct {
 	MaxMessage int
 	// QueueSize is each connection's outbox (default 64).
 	QueueSize int
+	// HouseRuleDryRun bounds the bot games played with an uploaded house rule (zero: room.DryRun's
+	// defaults).
+	HouseRuleDryRun room.DryRun
 }
 
 // Server is the HTTP application.
@@ -144,6 +147,7 @@ func (s *Server) routes() {
 	rg.POST("/chat", s.chat)
 	rg.GET("/games/:n/replay", s.replay)
 	rg.GET("/ws", s.websocket)
+	s.houseRuleRoutes(api, rg)
 }
 
 func (s *Server) healthz(c echo.Context) error {

@@ -5,4 +5,6 @@
 // with the goose migrations embedded under migrations/<dialect>/ (add a new numbered file per
 // change; never edit a released one). The models are in models.go; every write that must be atomic
 // (an accepted action and the state it produced, P-7) is one method here that runs one transaction.
+// houserules.go keeps house-rule scripts, their reviewed versions, the rules rooms enable and the
+// versions each game is pinned to (ApproveHouseRuleVersion and friends are the admins' decisions).
 package store

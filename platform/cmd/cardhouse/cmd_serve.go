@@ -13,9 +13,11 @@ import (
 	"syscall"
 	"time"
 
+	"cardhouse/admin"
 	"cardhouse/platform/room"
 	"cardhouse/platform/server"
 	"cardhouse/platform/store"
+	"cardhouse/web"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -117,6 +119,14 @@ func runServe(ctx context.Context, o serveOptions) error {
 	}
 	srv := server.New(server.Config{Store: st, Rooms: rooms, Gatherer: reg, Logger: log,
 		OriginPatterns: o.origins, SecureCookies: o.secureCookies})
+	// The admin area (admin/): pages and JSON API under /admin.
+	adm, err := admin.New(ctx, admin.Config{Store: st, Rooms: rooms, Logger: log})
+	if err != nil {
+		return err
+	}
+	adm.Mount(srv.Echo())
+	// The browser client (web/): index.html at "/", its ES modules and styles beside it.
+	srv.Echo().StaticFS("/", web.Static())
 
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {

@@ -35,6 +35,7 @@ func newRootCmd() *cobra.Command {
 		newScenarioCmd(),
 		newPluginCmd(),
 		newRulesCmd(),
+		newAdminCmd(),
 		newVersionCmd(),
 	)
 	return root

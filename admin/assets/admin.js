@@ -1,0 +1,64 @@
+// Cardhouse admin pages: every form with a data-api attribute is sent to that JSON API route as
+// JSON, with the session's CSRF token (from <meta name="csrf-token">) in the X-CSRF-Token header.
+// The answer is shown in the form's <output>; data-reload reloads the page after success,
+// data-show="field" shows that field of the answer (a reset password), data-next (the login form)
+// goes to that path. An input with data-type="int" is sent as a number.
+"use strict";
+
+(function () {
+  const csrf = () => (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
+
+  function body(form) {
+    const out = {};
+    for (const el of form.elements) {
+      if (!el.name || el.disabled) continue;
+      if (el.type === "checkbox") { out[el.name] = el.checked; continue; }
+      out[el.name] = el.dataset.type === "int" ? Number(el.value) : el.value;
+    }
+    return out;
+  }
+
+  async function send(form, ev) {
+    ev.preventDefault();
+    const output = form.querySelector("output");
+    const button = form.querySelector("button[type=submit]");
+    if (button) button.disabled = true;
+    if (output) { output.textContent = "…"; output.className = ""; }
+    let res, data = null;
+    try {
+      res = await fetch(form.dataset.api, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf() },
+        body: JSON.stringify(body(form)),
+      });
+      const text = await res.text();
+      try { data = text ? JSON.parse(text) : null; } catch (_) { data = null; }
+    } catch (err) {
+      if (output) { output.textContent = "network error: " + err.message; output.className = "error"; }
+      if (button) button.disabled = false;
+      return;
+    }
+    if (button) button.disabled = false;
+    if (!res.ok) {
+      const reason = data && data.error ? data.error.reason : "HTTP " + res.status;
+      if (output) { output.textContent = reason; output.className = "error"; }
+      return;
+    }
+    if (form.dataset.next !== undefined) { window.location.assign(form.dataset.next || "/admin"); return; }
+    if (form.dataset.show && data && data[form.dataset.show] !== undefined) {
+      if (output) { output.textContent = String(data[form.dataset.show]); output.className = "ok secret"; }
+      return;
+    }
+    if (output) { output.textContent = "done"; output.className = "ok"; }
+    if (form.hasAttribute("data-reload")) window.location.reload();
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    for (const form of document.querySelectorAll("form[data-api]")) {
+      form.addEventListener("submit", (ev) => send(form, ev));
+      form.dataset.ready = "1";
+    }
+    document.body.dataset.ready = "1";
+  });
+})();

@@ -1,0 +1,14 @@
+// Package admin is Cardhouse's admin area (issue 8): server-rendered pages and a JSON API under
+// /admin for managing accounts, rooms, plugins and house rules, an audit log of every admin
+// action, and the account commands of the CLI (`cardhouse admin ...`).
+//
+// Start reading at [New] and [Admin.Mount] (admin.go): they build the area over the platform's
+// store and room manager and list every route, all behind one guard (an anonymous visitor is sent
+// to /admin/login, a signed-in non-admin gets 403). Each admin action is one method in actions.go
+// that does the work and writes its audit entry; the JSON API (api.go) calls those methods, and
+// the pages (pages.go, templates/) only read and render: their buttons post to the JSON API
+// through assets/admin.js, which adds the session's CSRF header. cli.go holds what the command
+// line does.
+//
+// The platform never imports this package: the main binary mounts it (cmd_serve.go).
+package admin

@@ -1,0 +1,605 @@
+package admin
+
+// What the admin area reads: the dashboard, accounts, rooms, plugins and the audit log, in the
+// shapes the JSON API returns and the pages render.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"cardhouse/platform/room"
+	"cardhouse/platform/store"
+	"cardhouse/sdk/plugin"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+)
+
+func sortedStrings(s []string) []string { slices.Sort(s); return s }
+
+// Dashboard is the site's health at a glance.
+type Dashboard struct {
+	// PlayersOnline counts the distinct accounts with a live connection to a room; Connections
+	// counts the connections.
+	PlayersOnline int `json:"players_online"`
+	Connections   int `json:"connections"`
+	// LiveRooms counts rooms with a running actor; LiveGames their games in progress, of which
+	// PausedGames wait for their players to come back.
+	LiveRooms   int `json:"live_rooms"`
+	LiveGames   int `json:"live_games"`
+	PausedGames int `json:"paused_games"`
+	// ActionsLastMinute counts the actions accepted in the last minute; ActionsPerMinute is the
+	// mean over the last 15 minutes.
+	ActionsLastMinute int64   `json:"actions_last_minute"`
+	ActionsPerMinute  float64 `json:"actions_per_minute"`
+	// Plugins is each ruleset's engine health.
+	Plugins []PluginInfo `json:"plugins"`
+	// Errors counts errors since the server started, by kind (engine, store, slow_client), and
+	// Actions the actions by result (accepted, refused, failed).
+	Errors  map[string]float64 `json:"errors"`
+	Actions map[string]float64 `json:"actions"`
+	// RecentAudit are the newest admin actions.
+	RecentAudit []store.AuditEntry `json:"recent_audit"`
+}
+
+// liveInfos returns the info of every running room, by code.
+func (a *Admin) liveInfos(ctx context.Context) []room.Info {
+	var out []room.Info
+	for _, r := range a.rooms.Live() {
+		in, err := r.Info(ctx)
+		if err != nil {
+			continue // stopped meanwhile
+		}
+		out = append(out, in)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
+	return out
+}
+
+// counterValues sums a counter vector's values by the value of label.
+func counterValues(cv *prometheus.CounterVec, label string) map[string]float64 {
+	out := map[string]float64{}
+	if cv == nil {
+		return out
+	}
+	ch := make(chan prometheus.Metric, 64)
+	go func() { cv.Collect(ch); close(ch) }()
+	for m := range ch {
+		var d dto.Metric
+		if m.Write(&d) != nil || d.Counter == nil {
+			continue
+		}
+		for _, l := range d.Label {
+			if l.GetName() == label {
+				out[l.GetValue()] += d.Counter.GetValue()
+			}
+		}
+	}
+	return out
+}
+
+// Dashboard reads the dashboard.
+func (a *Admin) Dashboard(ctx context.Context) (*Dashboard, error) {
+	d := &Dashboard{}
+	online := map[int64]bool{}
+	for _, in := range a.liveInfos(ctx) {
+		d.LiveRooms++
+		if in.Game != nil && in.Game.Status == store.GameLive {
+			d.LiveGames++
+			if in.Paused {
+				d.PausedGames++
+			}
+		}
+		for _, m := range in.Members {
+			if m.Connected && !online[m.UserID] {
+				online[m.UserID] = true
+			}
+		}
+	}
+	d.PlayersOnline = len(online)
+	if m := a.rooms.Metrics(); m != nil {
+		var g dto.Metric
+		if m.Connections.Write(&g) == nil && g.Gauge != nil {
+			d.Connections = int(g.Gauge.GetValue())
+		}
+		d.Errors = counterValues(m.Errors, "kind")
+		d.Actions = counterValues(m.Actions, "result")
+	}
+	now := a.now()
+	var err error
+	if d.ActionsLastMinute, err = a.st.CountActionsSince(ctx, now.Add(-time.Minute)); err != nil {
+		return nil, err
+	}
+	n15, err := a.st.CountActionsSince(ctx, now.Add(-15*time.Minute))
+	if err != nil {
+		return nil, err
+	}
+	d.ActionsPerMinute = float64(n15) / 15
+	d.Plugins = a.Plugins(ctx, nil)
+	if d.RecentAudit, _, err = a.st.Audit(ctx, store.AuditQuery{Limit: 10}); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// UserSummary is an account in the list.
+type UserSummary struct {
+	ID          int64      `json:"id"`
+	Username    string     `json:"username,omitempty"`
+	DisplayName string     `json:"display_name"`
+	Role        string     `json:"role"`
+	Guest       bool       `json:"guest"`
+	Banned      bool       `json:"banned"`
+	CreatedAt   time.Time  `json:"created_at"`
+	DeletedAt   *time.Time `json:"deleted_at,omitempty"`
+	// Online is true while the account has a live connection to a room.
+	Online bool `json:"online"`
+}
+
+func summary(row *store.AccountRow, online map[int64]bool) UserSummary {
+	s := UserSummary{ID: row.ID, DisplayName: row.DisplayName, Role: row.Role, Guest: row.Guest, Banned: row.Banned,
+		CreatedAt: row.CreatedAt, DeletedAt: row.DeletedAt, Online: online[row.ID]}
+	if row.Username != nil {
+		s.Username = *row.Username
+	}
+	return s
+}
+
+// Page is one page of a list: Offset and Limit as asked, Total before paging.
+type Page struct {
+	Offset int   `json:"offset"`
+	Limit  int   `json:"limit"`
+	Total  int64 `json:"total"`
+}
+
+// UserList is a page of accounts.
+type UserList struct {
+	Page
+	Users []UserSummary `json:"users"`
+}
+
+// onlineUsers returns the accounts connected to a live room.
+func (a *Admin) onlineUsers(ctx context.Context) map[int64]bool {
+	out := map[int64]bool{}
+	for _, in := range a.liveInfos(ctx) {
+		for _, m := range in.Members {
+			if m.Connected {
+				out[m.UserID] = true
+			}
+		}
+	}
+	return out
+}
+
+// Users lists accounts.
+func (a *Admin) Users(ctx context.Context, q store.UserQuery) (*UserList, error) {
+	if q.Limit <= 0 || q.Limit > 200 {
+		q.Limit = 50
+	}
+	rows, total, err := a.st.Accounts(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	online := a.onlineUsers(ctx)
+	out := &UserList{Page: Page{Offset: q.Offset, Limit: q.Limit, Total: total}, Users: []UserSummary{}}
+	for i := range rows {
+		out.Users = append(out.Users, summary(&rows[i], online))
+	}
+	return out, nil
+}
+
+// RoomSummary is a room in a list.
+type RoomSummary struct {
+	Code      string    `json:"code"`
+	Ruleset   string    `json:"ruleset"`
+	Mode      string    `json:"mode"`
+	Status    string    `json:"status"`
+	HostID    int64     `json:"host_id"`
+	Capacity  int       `json:"capacity"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+	// Running is true while the room's actor runs; Members and Connected are read from it then.
+	Running   bool `json:"running"`
+	Members   int  `json:"members,omitempty"`
+	Connected int  `json:"connected,omitempty"`
+	// Game is the current (or last) game's number and status, when any.
+	Game       int    `json:"game,omitempty"`
+	GameStatus string `json:"game_status,omitempty"`
+}
+
+// GameSummary is a game in a list, without its state.
+type GameSummary struct {
+	Code      string     `json:"code,omitempty"`
+	Number    int        `json:"number"`
+	Ruleset   string     `json:"ruleset"`
+	Seats     int        `json:"seats"`
+	Actions   int        `json:"actions"`
+	Phase     string     `json:"phase"`
+	Status    string     `json:"status"`
+	StartedAt time.Time  `json:"started_at"`
+	EndedAt   *time.Time `json:"ended_at,omitempty"`
+}
+
+func gameSummary(code string, g *store.Game) GameSummary {
+	return GameSummary{Code: code, Number: g.Number, Ruleset: g.Ruleset, Seats: g.Seats, Actions: g.Seq, Phase: g.Phase,
+		Status: g.Status, StartedAt: g.StartedAt, EndedAt: g.EndedAt}
+}
+
+// UserDetail is one account with its rooms, recent games and the admin actions on it.
+type UserDetail struct {
+	User UserSummary `json:"user"`
+	// BanReason is the reason of the ban in force, from the audit log ("" when not banned).
+	BanReason string             `json:"ban_reason,omitempty"`
+	Rooms     []RoomSummary      `json:"rooms"`
+	Games     []GameSummary      `json:"games"`
+	Audit     []store.AuditEntry `json:"audit"`
+	// DeletionPolicy says what deleting the account does to its games.
+	DeletionPolicy string `json:"deletion_policy"`
+}
+
+// User reads one account, deleted or not.
+func (a *Admin) User(ctx context.Context, id int64) (*UserDetail, error) {
+	row, err := a.st.Account(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, errorf(http.StatusNotFound, "no_user", "there is no user %d", id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := &UserDetail{User: summary(row, a.onlineUsers(ctx)), DeletionPolicy: DeletionPolicy}
+	rooms, _, err := a.st.Rooms(ctx, store.RoomQuery{UserID: id, Limit: 50})
+	if err != nil {
+		return nil, err
+	}
+	out.Rooms = a.roomSummaries(ctx, rooms)
+	games, err := a.st.UserGames(ctx, id, 20)
+	if err != nil {
+		return nil, err
+	}
+	out.Games = []GameSummary{}
+	for i := range games {
+		out.Games = append(out.Games, gameSummary(games[i].Code, &games[i].Game))
+	}
+	if out.Audit, _, err = a.st.Audit(ctx, store.AuditQuery{TargetType: "user", TargetID: idStr(id), Limit: 50}); err != nil {
+		return nil, err
+	}
+	if row.Banned {
+		for _, e := range out.Audit {
+			if e.Action == "user.ban" {
+				out.BanReason = e.Detail
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+func (a *Admin) roomSummaries(ctx context.Context, rooms []store.Room) []RoomSummary {
+	out := []RoomSummary{}
+	for _, sr := range rooms {
+		s := RoomSummary{Code: sr.Code, Ruleset: sr.Ruleset, Mode: sr.Mode, Status: sr.Status, HostID: sr.HostID,
+			Capacity: sr.Capacity, CreatedAt: sr.CreatedAt, UpdatedAt: sr.UpdatedAt}
+		if r := a.rooms.Running(sr.Code); r != nil {
+			if in, err := r.Info(ctx); err == nil {
+				s.Running, s.Members = true, len(in.Members)
+				for _, m := range in.Members {
+					if m.Connected {
+						s.Connected++
+					}
+				}
+				if in.Game != nil {
+					s.Game, s.GameStatus = in.Game.Number, in.Game.Status
+				}
+			}
+		}
+		if !s.Running && sr.GameID != nil {
+			if g, err := a.st.GameByID(ctx, *sr.GameID); err == nil {
+				s.Game, s.GameStatus = g.Number, g.Status
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// RoomList is a page of rooms.
+type RoomList struct {
+	Page
+	Rooms []RoomSummary `json:"rooms"`
+}
+
+// Rooms lists rooms.
+func (a *Admin) Rooms(ctx context.Context, q store.RoomQuery) (*RoomList, error) {
+	if q.Limit <= 0 || q.Limit > 200 {
+		q.Limit = 50
+	}
+	rooms, total, err := a.st.Rooms(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return &RoomList{Page: Page{Offset: q.Offset, Limit: q.Limit, Total: total}, Rooms: a.roomSummaries(ctx, rooms)}, nil
+}
+
+// MemberDetail is a room member as the admin sees it.
+type MemberDetail struct {
+	ID        int64  `json:"id"`
+	UserID    int64  `json:"user_id,omitempty"`
+	Name      string `json:"name"`
+	Role      string `json:"role"`
+	Seat      int    `json:"seat"`
+	BotLevel  int    `json:"bot_level,omitempty"`
+	Covered   bool   `json:"covered,omitempty"`
+	Connected bool   `json:"connected"`
+	Host      bool   `json:"host"`
+}
+
+// ChatLine is one stored chat line.
+type ChatLine struct {
+	UserID *int64    `json:"user_id,omitempty"`
+	Name   string    `json:"name"`
+	Text   string    `json:"text"`
+	At     time.Time `json:"at"`
+}
+
+// LogEntry is one action of a game's log.
+type LogEntry struct {
+	Seq    int             `json:"seq"`
+	Seat   int             `json:"seat"`
+	Action json.RawMessage `json:"action"`
+	At     time.Time       `json:"at"`
+}
+
+// GameLog is one game with its action log.
+type GameLog struct {
+	Game GameSummary `json:"game"`
+	Log  []LogEntry  `json:"log"`
+}
+
+// RoomDetail is one room: its settings, members (seated players, spectators, pending requests),
+// chat, games and the log of one game (the current one unless asked).
+type RoomDetail struct {
+	Room     RoomSummary     `json:"room"`
+	Options  json.RawMessage `json:"options"`
+	Approval bool            `json:"approval"`
+	Locked   bool            `json:"locked"`
+	Paused   bool            `json:"paused"`
+	HostName string          `json:"host_name"`
+	Members  []MemberDetail  `json:"members"`
+	Chat     []ChatLine      `json:"chat"`
+	Games    []GameSummary   `json:"games"`
+	Log      *GameLog        `json:"log,omitempty"`
+}
+
+// ChatShown is how many of a room's newest chat lines the room page shows.
+const ChatShown = 100
+
+// Room reads room code; gameNumber picks the game whose log is included (0: the newest).
+func (a *Admin) Room(ctx context.Context, code string, gameNumber int) (*RoomDetail, error) {
+	sr, err := a.st.RoomByCode(ctx, code)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, errorf(http.StatusNotFound, "no_room", "there is no room %q", strings.ToUpper(code))
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := &RoomDetail{Room: a.roomSummaries(ctx, []store.Room{*sr})[0], Options: json.RawMessage(sr.Options),
+		Approval: sr.Approval, Locked: sr.Locked, Paused: sr.PausedAt != nil, Members: []MemberDetail{}, Chat: []ChatLine{}}
+	if !json.Valid(out.Options) {
+		out.Options = json.RawMessage("{}")
+	}
+	if host, err := a.st.UserByID(ctx, sr.HostID); err == nil {
+		out.HostName = accountName(host)
+	}
+	var live *room.Info
+	if r := a.rooms.Running(sr.Code); r != nil {
+		if in, err := r.Info(ctx); err == nil {
+			live = &in
+			out.Locked, out.Approval, out.Paused = in.Locked, in.Approval, in.Paused
+		}
+	}
+	if live != nil {
+		for _, m := range live.Members {
+			out.Members = append(out.Members, MemberDetail{ID: m.ID, UserID: m.UserID, Name: m.Name, Role: m.Role, Seat: m.Seat,
+				BotLevel: m.BotLevel, Covered: m.Covered, Connected: m.Connected, Host: m.UserID != 0 && m.UserID == live.HostID})
+		}
+	} else {
+		ms, err := a.st.Members(ctx, sr.ID)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range ms {
+			md := MemberDetail{ID: m.ID, Name: m.Name, Role: m.Role, Seat: m.Seat, BotLevel: m.BotLevel, Covered: m.Covered}
+			if m.UserID != nil {
+				md.UserID, md.Host = *m.UserID, *m.UserID == sr.HostID
+			}
+			out.Members = append(out.Members, md)
+		}
+	}
+	chat, err := a.st.Chat(ctx, sr.ID, ChatShown)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range chat {
+		out.Chat = append(out.Chat, ChatLine{UserID: c.UserID, Name: c.Name, Text: c.Text, At: c.CreatedAt})
+	}
+	games, err := a.st.RoomGames(ctx, sr.ID)
+	if err != nil {
+		return nil, err
+	}
+	out.Games = []GameSummary{}
+	for i := range games {
+		out.Games = append(out.Games, gameSummary(sr.Code, &games[i]))
+	}
+	if len(games) > 0 {
+		if gameNumber == 0 {
+			gameNumber = games[0].Number
+		}
+		if out.Log, err = a.GameLog(ctx, sr, gameNumber); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// GameLog reads game number n of a room with its action log.
+func (a *Admin) GameLog(ctx context.Context, sr *store.Room, n int) (*GameLog, error) {
+	g, err := a.st.GameByNumber(ctx, sr.ID, n)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, errorf(http.StatusNotFound, "no_game", "room %s has no game %d", sr.Code, n)
+	}
+	if err != nil {
+		return nil, err
+	}
+	acts, err := a.st.Actions(ctx, g.ID)
+	if err != nil {
+		return nil, err
+	}
+	out := &GameLog{Game: gameSummary(sr.Code, g), Log: []LogEntry{}}
+	for _, r := range acts {
+		raw := json.RawMessage(r.Action)
+		if !json.Valid(raw) {
+			raw, _ = json.Marshal(r.Action)
+		}
+		out.Log = append(out.Log, LogEntry{Seq: r.Seq, Seat: r.Seat, Action: raw, At: r.CreatedAt})
+	}
+	return out, nil
+}
+
+// PluginInfo is one ruleset's engine: what it is, how its process is, how it has answered.
+type PluginInfo struct {
+	ID         string `json:"id"`
+	Name       string `json:"name"`
+	Version    string `json:"version"`
+	SDKVersion string `json:"sdk_version"`
+	// Process is false for an engine running inside the server (tests); the fields below it are
+	// then zero.
+	Process  bool   `json:"process"`
+	Command  string `json:"command,omitempty"`
+	Running  bool   `json:"running"`
+	PID      int    `json:"pid,omitempty"`
+	Protocol int    `json:"protocol,omitempty"`
+	Launches uint64 `json:"launches"`
+	Restarts uint64 `json:"restarts"`
+	Calls    uint64 `json:"calls"`
+	Refusals uint64 `json:"refusals"`
+	Errors   uint64 `json:"errors"`
+	Crashes  uint64 `json:"crashes"`
+	Timeouts uint64 `json:"timeouts"`
+	// MeanLatency, P50 and P99 are over every call, in microseconds; P50 and P99 are the upper
+	// bounds of the histogram buckets they fall in.
+	MeanLatency float64 `json:"mean_latency_us"`
+	P50         float64 `json:"p50_us"`
+	P99         float64 `json:"p99_us"`
+	LastError   string  `json:"last_error,omitempty"`
+	// Disabled is true when new rooms may not use the ruleset, for DisabledReason.
+	Disabled       bool   `json:"disabled"`
+	DisabledReason string `json:"disabled_reason,omitempty"`
+	// Rooms counts the running rooms of the ruleset, Games their games in progress.
+	Rooms int `json:"rooms"`
+	Games int `json:"games"`
+}
+
+// Healthy reports whether the engine can answer now: it runs inside the server, or its plugin
+// process is running. (A process that died is relaunched by the next call; until then it is not
+// healthy.)
+func (p PluginInfo) Healthy() bool { return !p.Process || p.Running }
+
+// quantile returns the upper bound (µs) of the bucket holding quantile q of l.
+func quantile(l plugin.Latency, q float64) float64 {
+	if l.Count == 0 {
+		return 0
+	}
+	want := uint64(q * float64(l.Count))
+	for i, c := range l.Counts {
+		if c >= want && c > 0 {
+			return float64(l.Bounds[i].Microseconds())
+		}
+	}
+	if len(l.Bounds) > 0 {
+		return float64(l.Bounds[len(l.Bounds)-1].Microseconds())
+	}
+	return 0
+}
+
+// Plugins reads every ruleset's engine; infos are the running rooms (nil: read them).
+func (a *Admin) Plugins(ctx context.Context, infos []room.Info) []PluginInfo {
+	if infos == nil {
+		infos = a.liveInfos(ctx)
+	}
+	disabled := a.rooms.DisabledRulesets()
+	descs := map[string]int{}
+	rs := a.rooms.Rulesets()
+	for i, d := range rs {
+		descs[d.ID] = i
+	}
+	engines := a.rooms.Engines()
+	out := []PluginInfo{}
+	for _, id := range sortedStrings(mapKeys(engines)) {
+		p := PluginInfo{ID: id}
+		if i, ok := descs[id]; ok {
+			p.Name, p.Version, p.SDKVersion = rs[i].Name, rs[i].Version, rs[i].SDKVersion
+		}
+		if sp, ok := engines[id].(supervised); ok {
+			s := sp.Stats()
+			p.Process, p.Command, p.Running, p.PID, p.Protocol = true, s.Spec.String(), s.Running, s.PID, s.Protocol
+			p.Launches, p.Restarts, p.Calls, p.Refusals, p.Errors = s.Launches, s.Restarts, s.Calls, s.Refusals, s.Errors
+			p.Crashes, p.Timeouts, p.LastError = s.Crashes, s.Timeouts, s.LastError
+			if s.Latency.Count > 0 {
+				p.MeanLatency = float64(s.Latency.Sum.Microseconds()) / float64(s.Latency.Count)
+			}
+			p.P50, p.P99 = quantile(s.Latency, 0.5), quantile(s.Latency, 0.99)
+			if s.Description != nil {
+				p.Version, p.SDKVersion = s.Description.Version, s.Description.SDKVersion
+				if p.Name == "" {
+					p.Name = s.Description.Name
+				}
+			}
+		}
+		p.DisabledReason, p.Disabled = disabled[id]
+		for _, in := range infos {
+			if in.Ruleset == id {
+				p.Rooms++
+				if in.Game != nil && in.Game.Status == store.GameLive {
+					p.Games++
+				}
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func mapKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// AuditList is a page of the audit log.
+type AuditList struct {
+	Page
+	Entries []store.AuditEntry `json:"entries"`
+}
+
+// Audit reads the audit log.
+func (a *Admin) Audit(ctx context.Context, q store.AuditQuery) (*AuditList, error) {
+	if q.Limit <= 0 || q.Limit > 500 {
+		q.Limit = 100
+	}
+	es, total, err := a.st.Audit(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	if es == nil {
+		es = []store.AuditEntry{}
+	}
+	return &AuditList{Page: Page{Offset: q.Offset, Limit: q.Limit, Total: total}, Entries: es}, nil
+}

@@ -1,0 +1,450 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"cardhouse/plugins/builtin"
+	"cardhouse/sdk"
+	"cardhouse/sdk/search"
+
+	"github.com/spf13/cobra"
+)
+
+// tournamentConfig is one `cardhouse tournament` run.
+type tournamentConfig struct {
+	Variant string
+	Seats   int
+	// Levels are the bot levels that meet; seat i of game g plays Levels[(i+g) % len(Levels)], so
+	// every level opens in turn and sits at every place.
+	Levels  []int
+	Games   int
+	Options map[string]any
+	Seed    uint64
+	Workers int
+	// MaxSteps bounds one game; a game that reaches it counts as unfinished (no winner).
+	MaxSteps int
+	// Plugins plays through the variant's plugin process instead of in-process.
+	Plugins bool
+	// Scale multiplies the search bots' node budgets (in-process only; 0 leaves them); NoClock
+	// switches their time budgets off.
+	Scale   float64
+	NoClock bool
+	// Progress, when set, is told of every finished game.
+	Progress func(done, total int)
+}
+
+// levelResult is what one level did in a tournament.
+type levelResult struct {
+	Level int
+	// Games counts the games the level sat in; Wins those a seat of that level won; Seats the
+	// seats per game it held (its fair share of wins is Seats/seats when levels are equal).
+	Games, Wins, Seats int
+	Moves              int
+	Think              time.Duration
+}
+
+// tournamentResult is a whole run.
+type tournamentResult struct {
+	Config     tournamentConfig
+	Name       string
+	Levels     []levelResult
+	Unfinished int
+	Steps      int
+	Elapsed    time.Duration
+}
+
+// gameOutcome is one game's result: the winning seat (sdk.NoSeat when unfinished), the levels
+// per seat, and per seat the bots' moves (answers with an action) and their time in every call.
+type gameOutcome struct {
+	winner int
+	levels []int
+	moves  []int
+	think  []time.Duration
+	steps  int
+	err    error
+}
+
+// newTournamentCmd is `cardhouse tournament`: bots against bots, many games in parallel.
+func newTournamentCmd() *cobra.Command {
+	var (
+		cfg     tournamentConfig
+		levels  string
+		options []string
+	)
+	cmd := &cobra.Command{
+		Use:   "tournament",
+		Short: "Play many bot-only games between bot levels and print each level's win rate",
+		Long: "Play many games between bots of the chosen levels, in parallel (one worker per core by\n" +
+			"default), in-process on the built-in rulesets or, with --plugins, through their plugin\n" +
+			"processes. Seats take the levels in turn and the assignment rotates every game, so each\n" +
+			"level opens as often as the others. Prints each level's win rate with its 95% confidence\n" +
+			"interval (Wilson) and the bots' mean time per move.\n\n" +
+			"Example: cardhouse tournament --variant lastcard --seats 2 --levels 5,1 --games 200 --option target=single\n" +
+			"Built-in variants: " + strings.Join(builtinIDs(), ", "),
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var err error
+			if cfg.Levels, err = parseLevels(levels); err != nil {
+				return err
+			}
+			if cfg.Options, err = parseOptions(options); err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			errOut := cmd.ErrOrStderr()
+			cfg.Progress = func(done, total int) {
+				if done%max(1, total/20) == 0 || done == total {
+					fmt.Fprintf(errOut, "\r%d/%d games", done, total)
+					if done == total {
+						fmt.Fprintln(errOut)
+					}
+				}
+			}
+			res, err := runTournament(cmd.Context(), cfg)
+			if err != nil {
+				return err
+			}
+			return res.print(out)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&cfg.Variant, "variant", "lastcard", "ruleset id of the variant to play")
+	f.IntVar(&cfg.Seats, "seats", 2, "seats per game")
+	f.StringVar(&levels, "levels", "2,1", "comma-separated bot levels that meet (seats take them in turn)")
+	f.IntVar(&cfg.Games, "games", 100, "number of games")
+	f.StringArrayVar(&options, "option", nil, "a rule option as name=value (repeatable), e.g. target=single")
+	f.Uint64Var(&cfg.Seed, "seed", 1, "seed of the first game (game g uses seed+g)")
+	f.IntVar(&cfg.Workers, "workers", runtime.NumCPU(), "games played at once")
+	f.IntVar(&cfg.MaxSteps, "max-steps", 20000, "actions after which a game counts as unfinished")
+	f.BoolVar(&cfg.Plugins, "plugins", false, "play through the built-in variants' plugin processes instead of in-process")
+	f.Float64Var(&cfg.Scale, "scale", 0, "multiply the search bots' node budgets (in-process only; 0: as built)")
+	f.BoolVar(&cfg.NoClock, "no-clock", false, "switch the search bots' time budgets off (in-process only): choices depend on the seed alone")
+	return cmd
+}
+
+// parseLevels reads "5,1" into levels.
+func parseLevels(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("tournament: --levels %q: %q is not a bot level (a number from 1)", s, f)
+		}
+		out = append(out, n)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("tournament: --levels is empty")
+	}
+	return out, nil
+}
+
+// parseOptions reads name=value options; values that read as a boolean or an integer are taken
+// as one (the ruleset's schema validates them).
+func parseOptions(list []string) (map[string]any, error) {
+	out := map[string]any{}
+	for _, o := range list {
+		k, v, ok := strings.Cut(o, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("tournament: --option %q: want name=value", o)
+		}
+		switch {
+		case v == "true" || v == "false":
+			out[k] = v == "true"
+		default:
+			if n, err := strconv.Atoi(v); err == nil {
+				out[k] = n
+			} else {
+				out[k] = v
+			}
+		}
+	}
+	return out, nil
+}
+
+// runTournament plays cfg.Games games on cfg.Workers workers and tallies them by level.
+func runTournament(ctx context.Context, cfg tournamentConfig) (*tournamentResult, error) {
+	if cfg.Games < 1 {
+		return nil, fmt.Errorf("tournament: --games must be at least 1, got %d", cfg.Games)
+	}
+	if cfg.Workers < 1 {
+		cfg.Workers = 1
+	}
+	if cfg.MaxSteps < 1 {
+		cfg.MaxSteps = 20000
+	}
+	newEngine, ok := builtin.Engines()[cfg.Variant]
+	if !ok {
+		return nil, fmt.Errorf("tournament: no built-in variant %q (built in: %s)", cfg.Variant, strings.Join(builtinIDs(), ", "))
+	}
+	engineFor := func() sdk.Engine { return newEngine() }
+	if cfg.Plugins {
+		engines, closeAll, err := openEngines(ctx, "")
+		if err != nil {
+			return nil, err
+		}
+		defer closeAll()
+		shared := engines[cfg.Variant]
+		if shared == nil {
+			return nil, fmt.Errorf("tournament: no plugin serves %q", cfg.Variant)
+		}
+		engineFor = func() sdk.Engine { return shared }
+	}
+	if cfg.Scale > 0 || cfg.NoClock {
+		ctx = search.WithOverride(ctx, search.Override{Scale: cfg.Scale, NoClock: cfg.NoClock})
+	}
+	probe := engineFor()
+	desc, err := probe.Describe(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("tournament: %w", err)
+	}
+	if cfg.Seats < desc.MinSeats || cfg.Seats > desc.MaxSeats {
+		return nil, fmt.Errorf("tournament: %s is for %d to %d seats, got --seats %d", desc.Name, desc.MinSeats, desc.MaxSeats, cfg.Seats)
+	}
+	for _, l := range cfg.Levels {
+		if !slices.Contains(desc.BotLevels, l) {
+			return nil, fmt.Errorf("tournament: %s has no bot of level %d (it has %v)", desc.Name, l, desc.BotLevels)
+		}
+	}
+	if _, err := sdk.CheckOptions(desc.Info, nil, cfg.Seats, cfg.Options); err != nil {
+		return nil, fmt.Errorf("tournament: options %v: %w", cfg.Options, err)
+	}
+
+	start := time.Now()
+	jobs := make(chan int)
+	outcomes := make([]gameOutcome, cfg.Games)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	for range cfg.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			e := engineFor()
+			for g := range jobs {
+				outcomes[g] = playGame(ctx, e, cfg, g)
+				if outcomes[g].err != nil {
+					cancel()
+				}
+				mu.Lock()
+				done++
+				if cfg.Progress != nil {
+					cfg.Progress(done, cfg.Games)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for g := range cfg.Games {
+		select {
+		case jobs <- g:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	var errs []error
+	for g, o := range outcomes {
+		if o.err != nil && !errors.Is(o.err, context.Canceled) {
+			errs = append(errs, fmt.Errorf("game %d (seed %d): %w", g, cfg.Seed+uint64(g), o.err))
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	if err := ctx.Err(); err != nil && len(errs) == 0 && done < cfg.Games {
+		return nil, err
+	}
+	return tally(cfg, desc.Name, outcomes, time.Since(start)), nil
+}
+
+// seatLevels is the level of every seat in game g.
+func seatLevels(cfg tournamentConfig, g int) []int {
+	out := make([]int, cfg.Seats)
+	for i := range out {
+		out[i] = cfg.Levels[(i+g)%len(cfg.Levels)]
+	}
+	return out
+}
+
+// playGame plays game g to game_over: bots choose for the seats the status names (out-of-turn
+// actors first, as a catch or a call must come before the next play), the host deals on
+// round_over, and a game in which no bot acts fires its earliest deadline.
+func playGame(ctx context.Context, e sdk.Engine, cfg tournamentConfig, g int) gameOutcome {
+	levels := seatLevels(cfg, g)
+	o := gameOutcome{winner: sdk.NoSeat, levels: levels, moves: make([]int, cfg.Seats), think: make([]time.Duration, cfg.Seats)}
+	seed := cfg.Seed + uint64(g)
+	st, err := e.NewGame(ctx, &sdk.NewGameRequest{Seats: cfg.Seats, Options: cfg.Options, Seed: seed, NoViews: true})
+	if err != nil {
+		o.err = err
+		return o
+	}
+	var now int64
+	for o.steps = 0; o.steps < cfg.MaxSteps; o.steps++ {
+		switch st.Status.Phase {
+		case sdk.PhaseGameOver:
+			o.winner = st.Status.Winner
+			return o
+		case sdk.PhaseRoundOver:
+			if st, err = e.Act(ctx, &sdk.ActRequest{State: st.State, Action: sdk.Action{Seat: sdk.Host, Type: sdk.ActDeal}, Now: now, NoViews: true}); err != nil {
+				o.err = fmt.Errorf("deal: %w", err)
+				return o
+			}
+			continue
+		}
+		now += 500
+		actors := st.Status.Actors
+		if len(actors) > 1 {
+			actors = append(slices.Clone(actors[1:]), actors[0])
+		}
+		var act *sdk.Action
+		for _, seat := range actors {
+			t0 := time.Now()
+			ans, err := e.Bot(ctx, &sdk.BotCall{State: st.State, Seat: seat, Level: levels[seat], Seed: seed*1_000_003 + uint64(o.steps)})
+			if err != nil {
+				o.err = fmt.Errorf("bot of level %d for seat %d: %w", levels[seat], seat, err)
+				return o
+			}
+			o.think[seat] += time.Since(t0)
+			if ans.Action != nil {
+				o.moves[seat]++
+				act = ans.Action
+				break
+			}
+		}
+		if act == nil {
+			dls := st.Status.Deadlines
+			if len(dls) == 0 {
+				o.err = fmt.Errorf("step %d: no bot acts and no deadline is set", o.steps)
+				return o
+			}
+			first := slices.MinFunc(dls, func(a, b sdk.Deadline) int { return int(a.At - b.At) })
+			now = max(now, first.At)
+			act = &sdk.Action{Seat: sdk.Clock, Type: sdk.ActDeadline, Deadline: first.ID}
+		}
+		if st, err = e.Act(ctx, &sdk.ActRequest{State: st.State, Action: *act, Now: now, NoViews: true}); err != nil {
+			o.err = fmt.Errorf("step %d: %s of seat %d refused: %w", o.steps, act.Type, act.Seat, err)
+			return o
+		}
+	}
+	return o // unfinished
+}
+
+// tally sums the games by level.
+func tally(cfg tournamentConfig, name string, outcomes []gameOutcome, elapsed time.Duration) *tournamentResult {
+	res := &tournamentResult{Config: cfg, Name: name, Elapsed: elapsed}
+	byLevel := map[int]*levelResult{}
+	var order []int
+	for _, l := range cfg.Levels {
+		if byLevel[l] == nil {
+			byLevel[l] = &levelResult{Level: l}
+			order = append(order, l)
+		}
+	}
+	for _, l := range seatLevels(cfg, 0) {
+		byLevel[l].Seats++
+	}
+	for _, o := range outcomes {
+		res.Steps += o.steps
+		if o.winner == sdk.NoSeat {
+			res.Unfinished++
+		}
+		seen := map[int]bool{}
+		for seat, l := range o.levels {
+			lr := byLevel[l]
+			lr.Moves += o.moves[seat]
+			lr.Think += o.think[seat]
+			if !seen[l] {
+				seen[l] = true
+				lr.Games++
+			}
+		}
+		if o.winner >= 0 && o.winner < len(o.levels) {
+			byLevel[o.levels[o.winner]].Wins++
+		}
+	}
+	for _, l := range order {
+		res.Levels = append(res.Levels, *byLevel[l])
+	}
+	return res
+}
+
+// wilson is the 95% Wilson score interval of wins successes in n trials.
+func wilson(wins, n int) (lo, hi float64) {
+	if n == 0 {
+		return 0, 1
+	}
+	const z = 1.959963984540054
+	p := float64(wins) / float64(n)
+	nf := float64(n)
+	den := 1 + z*z/nf
+	center := (p + z*z/(2*nf)) / den
+	half := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf)) / den
+	return max(0, center-half), min(1, center+half)
+}
+
+// print writes the result table: per level its games, wins, win rate with its 95% interval, its
+// fair share (what equal bots would win) and the mean time per bot call; then a verdict on
+// whether the first level beats its fair share with confidence.
+func (r *tournamentResult) print(w io.Writer) error {
+	opts := make([]string, 0, len(r.Config.Options))
+	for k, v := range r.Config.Options {
+		opts = append(opts, fmt.Sprintf("%s=%v", k, v))
+	}
+	slices.Sort(opts)
+	mode := "in-process"
+	if r.Config.Plugins {
+		mode = "plugins"
+	}
+	fmt.Fprintf(w, "%s (%s), %d seats, options [%s], %d games (seeds %d..%d), %d workers, %s, %s\n",
+		r.Name, r.Config.Variant, r.Config.Seats, strings.Join(opts, " "), r.Config.Games,
+		r.Config.Seed, r.Config.Seed+uint64(r.Config.Games)-1, r.Config.Workers, mode, r.Elapsed.Round(time.Second))
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "LEVEL\tSEATS/GAME\tGAMES\tWINS\tWIN RATE\t95% CI (WILSON)\tFAIR SHARE\tMS/MOVE\tMOVES")
+	for _, l := range r.Levels {
+		lo, hi := wilson(l.Wins, l.Games)
+		rate := 0.0
+		if l.Games > 0 {
+			rate = float64(l.Wins) / float64(l.Games)
+		}
+		ms := 0.0
+		if l.Moves > 0 {
+			ms = float64(l.Think.Microseconds()) / 1000 / float64(l.Moves)
+		}
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%.1f%%\t[%.1f%%, %.1f%%]\t%.1f%%\t%.2f\t%d\n",
+			l.Level, l.Seats, l.Games, l.Wins, 100*rate, 100*lo, 100*hi, 100*float64(l.Seats)/float64(r.Config.Seats), ms, l.Moves)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "unfinished games: %d; actions: %d\n", r.Unfinished, r.Steps)
+	if len(r.Levels) >= 2 {
+		first := r.Levels[0]
+		lo, hi := wilson(first.Wins, first.Games)
+		fair := float64(first.Seats) / float64(r.Config.Seats)
+		verdict := "not separated at 95%"
+		switch {
+		case lo > fair:
+			verdict = fmt.Sprintf("level %d is stronger (95%% CI above its fair share %.0f%%)", first.Level, 100*fair)
+		case hi < fair:
+			verdict = fmt.Sprintf("level %d is weaker (95%% CI below its fair share %.0f%%)", first.Level, 100*fair)
+		}
+		_, err := fmt.Fprintln(w, "verdict:", verdict)
+		return err
+	}
+	return nil
+}

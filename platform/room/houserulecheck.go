@@ -1,0 +1,216 @@
+package room
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"cardhouse/sdk"
+	"cardhouse/sdk/houserules"
+)
+
+// DryRun bounds the bot games CheckHouseRule plays with a script. Zero fields take the defaults.
+type DryRun struct {
+	// Games is the number of bot games per ruleset (default 3); seats and bot levels cycle
+	// through what the ruleset allows.
+	Games int
+	// MaxActions ends a game that has not ended after this many actions without a verdict
+	// (default 2000): the dry run looks for failures, and a Last Card game to 500 can take
+	// thousands of actions.
+	MaxActions int
+	// Timeout bounds the whole check (default 30 s); a check that runs out of time is refused,
+	// as a rule whose hooks are that slow would stall real games.
+	Timeout time.Duration
+}
+
+func (d *DryRun) defaults() {
+	if d.Games <= 0 {
+		d.Games = 3
+	}
+	if d.MaxActions <= 0 {
+		d.MaxActions = 2000
+	}
+	if d.Timeout <= 0 {
+		d.Timeout = 30 * time.Second
+	}
+}
+
+// HouseRuleCheck is what CheckHouseRule learnt: what the script declares, and one line per dry-run
+// game played.
+type HouseRuleCheck struct {
+	Info  sdk.HouseRuleInfo `json:"info"`
+	Games []DryRunGame      `json:"games"`
+}
+
+// DryRunGame is one bot game of a dry run.
+type DryRunGame struct {
+	Ruleset  string `json:"ruleset"`
+	Seats    int    `json:"seats"`
+	BotLevel int    `json:"bot_level"`
+	Actions  int    `json:"actions"`
+	// Ended is true when the game reached its end (false: stopped after DryRun.MaxActions).
+	Ended bool `json:"ended"`
+}
+
+// maxScriptBytes is the largest script accepted, the Lua runner's own limit.
+const maxScriptBytes = 64 << 10
+
+// CheckHouseRule validates an uploaded house-rule script for the rulesets it is for, the way the
+// server will run it: first through each ruleset's plugin (a trial game start with the rule, so
+// the script is compiled and its top level run inside the plugin's sandbox, and its hooks,
+// answers and actions are checked against the ruleset), then its declarations are read (the
+// schema of its options for the room form), then dry bot games with the rule enabled are played
+// through the plugin. Any failure is an *Error (KindInvalid, code "bad_house_rule") whose reason
+// names the script, the line where there is one, and the game and action of the dry run.
+func (m *Manager) CheckHouseRule(ctx context.Context, source string, rulesets []string, dry DryRun) (*HouseRuleCheck, error) {
+	dry.defaults()
+	bad := func(format string, args ...any) error {
+		return errf(KindInvalid, "bad_house_rule", format, args...)
+	}
+	if strings.TrimSpace(source) == "" {
+		return nil, bad("the script is empty")
+	}
+	if len(source) > maxScriptBytes {
+		return nil, bad("the script is %d bytes, over the limit of %d", len(source), maxScriptBytes)
+	}
+	if len(rulesets) == 0 {
+		return nil, errf(KindInvalid, "no_rulesets", "name the rulesets the rule is for (this server has: %s)", strings.Join(slices.Sorted(maps.Keys(m.descs)), ", "))
+	}
+	ctx, cancel := context.WithTimeout(ctx, dry.Timeout)
+	defer cancel()
+	for _, id := range rulesets {
+		d, ok := m.descs[id]
+		if !ok {
+			return nil, errf(KindInvalid, "unknown_ruleset", "no ruleset %q on this server (it has: %s)", id, strings.Join(slices.Sorted(maps.Keys(m.descs)), ", "))
+		}
+		if !d.HouseRules {
+			return nil, errf(KindInvalid, "no_house_rules", "ruleset %s runs no house rules on this server (its plugin has no house-rule runner)", id)
+		}
+		// The plugin compiles the script in its sandbox: a hostile top level costs that process,
+		// never the server.
+		if _, err := m.startWith(ctx, id, d.MinSeats, 1, sdk.HouseRule{Source: source}); err != nil {
+			return nil, m.checkErr(ctx, id, "", err)
+		}
+	}
+	// The script compiled and ran its top level within the sandbox's limits in the plugin; read
+	// what it declares here (the plugin protocol carries no schema).
+	info, err := houserules.Compile(ctx, source)
+	if err != nil {
+		return nil, bad("%v", err)
+	}
+	rule := sdk.HouseRule{Name: info.Name, Source: source}
+	out := &HouseRuleCheck{Info: info}
+	for _, id := range rulesets {
+		d := m.descs[id]
+		for g := range dry.Games {
+			seats := d.MinSeats + g%(d.MaxSeats-d.MinSeats+1)
+			level := 1
+			if len(d.BotLevels) > 0 {
+				level = d.BotLevels[g%len(d.BotLevels)]
+			}
+			res, err := m.dryGame(ctx, id, rule, seats, level, uint64(g+1), dry.MaxActions)
+			if err != nil {
+				where := fmt.Sprintf("dry run game %d of %s (%d seats, bots of level %d)", g+1, id, seats, level)
+				return nil, m.checkErr(ctx, id, where, err)
+			}
+			out.Games = append(out.Games, res)
+		}
+	}
+	return out, nil
+}
+
+// checkErr words a failed check as bad input naming where it failed: a refusal (the script's
+// error, with its line), a ruleset failure or a crashed plugin (with this rule only, so the rule's
+// doing), or a check out of time.
+func (m *Manager) checkErr(ctx context.Context, ruleset, where string, err error) error {
+	prefix := ""
+	if where != "" {
+		prefix = where + ": "
+	}
+	var e *Error
+	switch {
+	case errors.As(err, &e) && where == "":
+		return e
+	case ctx.Err() != nil:
+		return errf(KindInvalid, "bad_house_rule", "%sthe check ran out of time: the rule's hooks are too slow for real games", prefix)
+	case errors.Is(err, sdk.ErrIllegal), errors.As(err, &e):
+		return errf(KindInvalid, "bad_house_rule", "%s%v", prefix, err)
+	}
+	return errf(KindInvalid, "bad_house_rule", "%sruleset %s failed with this rule: %v", prefix, ruleset, err)
+}
+
+// startWith starts a throw-away game of ruleset with one house rule.
+func (m *Manager) startWith(ctx context.Context, ruleset string, seats int, seed uint64, rule sdk.HouseRule) (*sdk.Step, error) {
+	cctx, cancel := context.WithTimeout(ctx, m.cfg.CallTimeout)
+	defer cancel()
+	return m.cfg.Engines[ruleset].NewGame(cctx, &sdk.NewGameRequest{Seats: seats, Seed: seed, HouseRules: []sdk.HouseRule{rule}, NoViews: true})
+}
+
+// dryGame plays one game with bots in every seat through the ruleset's engine: the host deals
+// each next round, due deadlines fire in time order. A refusal, a failure, or a game where nobody
+// can act is an error naming the action.
+func (m *Manager) dryGame(ctx context.Context, ruleset string, rule sdk.HouseRule, seats, level int, seed uint64, maxActions int) (DryRunGame, error) {
+	res := DryRunGame{Ruleset: ruleset, Seats: seats, BotLevel: level}
+	eng := m.cfg.Engines[ruleset]
+	call := func(f func(ctx context.Context) error) error {
+		cctx, cancel := context.WithTimeout(ctx, m.cfg.CallTimeout)
+		defer cancel()
+		return f(cctx)
+	}
+	st, err := m.startWith(ctx, ruleset, seats, seed, rule)
+	if err != nil {
+		return res, fmt.Errorf("the game does not start: %w", err)
+	}
+	var now int64
+	for n := 1; n <= maxActions; n++ {
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		var a *sdk.Action
+		switch st.Status.Phase {
+		case sdk.PhaseGameOver:
+			res.Ended = true
+			return res, nil
+		case sdk.PhaseRoundOver:
+			a = &sdk.Action{Seat: sdk.Host, Type: sdk.ActDeal}
+		default:
+			for i, actor := range st.Status.Actors {
+				var ans *sdk.BotAnswer
+				err := call(func(ctx context.Context) (err error) {
+					ans, err = eng.Bot(ctx, &sdk.BotCall{State: st.State, Seat: actor, Level: level, Seed: seed*7919 + uint64(n)*31 + uint64(i)})
+					return err
+				})
+				if err != nil {
+					return res, fmt.Errorf("action %d: the bot of seat %d failed: %w", n, actor, err)
+				}
+				if ans.Action != nil {
+					a = ans.Action
+					break
+				}
+			}
+			if a == nil && len(st.Status.Deadlines) > 0 {
+				d := slices.MinFunc(st.Status.Deadlines, func(x, y sdk.Deadline) int { return int(x.At - y.At) })
+				now = max(now, d.At)
+				a = &sdk.Action{Seat: sdk.Clock, Type: sdk.ActDeadline, Deadline: d.ID}
+			}
+			if a == nil {
+				return res, errf(KindInvalid, "bad_house_rule", "action %d: no bot of seats %v has anything to do and nothing is due: the rule leaves the game stuck", n, st.Status.Actors)
+			}
+		}
+		var next *sdk.Step
+		err := call(func(ctx context.Context) (err error) {
+			next, err = eng.Act(ctx, &sdk.ActRequest{State: st.State, Action: *a, Now: now, NoViews: true})
+			return err
+		})
+		if err != nil {
+			return res, fmt.Errorf("action %d (%s of seat %d): %w", n, a.Type, a.Seat, err)
+		}
+		st = next
+		res.Actions = n
+	}
+	return res, nil
+}

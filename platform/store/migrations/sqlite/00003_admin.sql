@@ -1,0 +1,33 @@
+-- +goose Up
+-- The admin area (issue 8): the audit log of admin actions, rulesets disabled for new rooms, and
+-- deleted accounts (kept as tombstones so the games they played stay whole).
+CREATE TABLE admin_audit (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    actor_id    INTEGER,
+    actor       TEXT NOT NULL,
+    action      TEXT NOT NULL,
+    target_type TEXT NOT NULL,
+    target_id   TEXT NOT NULL DEFAULT '',
+    target      TEXT NOT NULL DEFAULT '',
+    detail      TEXT NOT NULL DEFAULT '',
+    created_at  DATETIME NOT NULL
+);
+CREATE INDEX admin_audit_target ON admin_audit(target_type, target_id);
+
+CREATE TABLE disabled_rulesets (
+    ruleset     TEXT PRIMARY KEY,
+    reason      TEXT NOT NULL DEFAULT '',
+    actor_id    INTEGER,
+    disabled_at DATETIME NOT NULL
+);
+
+-- Actions per minute on the dashboard counts the newest actions.
+CREATE INDEX actions_created ON actions(created_at);
+
+ALTER TABLE users ADD COLUMN deleted_at DATETIME;
+
+-- +goose Down
+ALTER TABLE users DROP COLUMN deleted_at;
+DROP INDEX actions_created;
+DROP TABLE disabled_rulesets;
+DROP TABLE admin_audit;
