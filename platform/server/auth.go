@@ -118,15 +118,6 @@ func (s *Server) needUser(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-func (s *Server) needAdmin(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		if userOf(c).Role != store.RoleAdmin {
-			return apiError(http.StatusForbidden, "admin_only", "only admins can do this")
-		}
-		return next(c)
-	}
-}
-
 // ---- validation ----
 
 var usernameRE = regexp.MustCompile(`^[a-z0-9_-]{3,32}$`)
@@ -344,30 +335,6 @@ func (s *Server) updateMe(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, map[string]any{"user": toUserJSON(&u)})
-}
-
-func (s *Server) ban(c echo.Context) error {
-	id, err := pathID(c, "id")
-	if err != nil {
-		return err
-	}
-	var req struct {
-		Banned *bool `json:"banned"`
-	}
-	if err := bind(c, &req); err != nil {
-		return err
-	}
-	banned := req.Banned == nil || *req.Banned
-	if id == userOf(c).ID {
-		return apiError(http.StatusBadRequest, "ban_self", "admins cannot ban themselves")
-	}
-	if err := s.cfg.Store.SetBanned(c.Request().Context(), id, banned); err != nil {
-		return err
-	}
-	if banned {
-		s.cfg.Rooms.DisconnectUser(c.Request().Context(), id, "banned", "this account is banned")
-	}
-	return c.JSON(http.StatusOK, map[string]any{"id": id, "banned": banned})
 }
 
 // ---- rate limit ----

@@ -127,7 +127,6 @@ func (s *Server) routes() {
 	api.POST("/logout", s.logout)
 	api.GET("/me", s.me, s.needUser)
 	api.PATCH("/me", s.updateMe, s.needUser)
-	api.POST("/admin/users/:id/ban", s.ban, s.needUser, s.needAdmin)
 
 	api.GET("/rooms", s.lobby)
 	api.POST("/rooms", s.createRoom, s.needUser)
