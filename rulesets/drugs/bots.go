@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/search"
 )
 
 // Bot chooses an action for req.Seat from its view alone (never the state): nil when the seat is
@@ -13,16 +14,25 @@ import (
 // only when nothing is playable. Level 2 completes an overdose when it can, otherwise sheds its
 // lowest plain rank whole and keeps 2s, 3s, 10s and Jokers for when nothing else goes (a 10 first
 // on a big pile); it gives its lowest plain card to the opponent closest to winning. Both flip a
-// random face-down position. The view lists only legal starts, so every answer is legal.
-func (*Rules) Bot(ctx context.Context, req sdk.BotRequest) (*sdk.Action, error) {
+// random face-down position. Levels 3 to 5 search (sdk/search over Sample's worlds, budgets
+// growing with the level). The view lists only legal starts, so every answer is legal.
+func (r *Rules) Bot(ctx context.Context, req sdk.BotRequest) (*sdk.Action, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	v := req.View
 	rng := req.RNG
 	if rng == nil {
-		r := sdk.NewRNG(uint64(req.Seat) + 1)
-		rng = &r
+		g := sdk.NewRNG(uint64(req.Seat) + 1)
+		rng = &g
+	}
+	if req.Level >= 3 {
+		// Levels 3 to 5: sdk/search's determinised Monte Carlo over worlds sampled from the view
+		// and history (search.go); level 2 decides where the search cannot run.
+		req.RNG = rng
+		fallback := req
+		fallback.Level = 2
+		return search.Bot(ctx, r, req, func() (*sdk.Action, error) { return r.Bot(ctx, fallback) })
 	}
 	if a, ok := v.Action(sdk.ActGift); ok && len(a.Cards) > 0 && len(a.Targets) > 0 {
 		return giftChoice(req.Seat, v, a, req.Level, rng), nil

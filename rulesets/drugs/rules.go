@@ -104,7 +104,7 @@ var (
 	_ sdk.TableEditor[*State] = (*Rules)(nil)
 )
 
-// Info describes DRUGS: 2-8 seats, options `overdose` and `chaos`, bots of levels 1 and 2.
+// Info describes DRUGS: 2-8 seats, options `overdose` and `chaos`, bots of levels 1 to 5.
 func (*Rules) Info() sdk.Info {
 	return sdk.Info{
 		ID:      ID,
@@ -121,7 +121,7 @@ func (*Rules) Info() sdk.Info {
 			{Name: OptChaos, Label: "Chaos mode", Type: sdk.OptionBool, Default: false,
 				Description: "Two Jokers per deck; each Joker played rolls a random effect (D-10)."},
 		},
-		BotLevels:    []int{1, 2},
+		BotLevels:    []int{1, 2, 3, 4, 5},
 		StateVersion: 1,
 	}
 }

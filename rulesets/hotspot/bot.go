@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/search"
 )
 
 // drawBot is the label of a bot's own random choices.
@@ -18,8 +19,9 @@ const searchLimit = 4000
 // random legal play (nine times in ten when it has one, else draws) and remembers LAST CARD three
 // times in four. Level 2 always calls, answers a penalty with its 2s, keeps its Aces for when
 // nothing else goes, sheds as many cards as a Queen sequence or a group allows, names the suit it
-// holds most of and hits a player close to going out with a King or a 2. A seat not in turn gets
-// a LAST CARD call or nil.
+// holds most of and hits a player close to going out with a King or a 2. Levels 3 to 5 search
+// (sdk/search over Sample's worlds, budgets growing with the level). A seat not in turn gets a
+// LAST CARD call or nil.
 func (r *Rules) Bot(ctx context.Context, req sdk.BotRequest) (*sdk.Action, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -37,6 +39,12 @@ func (r *Rules) Bot(ctx context.Context, req sdk.BotRequest) (*sdk.Action, error
 		return nil, nil
 	}
 	b := botTurn{seat: req.Seat, view: v, pos: PositionOf(v), hand: HandOf(v), rng: rng}
+	if req.Level >= 3 {
+		// Levels 3 to 5: sdk/search's determinised Monte Carlo over worlds sampled from the view
+		// (search.go), level 2's choice where the search cannot run.
+		req.RNG = rng
+		return search.Bot(ctx, r, req, func() (*sdk.Action, error) { return b.smart(), nil })
+	}
 	if req.Level >= 2 {
 		return b.smart(), nil
 	}

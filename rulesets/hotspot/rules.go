@@ -82,14 +82,14 @@ var options = []sdk.Option{
 		Description: "A player who draws a card they can play may play it at once (otherwise drawing ends the turn)."},
 }
 
-// Info describes Hotspot: 2 to 8 seats, its options, bots of levels 1 and 2 and its rules page.
+// Info describes Hotspot: 2 to 8 seats, its options, bots of levels 1 to 5 and its rules page.
 func (r *Rules) Info() sdk.Info {
 	return sdk.Info{
 		ID: ID, Name: "Hotspot", Version: "1.0.0",
 		Summary:  "Match suit or rank and be first to empty your hand: wild Aces, skipping Kings, reversing Jacks, Queens that give an extra go and 2s that stack.",
 		Rules:    rulesText,
 		MinSeats: 2, MaxSeats: maxSeats, Options: slices.Clone(options),
-		BotLevels: []int{1, 2}, StateVersion: 1,
+		BotLevels: []int{1, 2, 3, 4, 5}, StateVersion: 1,
 	}
 }
 

@@ -37,7 +37,7 @@ type turn struct {
 // emit records an event for the step and the round's log.
 func (t *turn) emit(e sdk.Event) {
 	t.events = append(t.events, e)
-	if !logged(e) {
+	if !logged(e) || t.s.Simulated {
 		return
 	}
 	t.s.Log = append(t.s.Log, encodeEvent(e))

@@ -14,12 +14,13 @@ import (
 //  1. perceive reads the sdk.BotRequest (the seat's View and History, never the state, L-11) into
 //     a seen: what the seat knows, and every legal move spelled out as a ready sdk.Action.
 //  2. a policy picks one of those moves. Level 1 (randomPolicy) and level 2 (simplePolicy) read
-//     only seen's present; the planned levels 3-5 plug in here: level 3 a memory of the colours
-//     played (seen.History), level 4 deductions of the colours each opponent lacks from its draws,
-//     level 5 an information-set Monte Carlo search that samples full States consistent with seen
-//     (as Redeal does for a State) and plays them out with this package's Apply.
+//     only seen's present; level 3 (memoryPolicy) adds a memory of the colours played
+//     (seen.History); levels 4 and 5 (searchLevel, bot_levels.go) deduce the colours each
+//     opponent lacks from its draws and search worlds sampled consistently with seen, played out
+//     with this package's Apply (search.go, sdk/search).
 //
-// Because a policy can only return one of seen.Moves, every level is legal by construction.
+// Because a policy can only return one of seen.Moves, levels 1 to 3 are legal by construction;
+// the searches return one of Moves of a world whose view is the seat's, which is legal too.
 
 // policy chooses one of k.Moves (nil: nothing to do now). rng is the bot's own randomness.
 type policy interface {
@@ -30,7 +31,11 @@ type policy interface {
 var policies = map[int]policy{
 	1: randomPolicy{},
 	2: simplePolicy{},
+	3: memoryPolicy{},
 }
+
+// BotLevels are the levels Bot plays: 1 to 3 are policies, 4 and 5 searches (bot_levels.go).
+var BotLevels = []int{1, 2, 3, 4, 5}
 
 // Bot chooses the action of req.Seat with the policy of req.Level, from what the seat sees. It
 // returns nil for a seat that has nothing to do (not in turn, nothing to catch; or the round is
@@ -40,8 +45,9 @@ func (r *Rules) Bot(ctx context.Context, req sdk.BotRequest) (*sdk.Action, error
 		return nil, err
 	}
 	p, ok := policies[req.Level]
-	if !ok {
-		return nil, sdk.Refuse(sdk.CodeNotAvailable, "Last Card has no bot of level %d (it has 1 and 2)", req.Level)
+	sp, searches := searchPolicies[req.Level]
+	if !ok && !searches {
+		return nil, sdk.Refuse(sdk.CodeNotAvailable, "Last Card has no bot of level %d (it has %v)", req.Level, BotLevels)
 	}
 	k, err := perceive(req)
 	if err != nil {
@@ -54,6 +60,15 @@ func (r *Rules) Bot(ctx context.Context, req sdk.BotRequest) (*sdk.Action, error
 	if rng == nil {
 		r := sdk.NewRNG(0)
 		rng = &r
+	}
+	if searches {
+		a, err := sp.decide(ctx, r, req, k, rng)
+		if err == nil || ctx.Err() != nil {
+			return a, err
+		}
+		// A search that cannot run here (the view shows a seat that is not the one deciding)
+		// falls back on level 3's habits.
+		return memoryPolicy{}.choose(k, rng), nil
 	}
 	return p.choose(k, rng), nil
 }

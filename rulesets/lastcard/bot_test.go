@@ -143,7 +143,7 @@ func TestBotOutOfTurn(t *testing.T) {
 	t.Parallel()
 	r := lastcard.New()
 	s := start(t, table{pile: "R5", hands: []string{"R1 B2", "Y1 Y2", "G1 G2"}}, nil)
-	for _, level := range []int{1, 2} {
+	for _, level := range []int{1, 2, 3, 4, 5} {
 		if a := ask(t, r, s, 2, level, 1); a != nil {
 			t.Errorf("level %d bot of seat 2, not in turn, chose %+v", level, a)
 		}
@@ -153,7 +153,7 @@ func TestBotOutOfTurn(t *testing.T) {
 	if a == nil || a.Type != sdk.ActCatch || a.Target == nil || *a.Target != 0 {
 		t.Errorf("level 2 bot of seat 2 chose %+v, want a catch of seat 0", a)
 	}
-	if _, err := r.Bot(ctx, sdk.BotRequest{Seat: 0, Level: 3, View: r.View(s, 0)}); err == nil {
-		t.Error("a level 3 bot answered: Last Card has levels 1 and 2")
+	if _, err := r.Bot(ctx, sdk.BotRequest{Seat: 0, Level: 6, View: r.View(s, 0)}); err == nil {
+		t.Error("a level 6 bot answered: Last Card has levels 1 to 5")
 	}
 }

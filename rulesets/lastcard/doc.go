@@ -5,8 +5,10 @@
 // Start reading at [Rules] (rules.go: options, the deal, Status); apply.go applies every action
 // (play, draw, pass, call, catch, the host's deal); view.go is what each seat sees and the
 // scenario observation; extras.go holds the optional extras (Historian, Redealer, TableEditor)
-// and log.go the compact form of the round's log they read; bot.go the bots, sample.go the
-// sampling of worlds consistent with a seat's view that the planned search bot (level 5) needs;
+// and log.go the compact form of the round's log they read; bot.go the bots of levels 1 and 2 and
+// the dispatch, bot_levels.go levels 3 to 5 (L-11, the document's "About the AI"), search.go what
+// sdk/search needs (Sample under the colours deduced from the history, Moves, RolloutMove,
+// Evaluate), sample.go the sampling of worlds consistent with a seat's view;
 // rulesmd.go the rules page players read. The user's rule document is shared/rules/003_7ee0315ce7dfa8a4.txt and the
 // rulings L-1 to L-11 of shared/RULINGS.md settle what it leaves open; tests cite them.
 //

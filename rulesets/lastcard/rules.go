@@ -73,7 +73,7 @@ var options = []sdk.Option{
 	},
 }
 
-// Info describes Last Card: 2 to 4 seats (L-1), its options, bots of levels 1 and 2.
+// Info describes Last Card: 2 to 4 seats (L-1), its options, bots of levels 1 to 5 (L-11).
 func (r *Rules) Info() sdk.Info {
 	return sdk.Info{
 		ID:           ID,
@@ -84,7 +84,7 @@ func (r *Rules) Info() sdk.Info {
 		MinSeats:     2,
 		MaxSeats:     4,
 		Options:      slices.Clone(options),
-		BotLevels:    []int{1, 2},
+		BotLevels:    slices.Clone(BotLevels),
 		StateVersion: 1,
 	}
 }

@@ -92,7 +92,7 @@ func TestInfo(t *testing.T) {
 	if info.ID != "lastcard" || info.MinSeats != 2 || info.MaxSeats != 4 {
 		t.Errorf("info: id %q seats %d-%d, want lastcard 2-4 (L-1)", info.ID, info.MinSeats, info.MaxSeats)
 	}
-	if diff := cmp.Diff([]int{1, 2}, info.BotLevels); diff != "" {
+	if diff := cmp.Diff([]int{1, 2, 3, 4, 5}, info.BotLevels); diff != "" { // L-11
 		t.Errorf("bot levels (-want +got):\n%s", diff)
 	}
 	if !strings.Contains(info.Rules, "Last card!") || !strings.Contains(info.Rules, "Draw Four") {

@@ -34,6 +34,7 @@ func sampleState(k *seen, rng *sdk.RNG) *State {
 		Exposed:   k.Exposed,
 		Scores:    slices.Clone(k.Scores),
 		Winner:    sdk.NoSeat,
+		Simulated: true,
 	}
 	if s.Penalty > 0 {
 		s.PenaltyKind = kindDrawTwo

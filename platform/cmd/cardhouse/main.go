@@ -36,6 +36,7 @@ func newRootCmd() *cobra.Command {
 		newPluginCmd(),
 		newRulesCmd(),
 		newAdminCmd(),
+		newTournamentCmd(),
 		newVersionCmd(),
 	)
 	return root
