@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"sync"
@@ -25,10 +26,26 @@ import (
 // plugin instead of running tests: the tests launch their own binary as a real plugin process.
 const pluginEnv = "CARDHOUSE_TEST_PLUGIN"
 
+// pluginProfileEnv, when set for the plugin process, names a file that receives its CPU profile
+// (to profile the plugin's side of the benchmarks: pass it through Spec.Env or the environment).
+const pluginProfileEnv = "CARDHOUSE_TEST_PLUGIN_CPUPROFILE"
+
 func TestMain(m *testing.M) {
-	if os.Getenv(pluginEnv) == "counter" {
+	switch os.Getenv(pluginEnv) {
+	case "legacy-unary":
+		plugin.ServeLegacy(testEngine(), false)
+	case "legacy-stream":
+		plugin.ServeLegacy(testEngine(), true)
+	case "counter":
+		if path := os.Getenv(pluginProfileEnv); path != "" {
+			f, err := os.Create(path)
+			if err == nil && pprof.StartCPUProfile(f) == nil {
+				defer f.Close()
+				defer pprof.StopCPUProfile()
+			}
+		}
 		plugin.Serve(testEngine())
-		os.Exit(0)
+		return
 	}
 	os.Exit(m.Run())
 }
@@ -43,11 +60,32 @@ func counterSpec(t testing.TB) plugin.Spec {
 	return plugin.Spec{Path: exe, Args: []string{"-test.run=^$"}, Env: []string{pluginEnv + "=counter"}}
 }
 
+// newProcess returns a supervised counter plugin. When cfg names a transport, the test fails
+// unless every process launched used it (no silent fallback to a slower one).
 func newProcess(t testing.TB, cfg plugin.Config) *plugin.Process {
 	t.Helper()
 	p := plugin.NewProcess(counterSpec(t), cfg)
-	t.Cleanup(func() { _ = p.Close() })
+	t.Cleanup(func() {
+		if s := p.Stats(); cfg.Transport != "" && s.Launches > 0 && s.Transport != cfg.Transport {
+			t.Errorf("the plugin ran on the %q transport, want %q", s.Transport, cfg.Transport)
+		}
+		_ = p.Close()
+	})
 	return p
+}
+
+// transports are the ways a call can travel; the behaviour tests run on each.
+var transports = []string{plugin.TransportSocket, plugin.TransportStream, plugin.TransportUnary}
+
+// forEachTransport runs test once per transport, in parallel.
+func forEachTransport(t *testing.T, test func(t *testing.T, transport string)) {
+	t.Parallel()
+	for _, tr := range transports {
+		t.Run(tr, func(t *testing.T) {
+			t.Parallel()
+			test(t, tr)
+		})
+	}
 }
 
 // equate compares engine results: nil and empty lists and maps are the same (the wire does not
@@ -90,11 +128,12 @@ func fixedDeal() *sdk.Deal {
 	return &sdk.Deal{Hands: [][]sdk.Card{sdk.MustParseCards("AS 2S 3S"), sdk.MustParseCards("AH 2H 3H"), sdk.MustParseCards("AD 2D 3D")}}
 }
 
-func TestRoundTripMatchesInProcess(t *testing.T) {
-	t.Parallel()
+func TestRoundTripMatchesInProcess(t *testing.T) { forEachTransport(t, testRoundTripMatchesInProcess) }
+
+func testRoundTripMatchesInProcess(t *testing.T, transport string) {
 	ctx := context.Background()
 	local := testEngine()
-	remote := newProcess(t, plugin.Config{})
+	remote := newProcess(t, plugin.Config{Transport: transport})
 
 	wantD, err := local.Describe(ctx)
 	if err != nil {
@@ -202,11 +241,12 @@ func mustNewGame(t testing.TB, e sdk.Engine) *sdk.Step {
 	return st
 }
 
-func TestRefusalsCrossTyped(t *testing.T) {
-	t.Parallel()
+func TestRefusalsCrossTyped(t *testing.T) { forEachTransport(t, testRefusalsCrossTyped) }
+
+func testRefusalsCrossTyped(t *testing.T, transport string) {
 	ctx := context.Background()
 	local := testEngine()
-	remote := newProcess(t, plugin.Config{})
+	remote := newProcess(t, plugin.Config{Transport: transport})
 	state := mustNewGame(t, local).State
 
 	type call func(sdk.Engine) error
@@ -275,9 +315,12 @@ func TestRefusalsCrossTyped(t *testing.T) {
 }
 
 func TestRulesetFailuresKeepTheProcess(t *testing.T) {
-	t.Parallel()
+	forEachTransport(t, testRulesetFailuresKeepTheProcess)
+}
+
+func testRulesetFailuresKeepTheProcess(t *testing.T, transport string) {
 	ctx := context.Background()
-	remote := newProcess(t, plugin.Config{})
+	remote := newProcess(t, plugin.Config{Transport: transport})
 	start := mustNewGame(t, remote)
 	pid := remote.Stats().PID
 	cases := []struct {
@@ -349,7 +392,10 @@ func (w *stderrWatch) Write(b []byte) (int, error) {
 }
 
 func TestCrashThenSameStateOnAFreshProcess(t *testing.T) {
-	t.Parallel()
+	forEachTransport(t, testCrashThenSameStateOnAFreshProcess)
+}
+
+func testCrashThenSameStateOnAFreshProcess(t *testing.T, transport string) {
 	ctx := context.Background()
 	local := testEngine()
 
@@ -384,7 +430,7 @@ func TestCrashThenSameStateOnAFreshProcess(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			w := newStderrWatch("counter: hanging")
-			p := newProcess(t, plugin.Config{Stderr: w})
+			p := newProcess(t, plugin.Config{Stderr: w, Transport: transport})
 			// A game two actions in: the host keeps its state.
 			st := mustNewGame(t, p)
 			st, err := p.Act(ctx, &sdk.ActRequest{State: st.State, Action: play(0, "AS")})
@@ -430,10 +476,11 @@ func TestCrashThenSameStateOnAFreshProcess(t *testing.T) {
 	}
 }
 
-func TestKilledWhileIdle(t *testing.T) {
-	t.Parallel()
+func TestKilledWhileIdle(t *testing.T) { forEachTransport(t, testKilledWhileIdle) }
+
+func testKilledWhileIdle(t *testing.T, transport string) {
 	ctx := context.Background()
-	p := newProcess(t, plugin.Config{})
+	p := newProcess(t, plugin.Config{Transport: transport})
 	st := mustNewGame(t, p)
 	pid := p.Stats().PID
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
@@ -460,7 +507,10 @@ func TestKilledWhileIdle(t *testing.T) {
 func gone(pid int) bool { return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) }
 
 func TestHangingCallTimesOutAndIsReplaced(t *testing.T) {
-	t.Parallel()
+	forEachTransport(t, testHangingCallTimesOutAndIsReplaced)
+}
+
+func testHangingCallTimesOutAndIsReplaced(t *testing.T, transport string) {
 	ctx := context.Background()
 	cases := []struct {
 		name string
@@ -477,7 +527,9 @@ func TestHangingCallTimesOutAndIsReplaced(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			p := newProcess(t, c.cfg)
+			cfg := c.cfg
+			cfg.Transport = transport
+			p := newProcess(t, cfg)
 			st := mustNewGame(t, p)
 			old := p.Stats().PID
 
@@ -511,10 +563,13 @@ func TestHangingCallTimesOutAndIsReplaced(t *testing.T) {
 }
 
 func TestConcurrentCallsFromManyRooms(t *testing.T) {
-	t.Parallel()
+	forEachTransport(t, testConcurrentCallsFromManyRooms)
+}
+
+func testConcurrentCallsFromManyRooms(t *testing.T, transport string) {
 	ctx := context.Background()
 	local := testEngine()
-	p := newProcess(t, plugin.Config{})
+	p := newProcess(t, plugin.Config{Transport: transport})
 	const rooms = 16
 	var wg sync.WaitGroup
 	errs := make(chan error, rooms)
@@ -703,7 +758,7 @@ func TestActLatency(t *testing.T) {
 		d[i] = time.Since(began)
 	}
 	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
-	t.Logf("%d sequential plugin Act calls (3 seats, all views): median %v, p90 %v, p99 %v, max %v", n, d[n/2], d[n*90/100], d[n*99/100], d[n-1])
+	t.Logf("%d sequential plugin Act calls (3 seats, all views, %s transport): median %v, p90 %v, p99 %v, max %v", n, p.Stats().Transport, d[n/2], d[n*90/100], d[n*99/100], d[n-1])
 }
 
 func BenchmarkAct(b *testing.B) {

@@ -64,7 +64,23 @@ type Config struct {
 	Logger hclog.Logger
 	// Stderr, when set, receives the plugin's raw stderr as well.
 	Stderr io.Writer
+	// Transport is the fastest way the calls may travel: TransportSocket (the default, "") or
+	// TransportStream or TransportUnary. A plugin that does not offer one is served by the next.
+	Transport string
 }
+
+// Transports, fastest first (Config.Transport, Stats.Transport). All carry the same protocol and
+// keep the same guarantees; only the cost of a call differs.
+const (
+	// TransportSocket multiplexes every call on one private unix socket the plugin opens for
+	// this host (framed protobuf messages): a call costs one write and one read each way.
+	TransportSocket = adapter.TransportSocket
+	// TransportStream multiplexes every call on one long-lived gRPC stream.
+	TransportStream = adapter.TransportStream
+	// TransportUnary makes one gRPC call per engine call: what plugins built before the
+	// multiplexed transports answer.
+	TransportUnary = adapter.TransportUnary
+)
 
 func (c Config) withDefaults() Config {
 	if c.CallTimeout <= 0 {
@@ -113,14 +129,19 @@ type Process struct {
 // instance is one launched process. Its fields are fixed at launch; retired is guarded by
 // Process.mu.
 type instance struct {
-	client  *goplugin.Client
-	proc    *os.Process
-	engine  sdk.Engine
-	pid     int
-	version int
-	id      string
-	retired bool
+	client    *goplugin.Client
+	proc      *os.Process
+	engine    *adapter.Client
+	pid       int
+	version   int
+	id        string
+	transport string
+	retired   bool
 }
+
+// exited reports whether the process is gone or its calls channel broke (the process died, or is
+// dying: the channel notices first).
+func (inst *instance) exited() bool { return inst.engine.Broken() || inst.client.Exited() }
 
 // NewProcess returns a supervised plugin for spec; nothing is launched until the first call.
 func NewProcess(spec Spec, cfg Config) *Process {
@@ -179,17 +200,20 @@ func (p *Process) launch() (*instance, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), p.cfg.StartTimeout)
 	defer cancel()
-	d, err := engine.Describe(ctx)
+	d, transport, err := engine.Connect(ctx, p.cfg.Transport, p.cfg.CallTimeout)
 	if err != nil {
+		engine.Close()
 		return fail(fmt.Errorf("describing the ruleset: %w", err))
 	}
 	if d.ID == "" {
+		engine.Close()
 		return fail(errors.New("the ruleset describes itself with no id"))
 	}
-	inst := &instance{client: client, proc: cmd.Process, engine: engine, version: client.NegotiatedVersion(), id: d.ID}
+	inst := &instance{client: client, proc: cmd.Process, engine: engine, version: client.NegotiatedVersion(), id: d.ID, transport: transport}
 	if cmd.Process != nil {
 		inst.pid = cmd.Process.Pid
 	}
+	p.cfg.Logger.Debug("plugin launched", "plugin", p.spec.String(), "pid", inst.pid, "transport", transport)
 	p.mu.Lock()
 	if p.desc != nil && p.desc.ID != d.ID {
 		p.cfg.Logger.Warn("plugin now serves another ruleset", "plugin", p.spec.String(), "was", p.desc.ID, "now", d.ID)
@@ -209,7 +233,7 @@ func (p *Process) instance() (*instance, error) {
 			return nil, false, fmt.Errorf("plugin %s: %w", p.spec, ErrClosed)
 		}
 		if inst := p.cur; inst != nil {
-			if !inst.client.Exited() {
+			if !inst.exited() {
 				return inst, true, nil
 			}
 			// It died between calls: count the crash and reap it.
@@ -262,6 +286,7 @@ func (p *Process) detach(inst *instance) bool {
 // reap kills inst at once and waits for go-plugin to collect it.
 func (p *Process) reap(inst *instance) {
 	defer p.reaping.Done()
+	inst.engine.Close()
 	if inst.proc != nil {
 		_ = inst.proc.Kill()
 	}
@@ -306,20 +331,16 @@ func (p *Process) try(ctx context.Context, op string, f func(context.Context, sd
 	if err != nil {
 		return err
 	}
-	cctx := ctx
-	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
-		cctx, cancel = context.WithTimeout(ctx, p.cfg.CallTimeout)
-		defer cancel()
-	}
-	err = f(cctx, inst.engine)
+	// The engine gives a call without a deadline Config.CallTimeout itself (a timer on the
+	// multiplexed channel, no per-call context).
+	err = f(ctx, inst.engine)
 	if err == nil || errors.Is(err, sdk.ErrIllegal) {
 		return err
 	}
 	var te *adapter.TransportError
 	transport := errors.As(err, &te)
 	switch {
-	case transport && te.Lost, inst.client.Exited():
+	case transport && te.Lost, inst.exited():
 		p.mu.Lock()
 		closed := p.closed
 		p.mu.Unlock()
@@ -441,7 +462,7 @@ func (p *Process) Exited() bool {
 	p.mu.Lock()
 	last := p.last
 	p.mu.Unlock()
-	return last != nil && (last.retired || last.client.Exited())
+	return last != nil && (last.retired || last.exited())
 }
 
 // Close stops the process (gracefully, then killed after Config.KillTimeout) and waits until it is
@@ -464,7 +485,7 @@ func (p *Process) Close() error {
 		go func() {
 			defer p.reaping.Done()
 			done := make(chan struct{})
-			go func() { inst.client.Kill(); close(done) }()
+			go func() { inst.engine.Close(); inst.client.Kill(); close(done) }()
 			select {
 			case <-done:
 			case <-time.After(p.cfg.KillTimeout):
@@ -489,6 +510,9 @@ type Stats struct {
 	// the first launch.
 	PID      int `json:"pid"`
 	Protocol int `json:"protocol"`
+	// Transport is how the calls of that process travel (TransportSocket, TransportStream or
+	// TransportUnary); "" before the first launch.
+	Transport string `json:"transport,omitempty"`
 	// Launches counts processes started; Restarts those started after the first (after a crash, a
 	// timeout or Restart).
 	Launches uint64 `json:"launches"`
@@ -515,9 +539,9 @@ func (p *Process) Stats() Stats {
 	p.mu.Lock()
 	s := Stats{Spec: p.spec, LastError: p.lastErr}
 	if p.last != nil {
-		s.PID, s.Protocol = p.last.pid, p.last.version
+		s.PID, s.Protocol, s.Transport = p.last.pid, p.last.version, p.last.transport
 	}
-	s.Running = p.cur != nil && !p.cur.client.Exited()
+	s.Running = p.cur != nil && !p.cur.exited()
 	d := p.desc
 	p.mu.Unlock()
 	if d != nil {

@@ -28,7 +28,7 @@ const pluginName = "ruleset"
 
 // maxMessage bounds one message either way. A 2-deck, 8-seat step with every view is tens of KiB;
 // the default 4 MiB would still be enough, but a limit hit here fails a game, so leave room.
-const maxMessage = 64 << 20
+const maxMessage = adapter.MaxMessage
 
 // Handshake is the go-plugin handshake of Cardhouse plugins. The magic cookie is not security: it
 // keeps a plugin executable started by hand from waiting for a host that will never talk to it,

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
+	"time"
 
 	"cardhouse/sdk"
 	pb "cardhouse/sdk/plugin/internal/pb/rulesetv1"
@@ -31,18 +33,160 @@ func (e *TransportError) Unwrap() error { return e.Err }
 // Is makes errors.Is(err, sdk.ErrRuleset) true.
 func (e *TransportError) Is(target error) bool { return target == sdk.ErrRuleset }
 
+// Transports a Client can carry its calls on, fastest first.
+const (
+	// TransportSocket is the direct channel of OpenChannel: framed messages on a private unix
+	// socket, multiplexed by call id.
+	TransportSocket = "socket"
+	// TransportStream is the Calls gRPC stream, multiplexed by call id.
+	TransportStream = "stream"
+	// TransportUnary is one gRPC call per engine call: what every plugin of protocol 1 answers.
+	TransportUnary = "unary"
+)
+
 // Client is the host's side of protocol 1: an sdk.Engine that forwards each call to a plugin.
 // Errors come back typed: a refusal as *sdk.RuleError, a failure as *sdk.FailureError, a deadline
 // or cancellation as (a wrap of) context.DeadlineExceeded / context.Canceled, anything else as
-// *TransportError. gRPC codes stay inside this file.
+// *TransportError. gRPC codes stay inside this package.
+//
+// A new Client makes unary calls; Connect moves it onto a multiplexed channel when the plugin
+// offers one. It is safe for concurrent use.
 type Client struct {
-	rpc pb.RulesetClient
+	rpc     pb.RulesetClient
+	mux     atomic.Pointer[mux]
+	timeout time.Duration
 }
 
-// NewClient returns an engine that calls rpc.
+// NewClient returns an engine that calls rpc, one unary call per engine call, with no default
+// deadline.
 func NewClient(rpc pb.RulesetClient) *Client { return &Client{rpc: rpc} }
 
 var _ sdk.Engine = (*Client)(nil)
+
+// Connect chooses how the calls travel and checks the choice with a Describe, whose answer it
+// returns with the transport's name. It tries the transports from prefer down (TransportSocket or
+// "": socket, stream, unary; TransportStream: stream, unary; TransportUnary: unary only) and
+// keeps the first the plugin answers on; a plugin that does not know a transport, or cannot open
+// it, is served by the next. timeout becomes the deadline of every later call whose context has
+// none (0: none). Connect is called once, before the Client is shared.
+func (c *Client) Connect(ctx context.Context, prefer string, timeout time.Duration) (*sdk.Description, string, error) {
+	c.timeout = timeout
+	var order []string
+	switch prefer {
+	case "", TransportSocket:
+		order = []string{TransportSocket, TransportStream}
+	case TransportStream:
+		order = []string{TransportStream}
+	case TransportUnary:
+	default:
+		return nil, "", fmt.Errorf("unknown plugin transport %q (want %q, %q or %q)", prefer, TransportSocket, TransportStream, TransportUnary)
+	}
+	for _, kind := range order {
+		var m *mux
+		var err error
+		if kind == TransportSocket {
+			m, err = openSocket(ctx, c.rpc)
+		} else {
+			m, err = openStream(c.rpc)
+		}
+		if err != nil {
+			if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+				return nil, "", err
+			}
+			continue // not offered, or cannot be opened here: try the next
+		}
+		c.mux.Store(m)
+		d, err := c.Describe(ctx)
+		if err == nil {
+			return d, kind, nil
+		}
+		c.mux.Store(nil)
+		m.close()
+		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+			return nil, "", err
+		}
+	}
+	d, err := c.Describe(ctx)
+	return d, TransportUnary, err
+}
+
+// Transport names the transport the calls travel on.
+func (c *Client) Transport() string {
+	if m := c.mux.Load(); m != nil {
+		return m.kind
+	}
+	return TransportUnary
+}
+
+// Broken reports whether the multiplexed channel has ended (the plugin died or closed it): every
+// later call would fail. A unary Client is never broken; its gRPC connection reports for it.
+func (c *Client) Broken() bool {
+	m := c.mux.Load()
+	return m != nil && !m.alive()
+}
+
+// Close ends the multiplexed channel, if any; calls in flight on it fail as lost. The gRPC
+// connection belongs to go-plugin and is not closed here.
+func (c *Client) Close() {
+	if m := c.mux.Load(); m != nil {
+		m.close()
+	}
+}
+
+// invoke sends one call on the channel, or as a unary call, and returns the reply. A reply that
+// carries a status comes back as the error the status means.
+func (c *Client) invoke(ctx context.Context, method string, call *pb.Call) (*pb.Reply, error) {
+	if m := c.mux.Load(); m != nil {
+		r, err := m.call(ctx, method, call, c.timeout)
+		if err != nil {
+			return nil, err
+		}
+		if s, ok := r.Response.(*pb.Reply_Status); ok {
+			return nil, statusError(method, s.Status)
+		}
+		return r, nil
+	}
+	if _, ok := ctx.Deadline(); !ok && c.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.timeout)
+		defer cancel()
+	}
+	r := &pb.Reply{}
+	var err error
+	switch q := call.Request.(type) {
+	case *pb.Call_Act:
+		var resp *pb.StepResponse
+		resp, err = c.rpc.Act(ctx, q.Act)
+		r.Response = &pb.Reply_Step{Step: resp}
+	case *pb.Call_Bot:
+		var resp *pb.BotResponse
+		resp, err = c.rpc.Bot(ctx, q.Bot)
+		r.Response = &pb.Reply_Bot{Bot: resp}
+	case *pb.Call_Inspect:
+		var resp *pb.InspectResponse
+		resp, err = c.rpc.Inspect(ctx, q.Inspect)
+		r.Response = &pb.Reply_Inspect{Inspect: resp}
+	case *pb.Call_NewGame:
+		var resp *pb.StepResponse
+		resp, err = c.rpc.NewGame(ctx, q.NewGame)
+		r.Response = &pb.Reply_Step{Step: resp}
+	case *pb.Call_Describe:
+		var resp *pb.DescribeResponse
+		resp, err = c.rpc.Describe(ctx, q.Describe)
+		r.Response = &pb.Reply_Describe{Describe: resp}
+	default:
+		return nil, fmt.Errorf("plugin call %s: no unary method for %T", method, call.Request)
+	}
+	if err != nil {
+		return nil, callError(method, err)
+	}
+	return r, nil
+}
+
+// noAnswer is a reply without the response its call asks for: a plugin bug.
+func noAnswer(op string) error {
+	return badReply(op, errors.New("the reply carries no response for the call"))
+}
 
 // callError turns a gRPC error into the error the host expects.
 func callError(method string, err error) error {
@@ -85,9 +229,13 @@ func badReply(op string, err error) error {
 
 // Describe implements sdk.Engine.
 func (c *Client) Describe(ctx context.Context) (*sdk.Description, error) {
-	resp, err := c.rpc.Describe(ctx, &pb.DescribeRequest{})
+	r, err := c.invoke(ctx, "Describe", &pb.Call{Request: &pb.Call_Describe{Describe: &pb.DescribeRequest{}}})
 	if err != nil {
-		return nil, callError("Describe", err)
+		return nil, err
+	}
+	resp := r.GetDescribe()
+	if resp == nil {
+		return nil, noAnswer("describe")
 	}
 	if err := errorFromPB(resp.Error); err != nil {
 		return nil, err
@@ -99,7 +247,11 @@ func (c *Client) Describe(ctx context.Context) (*sdk.Description, error) {
 	return d, nil
 }
 
-func (c *Client) stepReply(op string, resp *pb.StepResponse) (*sdk.Step, error) {
+func (c *Client) stepReply(op string, r *pb.Reply) (*sdk.Step, error) {
+	resp := r.GetStep()
+	if resp == nil {
+		return nil, noAnswer(op)
+	}
 	if err := errorFromPB(resp.Error); err != nil {
 		return nil, err
 	}
@@ -115,15 +267,15 @@ func (c *Client) NewGame(ctx context.Context, req *sdk.NewGameRequest) (*sdk.Ste
 	if req == nil {
 		return nil, errNoRequest("NewGame")
 	}
-	r, err := NewGameToPB(req)
+	q, err := NewGameToPB(req)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := c.rpc.NewGame(ctx, r)
+	r, err := c.invoke(ctx, "NewGame", &pb.Call{Request: &pb.Call_NewGame{NewGame: q}})
 	if err != nil {
-		return nil, callError("NewGame", err)
+		return nil, err
 	}
-	return c.stepReply("start", resp)
+	return c.stepReply("start", r)
 }
 
 // Act implements sdk.Engine.
@@ -135,11 +287,11 @@ func (c *Client) Act(ctx context.Context, req *sdk.ActRequest) (*sdk.Step, error
 	if err != nil {
 		return nil, err
 	}
-	resp, err := c.rpc.Act(ctx, &pb.ActRequest{State: req.State, Action: a, Now: req.Now, NoViews: req.NoViews})
+	r, err := c.invoke(ctx, "Act", &pb.Call{Request: &pb.Call_Act{Act: &pb.ActRequest{State: req.State, Action: a, Now: req.Now, NoViews: req.NoViews}}})
 	if err != nil {
-		return nil, callError("Act", err)
+		return nil, err
 	}
-	return c.stepReply("act", resp)
+	return c.stepReply("act", r)
 }
 
 // Inspect implements sdk.Engine.
@@ -147,9 +299,13 @@ func (c *Client) Inspect(ctx context.Context, req *sdk.InspectRequest) (*sdk.Ins
 	if req == nil {
 		return nil, errNoRequest("Inspect")
 	}
-	resp, err := c.rpc.Inspect(ctx, &pb.InspectRequest{State: req.State, Views: req.Views})
+	r, err := c.invoke(ctx, "Inspect", &pb.Call{Request: &pb.Call_Inspect{Inspect: &pb.InspectRequest{State: req.State, Views: req.Views}}})
 	if err != nil {
-		return nil, callError("Inspect", err)
+		return nil, err
+	}
+	resp := r.GetInspect()
+	if resp == nil {
+		return nil, noAnswer("inspect")
 	}
 	if err := errorFromPB(resp.Error); err != nil {
 		return nil, err
@@ -166,9 +322,13 @@ func (c *Client) Bot(ctx context.Context, req *sdk.BotCall) (*sdk.BotAnswer, err
 	if req == nil {
 		return nil, errNoRequest("Bot")
 	}
-	resp, err := c.rpc.Bot(ctx, &pb.BotRequest{State: req.State, Seat: int32(req.Seat), Level: int32(req.Level), Seed: req.Seed})
+	r, err := c.invoke(ctx, "Bot", &pb.Call{Request: &pb.Call_Bot{Bot: &pb.BotRequest{State: req.State, Seat: int32(req.Seat), Level: int32(req.Level), Seed: req.Seed}}})
 	if err != nil {
-		return nil, callError("Bot", err)
+		return nil, err
+	}
+	resp := r.GetBot()
+	if resp == nil {
+		return nil, noAnswer("bot")
 	}
 	if err := errorFromPB(resp.Error); err != nil {
 		return nil, err

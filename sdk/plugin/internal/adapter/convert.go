@@ -144,18 +144,87 @@ func EventsFromJSON(b []byte) ([]sdk.Event, error) {
 	return events, nil
 }
 
-// StepToPB converts a step for the wire.
-func StepToPB(s *sdk.Step) (*pb.StepResponse, error) {
-	events, err := EventsToJSON(s.Events)
+// EventsToPB converts events for the wire without JSON. A card without a code is refused as
+// EventsToJSON refuses it; the zero Card (an empty slot) travels as 0.
+func EventsToPB(events []sdk.Event) ([]*pb.Event, error) {
+	if len(events) == 0 {
+		return nil, nil
+	}
+	out := make([]*pb.Event, len(events))
+	all := make([]pb.Event, len(events)) // one allocation for every event
+	for i := range events {
+		e := &events[i]
+		pe := &all[i]
+		pe.Name, pe.Seat, pe.Count, pe.Data, pe.Private = e.Name, int32(e.Seat), int32(e.Count), e.Data, e.Private
+		if len(e.Cards) > 0 {
+			pe.Cards = make([]uint32, len(e.Cards))
+			for j, c := range e.Cards {
+				if c != 0 && !c.Valid() {
+					return nil, fmt.Errorf("event %d (%s): card %d has no code", i+1, e.Name, uint16(c))
+				}
+				pe.Cards[j] = uint32(c)
+			}
+		}
+		out[i] = pe
+	}
+	return out, nil
+}
+
+// EventsFromPB reads what EventsToPB wrote; set tells an empty list (non-nil) from none (nil).
+func EventsFromPB(events []*pb.Event, set bool) ([]sdk.Event, error) {
+	if !set {
+		return nil, nil
+	}
+	out := make([]sdk.Event, len(events))
+	for i, pe := range events {
+		e := &out[i]
+		e.Name, e.Seat, e.Count, e.Private = pe.GetName(), int(pe.GetSeat()), int(pe.GetCount()), pe.GetPrivate()
+		if len(pe.Data) > 0 {
+			e.Data = pe.Data
+		}
+		if len(pe.Cards) > 0 {
+			e.Cards = make([]sdk.Card, len(pe.Cards))
+			for j, n := range pe.Cards {
+				c := sdk.Card(n)
+				if n > 0xffff || (c != 0 && !c.Valid()) {
+					return nil, fmt.Errorf("decoding the step's events: event %d (%s): card number %d is no card", i+1, e.Name, n)
+				}
+				e.Cards[j] = c
+			}
+		}
+	}
+	return out, nil
+}
+
+// StepToPB converts a step for the wire, its events as JSON (what every host reads).
+func StepToPB(s *sdk.Step) (*pb.StepResponse, error) { return stepToPB(s, false) }
+
+// stepToPB converts a step, its events as JSON or, when native, as Event messages (for hosts on
+// a multiplexed channel).
+func stepToPB(s *sdk.Step, native bool) (*pb.StepResponse, error) {
+	r := &pb.StepResponse{State: s.State, Status: StatusToPB(&s.Status), Views: s.Views, Spectator: s.Spectator}
+	var err error
+	if native {
+		r.Events, err = EventsToPB(s.Events)
+		r.EventsSet = s.Events != nil
+	} else {
+		r.EventsJson, err = EventsToJSON(s.Events)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("encoding the step's events: %w", err)
 	}
-	return &pb.StepResponse{State: s.State, EventsJson: events, Status: StatusToPB(&s.Status), Views: s.Views, Spectator: s.Spectator}, nil
+	return r, nil
 }
 
-// StepFromPB reads a step from the wire.
+// StepFromPB reads a step from the wire, its events from whichever encoding the plugin used.
 func StepFromPB(r *pb.StepResponse) (*sdk.Step, error) {
-	events, err := EventsFromJSON(r.EventsJson)
+	var events []sdk.Event
+	var err error
+	if r.EventsSet || len(r.Events) > 0 {
+		events, err = EventsFromPB(r.Events, true)
+	} else {
+		events, err = EventsFromJSON(r.EventsJson)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -77,7 +77,9 @@ func (s *Server) Describe(ctx context.Context, _ *pb.DescribeRequest) (resp *pb.
 	return resp, nil
 }
 
-func (s *Server) step(op string, st *sdk.Step, callErr error) (*pb.StepResponse, error) {
+// step answers a call that makes a step; native sends the events as Event messages (a host on a
+// multiplexed channel), otherwise as JSON.
+func (s *Server) step(op string, st *sdk.Step, callErr error, native bool) (*pb.StepResponse, error) {
 	if callErr != nil {
 		e, err := s.errorToPB(op, callErr)
 		return &pb.StepResponse{Error: e}, err
@@ -85,7 +87,7 @@ func (s *Server) step(op string, st *sdk.Step, callErr error) (*pb.StepResponse,
 	if st == nil {
 		return &pb.StepResponse{Error: s.failure(op, errors.New("the engine returned no step and no error"))}, nil
 	}
-	resp, err := StepToPB(st)
+	resp, err := stepToPB(st, native)
 	if err != nil {
 		return &pb.StepResponse{Error: s.failure(op, err)}, nil
 	}
@@ -93,25 +95,33 @@ func (s *Server) step(op string, st *sdk.Step, callErr error) (*pb.StepResponse,
 }
 
 // NewGame answers sdk.Engine.NewGame.
-func (s *Server) NewGame(ctx context.Context, req *pb.NewGameRequest) (resp *pb.StepResponse, err error) {
+func (s *Server) NewGame(ctx context.Context, req *pb.NewGameRequest) (*pb.StepResponse, error) {
+	return s.newGame(ctx, req, false)
+}
+
+func (s *Server) newGame(ctx context.Context, req *pb.NewGameRequest, native bool) (resp *pb.StepResponse, err error) {
 	defer s.guard("start", func(e *pb.Error) { resp = &pb.StepResponse{Error: e} }, &err)
 	r, err := NewGameFromPB(req)
 	if err != nil {
-		return s.step("start", nil, err)
+		return s.step("start", nil, err, native)
 	}
 	st, err := s.engine.NewGame(ctx, r)
-	return s.step("start", st, err)
+	return s.step("start", st, err, native)
 }
 
 // Act answers sdk.Engine.Act.
-func (s *Server) Act(ctx context.Context, req *pb.ActRequest) (resp *pb.StepResponse, err error) {
+func (s *Server) Act(ctx context.Context, req *pb.ActRequest) (*pb.StepResponse, error) {
+	return s.act(ctx, req, false)
+}
+
+func (s *Server) act(ctx context.Context, req *pb.ActRequest, native bool) (resp *pb.StepResponse, err error) {
 	defer s.guard("act", func(e *pb.Error) { resp = &pb.StepResponse{Error: e} }, &err)
 	a, err := ActionFromPB(req.Action)
 	if err != nil {
-		return s.step("act", nil, err)
+		return s.step("act", nil, err, native)
 	}
 	st, err := s.engine.Act(ctx, &sdk.ActRequest{State: req.State, Action: a, Now: req.Now, NoViews: req.NoViews})
-	return s.step("act", st, err)
+	return s.step("act", st, err, native)
 }
 
 // Inspect answers sdk.Engine.Inspect.

@@ -623,9 +623,14 @@ type StepResponse struct {
 	EventsJson []byte  `protobuf:"bytes,2,opt,name=events_json,json=eventsJson,proto3" json:"events_json,omitempty"`
 	Status     *Status `protobuf:"bytes,3,opt,name=status,proto3" json:"status,omitempty"`
 	// Each seat's view as JSON, ready to send.
-	Views         [][]byte `protobuf:"bytes,4,rep,name=views,proto3" json:"views,omitempty"`
-	Spectator     []byte   `protobuf:"bytes,5,opt,name=spectator,proto3" json:"spectator,omitempty"`
-	Error         *Error   `protobuf:"bytes,15,opt,name=error,proto3" json:"error,omitempty"`
+	Views     [][]byte `protobuf:"bytes,4,rep,name=views,proto3" json:"views,omitempty"`
+	Spectator []byte   `protobuf:"bytes,5,opt,name=spectator,proto3" json:"spectator,omitempty"`
+	Error     *Error   `protobuf:"bytes,15,opt,name=error,proto3" json:"error,omitempty"`
+	// events is the step's events without JSON, sent on the multiplexed channels only (Calls and
+	// OpenChannel: only a host that reads this field opens them); events_json is empty then.
+	// events_set tells an empty list from none.
+	Events        []*Event `protobuf:"bytes,6,rep,name=events,proto3" json:"events,omitempty"`
+	EventsSet     bool     `protobuf:"varint,7,opt,name=events_set,json=eventsSet,proto3" json:"events_set,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -702,6 +707,105 @@ func (x *StepResponse) GetError() *Error {
 	return nil
 }
 
+func (x *StepResponse) GetEvents() []*Event {
+	if x != nil {
+		return x.Events
+	}
+	return nil
+}
+
+func (x *StepResponse) GetEventsSet() bool {
+	if x != nil {
+		return x.EventsSet
+	}
+	return false
+}
+
+// Event is sdk.Event; cards travel as their numbers (sdk.Card), 0 for an empty slot.
+type Event struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Seat          int32                  `protobuf:"varint,2,opt,name=seat,proto3" json:"seat,omitempty"`
+	Cards         []uint32               `protobuf:"varint,3,rep,packed,name=cards,proto3" json:"cards,omitempty"`
+	Count         int32                  `protobuf:"varint,4,opt,name=count,proto3" json:"count,omitempty"`
+	Data          map[string]string      `protobuf:"bytes,5,rep,name=data,proto3" json:"data,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Private       bool                   `protobuf:"varint,6,opt,name=private,proto3" json:"private,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Event) Reset() {
+	*x = Event{}
+	mi := &file_ruleset_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Event) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Event) ProtoMessage() {}
+
+func (x *Event) ProtoReflect() protoreflect.Message {
+	mi := &file_ruleset_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Event.ProtoReflect.Descriptor instead.
+func (*Event) Descriptor() ([]byte, []int) {
+	return file_ruleset_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *Event) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Event) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *Event) GetCards() []uint32 {
+	if x != nil {
+		return x.Cards
+	}
+	return nil
+}
+
+func (x *Event) GetCount() int32 {
+	if x != nil {
+		return x.Count
+	}
+	return 0
+}
+
+func (x *Event) GetData() map[string]string {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
+func (x *Event) GetPrivate() bool {
+	if x != nil {
+		return x.Private
+	}
+	return false
+}
+
 // Status is sdk.Status.
 type Status struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -718,7 +822,7 @@ type Status struct {
 
 func (x *Status) Reset() {
 	*x = Status{}
-	mi := &file_ruleset_proto_msgTypes[9]
+	mi := &file_ruleset_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -730,7 +834,7 @@ func (x *Status) String() string {
 func (*Status) ProtoMessage() {}
 
 func (x *Status) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[9]
+	mi := &file_ruleset_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -743,7 +847,7 @@ func (x *Status) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Status.ProtoReflect.Descriptor instead.
 func (*Status) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{9}
+	return file_ruleset_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Status) GetPhase() string {
@@ -808,7 +912,7 @@ type Deadline struct {
 
 func (x *Deadline) Reset() {
 	*x = Deadline{}
-	mi := &file_ruleset_proto_msgTypes[10]
+	mi := &file_ruleset_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -820,7 +924,7 @@ func (x *Deadline) String() string {
 func (*Deadline) ProtoMessage() {}
 
 func (x *Deadline) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[10]
+	mi := &file_ruleset_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -833,7 +937,7 @@ func (x *Deadline) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Deadline.ProtoReflect.Descriptor instead.
 func (*Deadline) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{10}
+	return file_ruleset_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Deadline) GetId() string {
@@ -874,7 +978,7 @@ type InspectRequest struct {
 
 func (x *InspectRequest) Reset() {
 	*x = InspectRequest{}
-	mi := &file_ruleset_proto_msgTypes[11]
+	mi := &file_ruleset_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -886,7 +990,7 @@ func (x *InspectRequest) String() string {
 func (*InspectRequest) ProtoMessage() {}
 
 func (x *InspectRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[11]
+	mi := &file_ruleset_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -899,7 +1003,7 @@ func (x *InspectRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InspectRequest.ProtoReflect.Descriptor instead.
 func (*InspectRequest) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{11}
+	return file_ruleset_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *InspectRequest) GetState() []byte {
@@ -931,7 +1035,7 @@ type InspectResponse struct {
 
 func (x *InspectResponse) Reset() {
 	*x = InspectResponse{}
-	mi := &file_ruleset_proto_msgTypes[12]
+	mi := &file_ruleset_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -943,7 +1047,7 @@ func (x *InspectResponse) String() string {
 func (*InspectResponse) ProtoMessage() {}
 
 func (x *InspectResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[12]
+	mi := &file_ruleset_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -956,7 +1060,7 @@ func (x *InspectResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InspectResponse.ProtoReflect.Descriptor instead.
 func (*InspectResponse) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{12}
+	return file_ruleset_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *InspectResponse) GetStatus() *Status {
@@ -1022,7 +1126,7 @@ type Value struct {
 
 func (x *Value) Reset() {
 	*x = Value{}
-	mi := &file_ruleset_proto_msgTypes[13]
+	mi := &file_ruleset_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1034,7 +1138,7 @@ func (x *Value) String() string {
 func (*Value) ProtoMessage() {}
 
 func (x *Value) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[13]
+	mi := &file_ruleset_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1047,7 +1151,7 @@ func (x *Value) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Value.ProtoReflect.Descriptor instead.
 func (*Value) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{13}
+	return file_ruleset_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Value) GetKind() isValue_Kind {
@@ -1190,7 +1294,7 @@ type Strings struct {
 
 func (x *Strings) Reset() {
 	*x = Strings{}
-	mi := &file_ruleset_proto_msgTypes[14]
+	mi := &file_ruleset_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1202,7 +1306,7 @@ func (x *Strings) String() string {
 func (*Strings) ProtoMessage() {}
 
 func (x *Strings) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[14]
+	mi := &file_ruleset_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1215,7 +1319,7 @@ func (x *Strings) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Strings.ProtoReflect.Descriptor instead.
 func (*Strings) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{14}
+	return file_ruleset_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *Strings) GetItems() []string {
@@ -1234,7 +1338,7 @@ type Ints struct {
 
 func (x *Ints) Reset() {
 	*x = Ints{}
-	mi := &file_ruleset_proto_msgTypes[15]
+	mi := &file_ruleset_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1246,7 +1350,7 @@ func (x *Ints) String() string {
 func (*Ints) ProtoMessage() {}
 
 func (x *Ints) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[15]
+	mi := &file_ruleset_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1259,7 +1363,7 @@ func (x *Ints) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ints.ProtoReflect.Descriptor instead.
 func (*Ints) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{15}
+	return file_ruleset_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Ints) GetItems() []int64 {
@@ -1278,7 +1382,7 @@ type StringLists struct {
 
 func (x *StringLists) Reset() {
 	*x = StringLists{}
-	mi := &file_ruleset_proto_msgTypes[16]
+	mi := &file_ruleset_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1290,7 +1394,7 @@ func (x *StringLists) String() string {
 func (*StringLists) ProtoMessage() {}
 
 func (x *StringLists) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[16]
+	mi := &file_ruleset_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1303,7 +1407,7 @@ func (x *StringLists) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StringLists.ProtoReflect.Descriptor instead.
 func (*StringLists) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{16}
+	return file_ruleset_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *StringLists) GetItems() []*Strings {
@@ -1325,7 +1429,7 @@ type BotRequest struct {
 
 func (x *BotRequest) Reset() {
 	*x = BotRequest{}
-	mi := &file_ruleset_proto_msgTypes[17]
+	mi := &file_ruleset_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1337,7 +1441,7 @@ func (x *BotRequest) String() string {
 func (*BotRequest) ProtoMessage() {}
 
 func (x *BotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[17]
+	mi := &file_ruleset_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1350,7 +1454,7 @@ func (x *BotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BotRequest.ProtoReflect.Descriptor instead.
 func (*BotRequest) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{17}
+	return file_ruleset_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *BotRequest) GetState() []byte {
@@ -1392,7 +1496,7 @@ type BotResponse struct {
 
 func (x *BotResponse) Reset() {
 	*x = BotResponse{}
-	mi := &file_ruleset_proto_msgTypes[18]
+	mi := &file_ruleset_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1404,7 +1508,7 @@ func (x *BotResponse) String() string {
 func (*BotResponse) ProtoMessage() {}
 
 func (x *BotResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[18]
+	mi := &file_ruleset_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1417,7 +1521,7 @@ func (x *BotResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BotResponse.ProtoReflect.Descriptor instead.
 func (*BotResponse) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{18}
+	return file_ruleset_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *BotResponse) GetAction() *Action {
@@ -1430,6 +1534,501 @@ func (x *BotResponse) GetAction() *Action {
 func (x *BotResponse) GetError() *Error {
 	if x != nil {
 		return x.Error
+	}
+	return nil
+}
+
+// Call is one engine call on the Calls stream (or the direct channel).
+type Call struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id is chosen by the host, unique among its calls in flight; the Reply carries it back.
+	Id uint64 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	// timeout_ns is how long the call may run, counted from when the plugin reads it; 0 means no
+	// deadline. The host enforces the deadline itself as well.
+	TimeoutNs int64 `protobuf:"varint,2,opt,name=timeout_ns,json=timeoutNs,proto3" json:"timeout_ns,omitempty"`
+	// Types that are valid to be assigned to Request:
+	//
+	//	*Call_Describe
+	//	*Call_NewGame
+	//	*Call_Act
+	//	*Call_Inspect
+	//	*Call_Bot
+	//	*Call_Cancel
+	Request       isCall_Request `protobuf_oneof:"request"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Call) Reset() {
+	*x = Call{}
+	mi := &file_ruleset_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Call) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Call) ProtoMessage() {}
+
+func (x *Call) ProtoReflect() protoreflect.Message {
+	mi := &file_ruleset_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Call.ProtoReflect.Descriptor instead.
+func (*Call) Descriptor() ([]byte, []int) {
+	return file_ruleset_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *Call) GetId() uint64 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *Call) GetTimeoutNs() int64 {
+	if x != nil {
+		return x.TimeoutNs
+	}
+	return 0
+}
+
+func (x *Call) GetRequest() isCall_Request {
+	if x != nil {
+		return x.Request
+	}
+	return nil
+}
+
+func (x *Call) GetDescribe() *DescribeRequest {
+	if x != nil {
+		if x, ok := x.Request.(*Call_Describe); ok {
+			return x.Describe
+		}
+	}
+	return nil
+}
+
+func (x *Call) GetNewGame() *NewGameRequest {
+	if x != nil {
+		if x, ok := x.Request.(*Call_NewGame); ok {
+			return x.NewGame
+		}
+	}
+	return nil
+}
+
+func (x *Call) GetAct() *ActRequest {
+	if x != nil {
+		if x, ok := x.Request.(*Call_Act); ok {
+			return x.Act
+		}
+	}
+	return nil
+}
+
+func (x *Call) GetInspect() *InspectRequest {
+	if x != nil {
+		if x, ok := x.Request.(*Call_Inspect); ok {
+			return x.Inspect
+		}
+	}
+	return nil
+}
+
+func (x *Call) GetBot() *BotRequest {
+	if x != nil {
+		if x, ok := x.Request.(*Call_Bot); ok {
+			return x.Bot
+		}
+	}
+	return nil
+}
+
+func (x *Call) GetCancel() *CancelRequest {
+	if x != nil {
+		if x, ok := x.Request.(*Call_Cancel); ok {
+			return x.Cancel
+		}
+	}
+	return nil
+}
+
+type isCall_Request interface {
+	isCall_Request()
+}
+
+type Call_Describe struct {
+	Describe *DescribeRequest `protobuf:"bytes,3,opt,name=describe,proto3,oneof"`
+}
+
+type Call_NewGame struct {
+	NewGame *NewGameRequest `protobuf:"bytes,4,opt,name=new_game,json=newGame,proto3,oneof"`
+}
+
+type Call_Act struct {
+	Act *ActRequest `protobuf:"bytes,5,opt,name=act,proto3,oneof"`
+}
+
+type Call_Inspect struct {
+	Inspect *InspectRequest `protobuf:"bytes,6,opt,name=inspect,proto3,oneof"`
+}
+
+type Call_Bot struct {
+	Bot *BotRequest `protobuf:"bytes,7,opt,name=bot,proto3,oneof"`
+}
+
+type Call_Cancel struct {
+	// cancel stops the call in flight with this id (the host gave up on it); it gets no reply.
+	Cancel *CancelRequest `protobuf:"bytes,8,opt,name=cancel,proto3,oneof"`
+}
+
+func (*Call_Describe) isCall_Request() {}
+
+func (*Call_NewGame) isCall_Request() {}
+
+func (*Call_Act) isCall_Request() {}
+
+func (*Call_Inspect) isCall_Request() {}
+
+func (*Call_Bot) isCall_Request() {}
+
+func (*Call_Cancel) isCall_Request() {}
+
+type CancelRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CancelRequest) Reset() {
+	*x = CancelRequest{}
+	mi := &file_ruleset_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CancelRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CancelRequest) ProtoMessage() {}
+
+func (x *CancelRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ruleset_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CancelRequest.ProtoReflect.Descriptor instead.
+func (*CancelRequest) Descriptor() ([]byte, []int) {
+	return file_ruleset_proto_rawDescGZIP(), []int{21}
+}
+
+// Reply answers the Call with the same id: the method's own response (which may carry a refusal or
+// a failure in its error field), or a status when the call failed as a transport would fail it.
+type Reply struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Id    uint64                 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	// Types that are valid to be assigned to Response:
+	//
+	//	*Reply_Describe
+	//	*Reply_Step
+	//	*Reply_Inspect
+	//	*Reply_Bot
+	//	*Reply_Status
+	Response      isReply_Response `protobuf_oneof:"response"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Reply) Reset() {
+	*x = Reply{}
+	mi := &file_ruleset_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Reply) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Reply) ProtoMessage() {}
+
+func (x *Reply) ProtoReflect() protoreflect.Message {
+	mi := &file_ruleset_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Reply.ProtoReflect.Descriptor instead.
+func (*Reply) Descriptor() ([]byte, []int) {
+	return file_ruleset_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *Reply) GetId() uint64 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *Reply) GetResponse() isReply_Response {
+	if x != nil {
+		return x.Response
+	}
+	return nil
+}
+
+func (x *Reply) GetDescribe() *DescribeResponse {
+	if x != nil {
+		if x, ok := x.Response.(*Reply_Describe); ok {
+			return x.Describe
+		}
+	}
+	return nil
+}
+
+func (x *Reply) GetStep() *StepResponse {
+	if x != nil {
+		if x, ok := x.Response.(*Reply_Step); ok {
+			return x.Step
+		}
+	}
+	return nil
+}
+
+func (x *Reply) GetInspect() *InspectResponse {
+	if x != nil {
+		if x, ok := x.Response.(*Reply_Inspect); ok {
+			return x.Inspect
+		}
+	}
+	return nil
+}
+
+func (x *Reply) GetBot() *BotResponse {
+	if x != nil {
+		if x, ok := x.Response.(*Reply_Bot); ok {
+			return x.Bot
+		}
+	}
+	return nil
+}
+
+func (x *Reply) GetStatus() *CallStatus {
+	if x != nil {
+		if x, ok := x.Response.(*Reply_Status); ok {
+			return x.Status
+		}
+	}
+	return nil
+}
+
+type isReply_Response interface {
+	isReply_Response()
+}
+
+type Reply_Describe struct {
+	Describe *DescribeResponse `protobuf:"bytes,2,opt,name=describe,proto3,oneof"`
+}
+
+type Reply_Step struct {
+	Step *StepResponse `protobuf:"bytes,3,opt,name=step,proto3,oneof"`
+}
+
+type Reply_Inspect struct {
+	Inspect *InspectResponse `protobuf:"bytes,4,opt,name=inspect,proto3,oneof"`
+}
+
+type Reply_Bot struct {
+	Bot *BotResponse `protobuf:"bytes,5,opt,name=bot,proto3,oneof"`
+}
+
+type Reply_Status struct {
+	Status *CallStatus `protobuf:"bytes,6,opt,name=status,proto3,oneof"`
+}
+
+func (*Reply_Describe) isReply_Response() {}
+
+func (*Reply_Step) isReply_Response() {}
+
+func (*Reply_Inspect) isReply_Response() {}
+
+func (*Reply_Bot) isReply_Response() {}
+
+func (*Reply_Status) isReply_Response() {}
+
+// CallStatus is a call's failure outside the ruleset: a gRPC status code number (1 canceled,
+// 4 deadline exceeded, 12 unimplemented, 13 internal) and its message.
+type CallStatus struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Code          int32                  `protobuf:"varint,1,opt,name=code,proto3" json:"code,omitempty"`
+	Message       string                 `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CallStatus) Reset() {
+	*x = CallStatus{}
+	mi := &file_ruleset_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CallStatus) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CallStatus) ProtoMessage() {}
+
+func (x *CallStatus) ProtoReflect() protoreflect.Message {
+	mi := &file_ruleset_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CallStatus.ProtoReflect.Descriptor instead.
+func (*CallStatus) Descriptor() ([]byte, []int) {
+	return file_ruleset_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *CallStatus) GetCode() int32 {
+	if x != nil {
+		return x.Code
+	}
+	return 0
+}
+
+func (x *CallStatus) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+type OpenChannelRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OpenChannelRequest) Reset() {
+	*x = OpenChannelRequest{}
+	mi := &file_ruleset_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OpenChannelRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OpenChannelRequest) ProtoMessage() {}
+
+func (x *OpenChannelRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ruleset_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OpenChannelRequest.ProtoReflect.Descriptor instead.
+func (*OpenChannelRequest) Descriptor() ([]byte, []int) {
+	return file_ruleset_proto_rawDescGZIP(), []int{24}
+}
+
+// OpenChannelResponse says where to connect: network is "unix", address a socket path; token is
+// the first frame the host must send.
+type OpenChannelResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Network       string                 `protobuf:"bytes,1,opt,name=network,proto3" json:"network,omitempty"`
+	Address       string                 `protobuf:"bytes,2,opt,name=address,proto3" json:"address,omitempty"`
+	Token         []byte                 `protobuf:"bytes,3,opt,name=token,proto3" json:"token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OpenChannelResponse) Reset() {
+	*x = OpenChannelResponse{}
+	mi := &file_ruleset_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OpenChannelResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OpenChannelResponse) ProtoMessage() {}
+
+func (x *OpenChannelResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ruleset_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OpenChannelResponse.ProtoReflect.Descriptor instead.
+func (*OpenChannelResponse) Descriptor() ([]byte, []int) {
+	return file_ruleset_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *OpenChannelResponse) GetNetwork() string {
+	if x != nil {
+		return x.Network
+	}
+	return ""
+}
+
+func (x *OpenChannelResponse) GetAddress() string {
+	if x != nil {
+		return x.Address
+	}
+	return ""
+}
+
+func (x *OpenChannelResponse) GetToken() []byte {
+	if x != nil {
+		return x.Token
 	}
 	return nil
 }
@@ -1488,7 +2087,7 @@ const file_ruleset_proto_rawDesc = "" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\t\n" +
 	"\a_targetB\b\n" +
-	"\x06_index\"\xe2\x01\n" +
+	"\x06_index\"\xb6\x02\n" +
 	"\fStepResponse\x12\x14\n" +
 	"\x05state\x18\x01 \x01(\fR\x05state\x12\x1f\n" +
 	"\vevents_json\x18\x02 \x01(\fR\n" +
@@ -1496,7 +2095,20 @@ const file_ruleset_proto_rawDesc = "" +
 	"\x06status\x18\x03 \x01(\v2\x1c.cardhouse.ruleset.v1.StatusR\x06status\x12\x14\n" +
 	"\x05views\x18\x04 \x03(\fR\x05views\x12\x1c\n" +
 	"\tspectator\x18\x05 \x01(\fR\tspectator\x121\n" +
-	"\x05error\x18\x0f \x01(\v2\x1b.cardhouse.ruleset.v1.ErrorR\x05error\"\xcc\x01\n" +
+	"\x05error\x18\x0f \x01(\v2\x1b.cardhouse.ruleset.v1.ErrorR\x05error\x123\n" +
+	"\x06events\x18\x06 \x03(\v2\x1b.cardhouse.ruleset.v1.EventR\x06events\x12\x1d\n" +
+	"\n" +
+	"events_set\x18\a \x01(\bR\teventsSet\"\xe9\x01\n" +
+	"\x05Event\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
+	"\x04seat\x18\x02 \x01(\x05R\x04seat\x12\x14\n" +
+	"\x05cards\x18\x03 \x03(\rR\x05cards\x12\x14\n" +
+	"\x05count\x18\x04 \x01(\x05R\x05count\x129\n" +
+	"\x04data\x18\x05 \x03(\v2%.cardhouse.ruleset.v1.Event.DataEntryR\x04data\x12\x18\n" +
+	"\aprivate\x18\x06 \x01(\bR\aprivate\x1a7\n" +
+	"\tDataEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xcc\x01\n" +
 	"\x06Status\x12\x14\n" +
 	"\x05phase\x18\x01 \x01(\tR\x05phase\x12\x14\n" +
 	"\x05seats\x18\x02 \x01(\x05R\x05seats\x12\x12\n" +
@@ -1547,13 +2159,45 @@ const file_ruleset_proto_rawDesc = "" +
 	"\x04seed\x18\x04 \x01(\x04R\x04seed\"v\n" +
 	"\vBotResponse\x124\n" +
 	"\x06action\x18\x01 \x01(\v2\x1c.cardhouse.ruleset.v1.ActionR\x06action\x121\n" +
-	"\x05error\x18\x0f \x01(\v2\x1b.cardhouse.ruleset.v1.ErrorR\x05error2\xaa\x03\n" +
+	"\x05error\x18\x0f \x01(\v2\x1b.cardhouse.ruleset.v1.ErrorR\x05error\"\xb5\x03\n" +
+	"\x04Call\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x04R\x02id\x12\x1d\n" +
+	"\n" +
+	"timeout_ns\x18\x02 \x01(\x03R\ttimeoutNs\x12C\n" +
+	"\bdescribe\x18\x03 \x01(\v2%.cardhouse.ruleset.v1.DescribeRequestH\x00R\bdescribe\x12A\n" +
+	"\bnew_game\x18\x04 \x01(\v2$.cardhouse.ruleset.v1.NewGameRequestH\x00R\anewGame\x124\n" +
+	"\x03act\x18\x05 \x01(\v2 .cardhouse.ruleset.v1.ActRequestH\x00R\x03act\x12@\n" +
+	"\ainspect\x18\x06 \x01(\v2$.cardhouse.ruleset.v1.InspectRequestH\x00R\ainspect\x124\n" +
+	"\x03bot\x18\a \x01(\v2 .cardhouse.ruleset.v1.BotRequestH\x00R\x03bot\x12=\n" +
+	"\x06cancel\x18\b \x01(\v2#.cardhouse.ruleset.v1.CancelRequestH\x00R\x06cancelB\t\n" +
+	"\arequest\"\x0f\n" +
+	"\rCancelRequest\"\xd9\x02\n" +
+	"\x05Reply\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x04R\x02id\x12D\n" +
+	"\bdescribe\x18\x02 \x01(\v2&.cardhouse.ruleset.v1.DescribeResponseH\x00R\bdescribe\x128\n" +
+	"\x04step\x18\x03 \x01(\v2\".cardhouse.ruleset.v1.StepResponseH\x00R\x04step\x12A\n" +
+	"\ainspect\x18\x04 \x01(\v2%.cardhouse.ruleset.v1.InspectResponseH\x00R\ainspect\x125\n" +
+	"\x03bot\x18\x05 \x01(\v2!.cardhouse.ruleset.v1.BotResponseH\x00R\x03bot\x12:\n" +
+	"\x06status\x18\x06 \x01(\v2 .cardhouse.ruleset.v1.CallStatusH\x00R\x06statusB\n" +
+	"\n" +
+	"\bresponse\":\n" +
+	"\n" +
+	"CallStatus\x12\x12\n" +
+	"\x04code\x18\x01 \x01(\x05R\x04code\x12\x18\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\"\x14\n" +
+	"\x12OpenChannelRequest\"_\n" +
+	"\x13OpenChannelResponse\x12\x18\n" +
+	"\anetwork\x18\x01 \x01(\tR\anetwork\x12\x18\n" +
+	"\aaddress\x18\x02 \x01(\tR\aaddress\x12\x14\n" +
+	"\x05token\x18\x03 \x01(\fR\x05token2\xd4\x04\n" +
 	"\aRuleset\x12Y\n" +
 	"\bDescribe\x12%.cardhouse.ruleset.v1.DescribeRequest\x1a&.cardhouse.ruleset.v1.DescribeResponse\x12S\n" +
 	"\aNewGame\x12$.cardhouse.ruleset.v1.NewGameRequest\x1a\".cardhouse.ruleset.v1.StepResponse\x12K\n" +
 	"\x03Act\x12 .cardhouse.ruleset.v1.ActRequest\x1a\".cardhouse.ruleset.v1.StepResponse\x12V\n" +
 	"\aInspect\x12$.cardhouse.ruleset.v1.InspectRequest\x1a%.cardhouse.ruleset.v1.InspectResponse\x12J\n" +
-	"\x03Bot\x12 .cardhouse.ruleset.v1.BotRequest\x1a!.cardhouse.ruleset.v1.BotResponseB,Z*cardhouse/sdk/plugin/internal/pb/rulesetv1b\x06proto3"
+	"\x03Bot\x12 .cardhouse.ruleset.v1.BotRequest\x1a!.cardhouse.ruleset.v1.BotResponse\x12D\n" +
+	"\x05Calls\x12\x1a.cardhouse.ruleset.v1.Call\x1a\x1b.cardhouse.ruleset.v1.Reply(\x010\x01\x12b\n" +
+	"\vOpenChannel\x12(.cardhouse.ruleset.v1.OpenChannelRequest\x1a).cardhouse.ruleset.v1.OpenChannelResponseB,Z*cardhouse/sdk/plugin/internal/pb/rulesetv1b\x06proto3"
 
 var (
 	file_ruleset_proto_rawDescOnce sync.Once
@@ -1567,64 +2211,89 @@ func file_ruleset_proto_rawDescGZIP() []byte {
 	return file_ruleset_proto_rawDescData
 }
 
-var file_ruleset_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
+var file_ruleset_proto_msgTypes = make([]protoimpl.MessageInfo, 29)
 var file_ruleset_proto_goTypes = []any{
-	(*Error)(nil),            // 0: cardhouse.ruleset.v1.Error
-	(*Refusal)(nil),          // 1: cardhouse.ruleset.v1.Refusal
-	(*Failure)(nil),          // 2: cardhouse.ruleset.v1.Failure
-	(*DescribeRequest)(nil),  // 3: cardhouse.ruleset.v1.DescribeRequest
-	(*DescribeResponse)(nil), // 4: cardhouse.ruleset.v1.DescribeResponse
-	(*NewGameRequest)(nil),   // 5: cardhouse.ruleset.v1.NewGameRequest
-	(*ActRequest)(nil),       // 6: cardhouse.ruleset.v1.ActRequest
-	(*Action)(nil),           // 7: cardhouse.ruleset.v1.Action
-	(*StepResponse)(nil),     // 8: cardhouse.ruleset.v1.StepResponse
-	(*Status)(nil),           // 9: cardhouse.ruleset.v1.Status
-	(*Deadline)(nil),         // 10: cardhouse.ruleset.v1.Deadline
-	(*InspectRequest)(nil),   // 11: cardhouse.ruleset.v1.InspectRequest
-	(*InspectResponse)(nil),  // 12: cardhouse.ruleset.v1.InspectResponse
-	(*Value)(nil),            // 13: cardhouse.ruleset.v1.Value
-	(*Strings)(nil),          // 14: cardhouse.ruleset.v1.Strings
-	(*Ints)(nil),             // 15: cardhouse.ruleset.v1.Ints
-	(*StringLists)(nil),      // 16: cardhouse.ruleset.v1.StringLists
-	(*BotRequest)(nil),       // 17: cardhouse.ruleset.v1.BotRequest
-	(*BotResponse)(nil),      // 18: cardhouse.ruleset.v1.BotResponse
-	nil,                      // 19: cardhouse.ruleset.v1.Action.ArgsEntry
-	nil,                      // 20: cardhouse.ruleset.v1.InspectResponse.ObservationEntry
+	(*Error)(nil),               // 0: cardhouse.ruleset.v1.Error
+	(*Refusal)(nil),             // 1: cardhouse.ruleset.v1.Refusal
+	(*Failure)(nil),             // 2: cardhouse.ruleset.v1.Failure
+	(*DescribeRequest)(nil),     // 3: cardhouse.ruleset.v1.DescribeRequest
+	(*DescribeResponse)(nil),    // 4: cardhouse.ruleset.v1.DescribeResponse
+	(*NewGameRequest)(nil),      // 5: cardhouse.ruleset.v1.NewGameRequest
+	(*ActRequest)(nil),          // 6: cardhouse.ruleset.v1.ActRequest
+	(*Action)(nil),              // 7: cardhouse.ruleset.v1.Action
+	(*StepResponse)(nil),        // 8: cardhouse.ruleset.v1.StepResponse
+	(*Event)(nil),               // 9: cardhouse.ruleset.v1.Event
+	(*Status)(nil),              // 10: cardhouse.ruleset.v1.Status
+	(*Deadline)(nil),            // 11: cardhouse.ruleset.v1.Deadline
+	(*InspectRequest)(nil),      // 12: cardhouse.ruleset.v1.InspectRequest
+	(*InspectResponse)(nil),     // 13: cardhouse.ruleset.v1.InspectResponse
+	(*Value)(nil),               // 14: cardhouse.ruleset.v1.Value
+	(*Strings)(nil),             // 15: cardhouse.ruleset.v1.Strings
+	(*Ints)(nil),                // 16: cardhouse.ruleset.v1.Ints
+	(*StringLists)(nil),         // 17: cardhouse.ruleset.v1.StringLists
+	(*BotRequest)(nil),          // 18: cardhouse.ruleset.v1.BotRequest
+	(*BotResponse)(nil),         // 19: cardhouse.ruleset.v1.BotResponse
+	(*Call)(nil),                // 20: cardhouse.ruleset.v1.Call
+	(*CancelRequest)(nil),       // 21: cardhouse.ruleset.v1.CancelRequest
+	(*Reply)(nil),               // 22: cardhouse.ruleset.v1.Reply
+	(*CallStatus)(nil),          // 23: cardhouse.ruleset.v1.CallStatus
+	(*OpenChannelRequest)(nil),  // 24: cardhouse.ruleset.v1.OpenChannelRequest
+	(*OpenChannelResponse)(nil), // 25: cardhouse.ruleset.v1.OpenChannelResponse
+	nil,                         // 26: cardhouse.ruleset.v1.Action.ArgsEntry
+	nil,                         // 27: cardhouse.ruleset.v1.Event.DataEntry
+	nil,                         // 28: cardhouse.ruleset.v1.InspectResponse.ObservationEntry
 }
 var file_ruleset_proto_depIdxs = []int32{
 	1,  // 0: cardhouse.ruleset.v1.Error.refusal:type_name -> cardhouse.ruleset.v1.Refusal
 	2,  // 1: cardhouse.ruleset.v1.Error.failure:type_name -> cardhouse.ruleset.v1.Failure
 	0,  // 2: cardhouse.ruleset.v1.DescribeResponse.error:type_name -> cardhouse.ruleset.v1.Error
 	7,  // 3: cardhouse.ruleset.v1.ActRequest.action:type_name -> cardhouse.ruleset.v1.Action
-	19, // 4: cardhouse.ruleset.v1.Action.args:type_name -> cardhouse.ruleset.v1.Action.ArgsEntry
-	9,  // 5: cardhouse.ruleset.v1.StepResponse.status:type_name -> cardhouse.ruleset.v1.Status
+	26, // 4: cardhouse.ruleset.v1.Action.args:type_name -> cardhouse.ruleset.v1.Action.ArgsEntry
+	10, // 5: cardhouse.ruleset.v1.StepResponse.status:type_name -> cardhouse.ruleset.v1.Status
 	0,  // 6: cardhouse.ruleset.v1.StepResponse.error:type_name -> cardhouse.ruleset.v1.Error
-	10, // 7: cardhouse.ruleset.v1.Status.deadlines:type_name -> cardhouse.ruleset.v1.Deadline
-	9,  // 8: cardhouse.ruleset.v1.InspectResponse.status:type_name -> cardhouse.ruleset.v1.Status
-	20, // 9: cardhouse.ruleset.v1.InspectResponse.observation:type_name -> cardhouse.ruleset.v1.InspectResponse.ObservationEntry
-	0,  // 10: cardhouse.ruleset.v1.InspectResponse.error:type_name -> cardhouse.ruleset.v1.Error
-	14, // 11: cardhouse.ruleset.v1.Value.strs:type_name -> cardhouse.ruleset.v1.Strings
-	15, // 12: cardhouse.ruleset.v1.Value.ints:type_name -> cardhouse.ruleset.v1.Ints
-	16, // 13: cardhouse.ruleset.v1.Value.str_lists:type_name -> cardhouse.ruleset.v1.StringLists
-	14, // 14: cardhouse.ruleset.v1.StringLists.items:type_name -> cardhouse.ruleset.v1.Strings
-	7,  // 15: cardhouse.ruleset.v1.BotResponse.action:type_name -> cardhouse.ruleset.v1.Action
-	0,  // 16: cardhouse.ruleset.v1.BotResponse.error:type_name -> cardhouse.ruleset.v1.Error
-	13, // 17: cardhouse.ruleset.v1.InspectResponse.ObservationEntry.value:type_name -> cardhouse.ruleset.v1.Value
-	3,  // 18: cardhouse.ruleset.v1.Ruleset.Describe:input_type -> cardhouse.ruleset.v1.DescribeRequest
-	5,  // 19: cardhouse.ruleset.v1.Ruleset.NewGame:input_type -> cardhouse.ruleset.v1.NewGameRequest
-	6,  // 20: cardhouse.ruleset.v1.Ruleset.Act:input_type -> cardhouse.ruleset.v1.ActRequest
-	11, // 21: cardhouse.ruleset.v1.Ruleset.Inspect:input_type -> cardhouse.ruleset.v1.InspectRequest
-	17, // 22: cardhouse.ruleset.v1.Ruleset.Bot:input_type -> cardhouse.ruleset.v1.BotRequest
-	4,  // 23: cardhouse.ruleset.v1.Ruleset.Describe:output_type -> cardhouse.ruleset.v1.DescribeResponse
-	8,  // 24: cardhouse.ruleset.v1.Ruleset.NewGame:output_type -> cardhouse.ruleset.v1.StepResponse
-	8,  // 25: cardhouse.ruleset.v1.Ruleset.Act:output_type -> cardhouse.ruleset.v1.StepResponse
-	12, // 26: cardhouse.ruleset.v1.Ruleset.Inspect:output_type -> cardhouse.ruleset.v1.InspectResponse
-	18, // 27: cardhouse.ruleset.v1.Ruleset.Bot:output_type -> cardhouse.ruleset.v1.BotResponse
-	23, // [23:28] is the sub-list for method output_type
-	18, // [18:23] is the sub-list for method input_type
-	18, // [18:18] is the sub-list for extension type_name
-	18, // [18:18] is the sub-list for extension extendee
-	0,  // [0:18] is the sub-list for field type_name
+	9,  // 7: cardhouse.ruleset.v1.StepResponse.events:type_name -> cardhouse.ruleset.v1.Event
+	27, // 8: cardhouse.ruleset.v1.Event.data:type_name -> cardhouse.ruleset.v1.Event.DataEntry
+	11, // 9: cardhouse.ruleset.v1.Status.deadlines:type_name -> cardhouse.ruleset.v1.Deadline
+	10, // 10: cardhouse.ruleset.v1.InspectResponse.status:type_name -> cardhouse.ruleset.v1.Status
+	28, // 11: cardhouse.ruleset.v1.InspectResponse.observation:type_name -> cardhouse.ruleset.v1.InspectResponse.ObservationEntry
+	0,  // 12: cardhouse.ruleset.v1.InspectResponse.error:type_name -> cardhouse.ruleset.v1.Error
+	15, // 13: cardhouse.ruleset.v1.Value.strs:type_name -> cardhouse.ruleset.v1.Strings
+	16, // 14: cardhouse.ruleset.v1.Value.ints:type_name -> cardhouse.ruleset.v1.Ints
+	17, // 15: cardhouse.ruleset.v1.Value.str_lists:type_name -> cardhouse.ruleset.v1.StringLists
+	15, // 16: cardhouse.ruleset.v1.StringLists.items:type_name -> cardhouse.ruleset.v1.Strings
+	7,  // 17: cardhouse.ruleset.v1.BotResponse.action:type_name -> cardhouse.ruleset.v1.Action
+	0,  // 18: cardhouse.ruleset.v1.BotResponse.error:type_name -> cardhouse.ruleset.v1.Error
+	3,  // 19: cardhouse.ruleset.v1.Call.describe:type_name -> cardhouse.ruleset.v1.DescribeRequest
+	5,  // 20: cardhouse.ruleset.v1.Call.new_game:type_name -> cardhouse.ruleset.v1.NewGameRequest
+	6,  // 21: cardhouse.ruleset.v1.Call.act:type_name -> cardhouse.ruleset.v1.ActRequest
+	12, // 22: cardhouse.ruleset.v1.Call.inspect:type_name -> cardhouse.ruleset.v1.InspectRequest
+	18, // 23: cardhouse.ruleset.v1.Call.bot:type_name -> cardhouse.ruleset.v1.BotRequest
+	21, // 24: cardhouse.ruleset.v1.Call.cancel:type_name -> cardhouse.ruleset.v1.CancelRequest
+	4,  // 25: cardhouse.ruleset.v1.Reply.describe:type_name -> cardhouse.ruleset.v1.DescribeResponse
+	8,  // 26: cardhouse.ruleset.v1.Reply.step:type_name -> cardhouse.ruleset.v1.StepResponse
+	13, // 27: cardhouse.ruleset.v1.Reply.inspect:type_name -> cardhouse.ruleset.v1.InspectResponse
+	19, // 28: cardhouse.ruleset.v1.Reply.bot:type_name -> cardhouse.ruleset.v1.BotResponse
+	23, // 29: cardhouse.ruleset.v1.Reply.status:type_name -> cardhouse.ruleset.v1.CallStatus
+	14, // 30: cardhouse.ruleset.v1.InspectResponse.ObservationEntry.value:type_name -> cardhouse.ruleset.v1.Value
+	3,  // 31: cardhouse.ruleset.v1.Ruleset.Describe:input_type -> cardhouse.ruleset.v1.DescribeRequest
+	5,  // 32: cardhouse.ruleset.v1.Ruleset.NewGame:input_type -> cardhouse.ruleset.v1.NewGameRequest
+	6,  // 33: cardhouse.ruleset.v1.Ruleset.Act:input_type -> cardhouse.ruleset.v1.ActRequest
+	12, // 34: cardhouse.ruleset.v1.Ruleset.Inspect:input_type -> cardhouse.ruleset.v1.InspectRequest
+	18, // 35: cardhouse.ruleset.v1.Ruleset.Bot:input_type -> cardhouse.ruleset.v1.BotRequest
+	20, // 36: cardhouse.ruleset.v1.Ruleset.Calls:input_type -> cardhouse.ruleset.v1.Call
+	24, // 37: cardhouse.ruleset.v1.Ruleset.OpenChannel:input_type -> cardhouse.ruleset.v1.OpenChannelRequest
+	4,  // 38: cardhouse.ruleset.v1.Ruleset.Describe:output_type -> cardhouse.ruleset.v1.DescribeResponse
+	8,  // 39: cardhouse.ruleset.v1.Ruleset.NewGame:output_type -> cardhouse.ruleset.v1.StepResponse
+	8,  // 40: cardhouse.ruleset.v1.Ruleset.Act:output_type -> cardhouse.ruleset.v1.StepResponse
+	13, // 41: cardhouse.ruleset.v1.Ruleset.Inspect:output_type -> cardhouse.ruleset.v1.InspectResponse
+	19, // 42: cardhouse.ruleset.v1.Ruleset.Bot:output_type -> cardhouse.ruleset.v1.BotResponse
+	22, // 43: cardhouse.ruleset.v1.Ruleset.Calls:output_type -> cardhouse.ruleset.v1.Reply
+	25, // 44: cardhouse.ruleset.v1.Ruleset.OpenChannel:output_type -> cardhouse.ruleset.v1.OpenChannelResponse
+	38, // [38:45] is the sub-list for method output_type
+	31, // [31:38] is the sub-list for method input_type
+	31, // [31:31] is the sub-list for extension type_name
+	31, // [31:31] is the sub-list for extension extendee
+	0,  // [0:31] is the sub-list for field type_name
 }
 
 func init() { file_ruleset_proto_init() }
@@ -1638,7 +2307,7 @@ func file_ruleset_proto_init() {
 	}
 	file_ruleset_proto_msgTypes[5].OneofWrappers = []any{}
 	file_ruleset_proto_msgTypes[7].OneofWrappers = []any{}
-	file_ruleset_proto_msgTypes[13].OneofWrappers = []any{
+	file_ruleset_proto_msgTypes[14].OneofWrappers = []any{
 		(*Value_Null)(nil),
 		(*Value_Int)(nil),
 		(*Value_Bool)(nil),
@@ -1648,13 +2317,28 @@ func file_ruleset_proto_init() {
 		(*Value_StrLists)(nil),
 		(*Value_Json)(nil),
 	}
+	file_ruleset_proto_msgTypes[20].OneofWrappers = []any{
+		(*Call_Describe)(nil),
+		(*Call_NewGame)(nil),
+		(*Call_Act)(nil),
+		(*Call_Inspect)(nil),
+		(*Call_Bot)(nil),
+		(*Call_Cancel)(nil),
+	}
+	file_ruleset_proto_msgTypes[22].OneofWrappers = []any{
+		(*Reply_Describe)(nil),
+		(*Reply_Step)(nil),
+		(*Reply_Inspect)(nil),
+		(*Reply_Bot)(nil),
+		(*Reply_Status)(nil),
+	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ruleset_proto_rawDesc), len(file_ruleset_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   21,
+			NumMessages:   29,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

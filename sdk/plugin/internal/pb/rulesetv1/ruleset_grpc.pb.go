@@ -30,11 +30,13 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	Ruleset_Describe_FullMethodName = "/cardhouse.ruleset.v1.Ruleset/Describe"
-	Ruleset_NewGame_FullMethodName  = "/cardhouse.ruleset.v1.Ruleset/NewGame"
-	Ruleset_Act_FullMethodName      = "/cardhouse.ruleset.v1.Ruleset/Act"
-	Ruleset_Inspect_FullMethodName  = "/cardhouse.ruleset.v1.Ruleset/Inspect"
-	Ruleset_Bot_FullMethodName      = "/cardhouse.ruleset.v1.Ruleset/Bot"
+	Ruleset_Describe_FullMethodName    = "/cardhouse.ruleset.v1.Ruleset/Describe"
+	Ruleset_NewGame_FullMethodName     = "/cardhouse.ruleset.v1.Ruleset/NewGame"
+	Ruleset_Act_FullMethodName         = "/cardhouse.ruleset.v1.Ruleset/Act"
+	Ruleset_Inspect_FullMethodName     = "/cardhouse.ruleset.v1.Ruleset/Inspect"
+	Ruleset_Bot_FullMethodName         = "/cardhouse.ruleset.v1.Ruleset/Bot"
+	Ruleset_Calls_FullMethodName       = "/cardhouse.ruleset.v1.Ruleset/Calls"
+	Ruleset_OpenChannel_FullMethodName = "/cardhouse.ruleset.v1.Ruleset/OpenChannel"
 )
 
 // RulesetClient is the client API for Ruleset service.
@@ -48,6 +50,17 @@ type RulesetClient interface {
 	Act(ctx context.Context, in *ActRequest, opts ...grpc.CallOption) (*StepResponse, error)
 	Inspect(ctx context.Context, in *InspectRequest, opts ...grpc.CallOption) (*InspectResponse, error)
 	Bot(ctx context.Context, in *BotRequest, opts ...grpc.CallOption) (*BotResponse, error)
+	// Calls carries many calls on one long-lived stream, so that a call costs no HTTP/2 stream, no
+	// headers and no per-call context: the host sends Calls, the plugin answers each with a Reply of
+	// the same id, in any order, and serves the calls concurrently. The host keeps the unary
+	// methods for Describe and for plugins that answer Calls with Unimplemented.
+	Calls(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[Call, Reply], error)
+	// OpenChannel opens a direct channel beside gRPC: the plugin listens on a fresh socket that only
+	// the caller knows (address and a one-time token) and serves the Calls protocol on it, framed as
+	// a 4-byte little-endian length then one Call or Reply message. The host's first frame is the
+	// token. The plugin accepts one connection, then removes the socket; the channel lives until the
+	// host closes it or the process ends. Unimplemented (or an error) leaves the host on Calls.
+	OpenChannel(ctx context.Context, in *OpenChannelRequest, opts ...grpc.CallOption) (*OpenChannelResponse, error)
 }
 
 type rulesetClient struct {
@@ -108,6 +121,29 @@ func (c *rulesetClient) Bot(ctx context.Context, in *BotRequest, opts ...grpc.Ca
 	return out, nil
 }
 
+func (c *rulesetClient) Calls(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[Call, Reply], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &Ruleset_ServiceDesc.Streams[0], Ruleset_Calls_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[Call, Reply]{ClientStream: stream}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type Ruleset_CallsClient = grpc.BidiStreamingClient[Call, Reply]
+
+func (c *rulesetClient) OpenChannel(ctx context.Context, in *OpenChannelRequest, opts ...grpc.CallOption) (*OpenChannelResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(OpenChannelResponse)
+	err := c.cc.Invoke(ctx, Ruleset_OpenChannel_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // RulesetServer is the server API for Ruleset service.
 // All implementations must embed UnimplementedRulesetServer
 // for forward compatibility.
@@ -119,6 +155,17 @@ type RulesetServer interface {
 	Act(context.Context, *ActRequest) (*StepResponse, error)
 	Inspect(context.Context, *InspectRequest) (*InspectResponse, error)
 	Bot(context.Context, *BotRequest) (*BotResponse, error)
+	// Calls carries many calls on one long-lived stream, so that a call costs no HTTP/2 stream, no
+	// headers and no per-call context: the host sends Calls, the plugin answers each with a Reply of
+	// the same id, in any order, and serves the calls concurrently. The host keeps the unary
+	// methods for Describe and for plugins that answer Calls with Unimplemented.
+	Calls(grpc.BidiStreamingServer[Call, Reply]) error
+	// OpenChannel opens a direct channel beside gRPC: the plugin listens on a fresh socket that only
+	// the caller knows (address and a one-time token) and serves the Calls protocol on it, framed as
+	// a 4-byte little-endian length then one Call or Reply message. The host's first frame is the
+	// token. The plugin accepts one connection, then removes the socket; the channel lives until the
+	// host closes it or the process ends. Unimplemented (or an error) leaves the host on Calls.
+	OpenChannel(context.Context, *OpenChannelRequest) (*OpenChannelResponse, error)
 	mustEmbedUnimplementedRulesetServer()
 }
 
@@ -143,6 +190,12 @@ func (UnimplementedRulesetServer) Inspect(context.Context, *InspectRequest) (*In
 }
 func (UnimplementedRulesetServer) Bot(context.Context, *BotRequest) (*BotResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Bot not implemented")
+}
+func (UnimplementedRulesetServer) Calls(grpc.BidiStreamingServer[Call, Reply]) error {
+	return status.Error(codes.Unimplemented, "method Calls not implemented")
+}
+func (UnimplementedRulesetServer) OpenChannel(context.Context, *OpenChannelRequest) (*OpenChannelResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method OpenChannel not implemented")
 }
 func (UnimplementedRulesetServer) mustEmbedUnimplementedRulesetServer() {}
 func (UnimplementedRulesetServer) testEmbeddedByValue()                 {}
@@ -255,6 +308,31 @@ func _Ruleset_Bot_Handler(srv interface{}, ctx context.Context, dec func(interfa
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Ruleset_Calls_Handler(srv interface{}, stream grpc.ServerStream) error {
+	return srv.(RulesetServer).Calls(&grpc.GenericServerStream[Call, Reply]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type Ruleset_CallsServer = grpc.BidiStreamingServer[Call, Reply]
+
+func _Ruleset_OpenChannel_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(OpenChannelRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(RulesetServer).OpenChannel(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Ruleset_OpenChannel_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(RulesetServer).OpenChannel(ctx, req.(*OpenChannelRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // Ruleset_ServiceDesc is the grpc.ServiceDesc for Ruleset service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -282,7 +360,18 @@ var Ruleset_ServiceDesc = grpc.ServiceDesc{
 			MethodName: "Bot",
 			Handler:    _Ruleset_Bot_Handler,
 		},
+		{
+			MethodName: "OpenChannel",
+			Handler:    _Ruleset_OpenChannel_Handler,
+		},
 	},
-	Streams:  []grpc.StreamDesc{},
+	Streams: []grpc.StreamDesc{
+		{
+			StreamName:    "Calls",
+			Handler:       _Ruleset_Calls_Handler,
+			ServerStreams: true,
+			ClientStreams: true,
+		},
+	},
 	Metadata: "ruleset.proto",
 }

@@ -1,0 +1,311 @@
+package adapter
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	pb "cardhouse/sdk/plugin/internal/pb/rulesetv1"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// This file is the plugin's side of the multiplexed calls protocol: many calls on one long-lived
+// channel (the Calls gRPC stream or the direct socket of OpenChannel), each answered by a Reply of
+// the same id, the calls served concurrently by a pool of workers. mux.go is the host's side.
+
+// serverWire is the plugin's end of a calls channel. recv is called by one goroutine; send may be
+// called concurrently and must not be called after the channel is done.
+type serverWire interface {
+	recv() (*pb.Call, error)
+	send(*pb.Reply) error
+}
+
+// statusReply is a reply carrying a transport-level status instead of the method's response.
+func statusReply(id uint64, code codes.Code, msg string) *pb.Reply {
+	return &pb.Reply{Id: id, Response: &pb.Reply_Status{Status: &pb.CallStatus{Code: int32(code), Message: msg}}}
+}
+
+// dispatch runs one call through the unary handlers (which already recover the engine's panics)
+// and wraps the answer. A panic that escapes even them becomes an Internal status: one bad call
+// never takes the plugin process down.
+func (s *Server) dispatch(ctx context.Context, c *pb.Call) (r *pb.Reply) {
+	defer func() {
+		if p := recover(); p != nil {
+			r = statusReply(c.GetId(), codes.Internal, fmt.Sprintf("panic serving call %d: %v\n%s", c.GetId(), p, debug.Stack()))
+		}
+	}()
+	r = &pb.Reply{Id: c.Id}
+	var err error
+	switch q := c.Request.(type) {
+	case *pb.Call_Act:
+		var resp *pb.StepResponse
+		if resp, err = s.act(ctx, q.Act, true); err == nil {
+			r.Response = &pb.Reply_Step{Step: resp}
+		}
+	case *pb.Call_Bot:
+		var resp *pb.BotResponse
+		if resp, err = s.Bot(ctx, q.Bot); err == nil {
+			r.Response = &pb.Reply_Bot{Bot: resp}
+		}
+	case *pb.Call_Inspect:
+		var resp *pb.InspectResponse
+		if resp, err = s.Inspect(ctx, q.Inspect); err == nil {
+			r.Response = &pb.Reply_Inspect{Inspect: resp}
+		}
+	case *pb.Call_NewGame:
+		var resp *pb.StepResponse
+		if resp, err = s.newGame(ctx, q.NewGame, true); err == nil {
+			r.Response = &pb.Reply_Step{Step: resp}
+		}
+	case *pb.Call_Describe:
+		var resp *pb.DescribeResponse
+		if resp, err = s.Describe(ctx, q.Describe); err == nil {
+			r.Response = &pb.Reply_Describe{Describe: resp}
+		}
+	default:
+		err = status.Errorf(codes.Unimplemented, "call %d: this plugin does not know the request %T", c.Id, c.Request)
+	}
+	if err != nil {
+		st := status.Convert(err)
+		return statusReply(c.Id, st.Code(), st.Message())
+	}
+	return r
+}
+
+// callCtx is the context of one call: cancelled when the host cancels the call or the channel
+// ends, and past its deadline by the channel's watchdog (no timer per call). Err says
+// DeadlineExceeded once the deadline has passed; contexts derived from it see Canceled with
+// DeadlineExceeded as the cause.
+type callCtx struct {
+	context.Context
+	deadline time.Time
+	late     atomic.Bool
+}
+
+func (c *callCtx) Deadline() (time.Time, bool) { return c.deadline, !c.deadline.IsZero() }
+
+func (c *callCtx) Err() error {
+	if c.late.Load() {
+		return context.DeadlineExceeded
+	}
+	return c.Context.Err()
+}
+
+// serveCalls reads calls from w until it fails and serves each concurrently, so that a slow
+// call never holds up the others. Each call gets a context that ends at its timeout, when the
+// host cancels it, or when ctx ends. The error is why w stopped (io.EOF when the host closed it).
+func (s *Server) serveCalls(ctx context.Context, w serverWire) error {
+	ctx, cancelAll := context.WithCancel(ctx)
+	defer cancelAll()
+	ss := &session{s: s, w: w, ctx: ctx, watch: newWatchdog(), inflight: map[uint64]context.CancelCauseFunc{},
+		turn: make(chan struct{}, 1), end: make(chan error, 1)}
+	defer ss.watch.stop()
+	ss.turn <- struct{}{}
+	ss.spawn()
+	return <-ss.end
+}
+
+// maxIdleWorkers bounds the workers a session keeps waiting after a burst of concurrent calls.
+const maxIdleWorkers = 8
+
+// session is one channel's calls on the plugin's side, served by a pool of workers that take
+// turns reading: the worker that reads a call hands the turn to an idle worker (starting one if
+// none waits) and serves the call itself, at once, with no goroutine switch in between. Workers
+// outlive their calls, so the stack a ruleset grew is kept, not grown again for every call.
+type session struct {
+	s       *Server
+	w       serverWire
+	ctx     context.Context
+	watch   *watchdog
+	turn    chan struct{} // the reading turn: held by the worker reading, else buffered here
+	waiting atomic.Int32  // workers waiting for the turn
+	end     chan error    // the reader's error, once
+
+	mu       sync.Mutex
+	inflight map[uint64]context.CancelCauseFunc
+}
+
+func (ss *session) spawn() {
+	ss.waiting.Add(1)
+	go ss.work()
+}
+
+// work waits for the turn, reads one call, passes the turn on and serves the call; then waits
+// again, unless enough workers already wait.
+func (ss *session) work() {
+	for {
+		<-ss.turn
+		ss.waiting.Add(-1)
+		c, cctx, cancel, err := ss.next()
+		if err != nil {
+			ss.end <- err // the turn is never passed on: the session is over
+			return
+		}
+		if ss.waiting.Load() == 0 {
+			ss.spawn() // someone must read while this call runs
+		}
+		ss.turn <- struct{}{}
+		ss.serve(cctx, c, cancel)
+		if ss.waiting.Load() >= maxIdleWorkers {
+			return
+		}
+		ss.waiting.Add(1)
+	}
+}
+
+// next reads until a call comes (handling cancellations on the way) and prepares its context.
+func (ss *session) next() (*pb.Call, context.Context, context.CancelCauseFunc, error) {
+	for {
+		c, err := ss.w.recv()
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if _, ok := c.Request.(*pb.Call_Cancel); ok {
+			ss.mu.Lock()
+			if cancel := ss.inflight[c.Id]; cancel != nil {
+				cancel(context.Canceled)
+			}
+			ss.mu.Unlock()
+			continue
+		}
+		cctx := &callCtx{}
+		var cancel context.CancelCauseFunc
+		cctx.Context, cancel = context.WithCancelCause(ss.ctx)
+		if c.TimeoutNs > 0 {
+			cctx.deadline = time.Now().Add(time.Duration(c.TimeoutNs))
+			ss.watch.add(c.Id, cctx.deadline, func() {
+				cctx.late.Store(true)
+				cancel(context.DeadlineExceeded)
+			})
+		}
+		ss.mu.Lock()
+		ss.inflight[c.Id] = cancel
+		ss.mu.Unlock()
+		return c, cctx, cancel, nil
+	}
+}
+
+// serve runs one call and writes its reply.
+func (ss *session) serve(ctx context.Context, c *pb.Call, cancel context.CancelCauseFunc) {
+	r := ss.s.dispatch(ctx, c)
+	ss.mu.Lock()
+	delete(ss.inflight, c.Id)
+	ss.mu.Unlock()
+	ss.watch.remove(c.Id)
+	cancel(context.Canceled)
+	if err := ss.w.send(r); err != nil && !isGone(err) {
+		// The reply could not be written (too large, say): tell the host why.
+		_ = ss.w.send(statusReply(c.Id, codes.ResourceExhausted, err.Error()))
+	}
+}
+
+// isGone reports whether err only says that the other end went away: the host closed or
+// cancelled the channel.
+func isGone(err error) bool {
+	return errors.Is(err, errGone) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, net.ErrClosed) || status.Code(err) == codes.Canceled
+}
+
+// streamServerWire serves calls on a Calls gRPC stream. Sends are serialised (a gRPC stream takes
+// one sender at a time) and refused once the handler has returned.
+type streamServerWire struct {
+	stream grpc.BidiStreamingServer[pb.Call, pb.Reply]
+	mu     sync.Mutex
+	done   bool
+}
+
+func (w *streamServerWire) recv() (*pb.Call, error) { return w.stream.Recv() }
+
+func (w *streamServerWire) send(r *pb.Reply) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.done {
+		return errGone
+	}
+	return w.stream.Send(r)
+}
+
+func (w *streamServerWire) finish() {
+	w.mu.Lock()
+	w.done = true
+	w.mu.Unlock()
+}
+
+// Calls serves the multiplexed calls of one host on a gRPC stream until the host closes it.
+func (s *Server) Calls(stream grpc.BidiStreamingServer[pb.Call, pb.Reply]) error {
+	w := &streamServerWire{stream: stream}
+	defer w.finish()
+	err := s.serveCalls(stream.Context(), w)
+	if isGone(err) {
+		return nil
+	}
+	return err
+}
+
+// channelAcceptTimeout bounds how long a channel opened by OpenChannel waits for its host; a host
+// connects right after asking.
+const channelAcceptTimeout = 30 * time.Second
+
+// OpenChannel opens the direct channel: a unix socket in a fresh private folder and a random
+// token. It accepts one connection whose first frame is the token, removes the socket and serves
+// calls on the connection until the host closes it. A failure to listen is returned as an error
+// and leaves the host on the Calls stream.
+func (s *Server) OpenChannel(_ context.Context, _ *pb.OpenChannelRequest) (*pb.OpenChannelResponse, error) {
+	dir, err := os.MkdirTemp("", "cardhouse-calls-")
+	if err != nil {
+		return nil, status.Errorf(codes.Unavailable, "opening a channel: %v", err)
+	}
+	path := filepath.Join(dir, "s")
+	l, err := net.Listen("unix", path)
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, status.Errorf(codes.Unavailable, "opening a channel: %v", err)
+	}
+	token := make([]byte, 32)
+	_, _ = rand.Read(token) // crypto/rand.Read never fails on supported platforms
+	go s.acceptChannel(l.(*net.UnixListener), dir, token)
+	return &pb.OpenChannelResponse{Network: "unix", Address: path, Token: token}, nil
+}
+
+// acceptChannel accepts the one connection of a channel, checks its token and serves it.
+func (s *Server) acceptChannel(l *net.UnixListener, dir string, token []byte) {
+	_ = l.SetDeadline(time.Now().Add(channelAcceptTimeout))
+	conn, err := l.Accept()
+	_ = l.Close()
+	_ = os.RemoveAll(dir)
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	w := newSocketWire(conn)
+	_ = conn.SetReadDeadline(time.Now().Add(channelAcceptTimeout))
+	got, err := w.readFrame()
+	if err != nil || subtle.ConstantTimeCompare(got, token) != 1 {
+		return
+	}
+	_ = conn.SetReadDeadline(time.Time{})
+	_ = s.serveCalls(context.Background(), socketServerWire{w})
+}
+
+// socketServerWire is the plugin's end of a direct channel.
+type socketServerWire struct{ w *socketWire }
+
+func (s socketServerWire) recv() (*pb.Call, error) {
+	c := new(pb.Call)
+	return c, s.w.readMsg(c)
+}
+
+func (s socketServerWire) send(r *pb.Reply) error { return s.w.writeMsg(r) }

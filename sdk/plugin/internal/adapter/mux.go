@@ -1,0 +1,379 @@
+package adapter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	pb "cardhouse/sdk/plugin/internal/pb/rulesetv1"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+)
+
+// This file is the host's side of the multiplexed calls protocol (calls.go is the plugin's): one
+// long-lived channel per plugin process carries every call, tagged with an id; one reader
+// goroutine hands each reply to the caller waiting for it. A call costs one message each way: no
+// HTTP/2 stream, no headers, no per-call context.
+
+// clientWire is the host's end of a calls channel: send is serialised by the mux, recv is called
+// by the mux's reader goroutine only, close ends both.
+type clientWire interface {
+	send(*pb.Call) error
+	recv() (*pb.Reply, error)
+	close()
+}
+
+// mux multiplexes calls on one channel.
+//
+// On a stream a reader goroutine hands each reply to its caller. On a socket the callers read
+// themselves: the one holding the read token reads until its own reply comes, handing the others'
+// replies over on the way, then passes the token on. A lone caller thus reads its reply straight
+// off the socket: no goroutine to wake, no system call to re-arm a reader; that is a real share of
+// a call's cost across processes.
+type mux struct {
+	kind   string // "socket" or "stream"
+	w      clientWire
+	direct *socketWire   // the socket callers read themselves; nil on a stream
+	token  chan struct{} // holds the read token while no caller reads (socket only)
+
+	sendMu      sync.Mutex
+	nextID      atomic.Uint64
+	writeBefore time.Time // socket: when the write deadline must be pushed back (under sendMu)
+
+	watch *watchdog // expires calls that have no deadline of their own
+
+	mu      sync.Mutex
+	pending map[uint64]chan *pb.Reply
+	err     error         // why the channel ended; set once
+	dead    chan struct{} // closed when err is set
+}
+
+func newMux(kind string, w clientWire) *mux {
+	m := &mux{kind: kind, w: w, watch: newWatchdog(), pending: map[uint64]chan *pb.Reply{}, dead: make(chan struct{})}
+	if sw, ok := w.(socketClientWire); ok {
+		m.direct = sw.w
+		m.token = make(chan struct{}, 1)
+		m.token <- struct{}{}
+	} else {
+		go m.read()
+	}
+	return m
+}
+
+// read hands every reply to its caller until the channel fails, then fails every call in flight.
+func (m *mux) read() {
+	for {
+		r, err := m.w.recv()
+		if err != nil {
+			m.fail(err)
+			return
+		}
+		m.deliver(r)
+	}
+}
+
+// deliver hands r to the caller waiting for it; a reply nobody waits for (its caller gave up) is
+// dropped.
+func (m *mux) deliver(r *pb.Reply) {
+	m.mu.Lock()
+	ch := m.pending[r.Id]
+	delete(m.pending, r.Id)
+	m.mu.Unlock()
+	if ch != nil {
+		ch <- r // buffered: never blocks
+	}
+}
+
+// readFor is a caller holding the read token: it reads until the reply of call id comes (or was
+// handed over on ch), handing the other replies to their callers. It returns the reply, or
+// ctx's error when ctx ended first, or neither when the channel died. A read is interrupted (and
+// later resumed where it stopped) when ctx ends or the watchdog expires a call.
+func (m *mux) readFor(ctx context.Context, id uint64, ch chan *pb.Reply) (*pb.Reply, error) {
+	if ctx.Done() != nil {
+		stop := context.AfterFunc(ctx, m.interrupt)
+		defer stop()
+	}
+	for {
+		select {
+		case r := <-ch:
+			return r, nil
+		default:
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if !m.alive() {
+			return nil, nil
+		}
+		r := new(pb.Reply)
+		if err := m.direct.readMsg(r); err != nil {
+			if errors.Is(err, os.ErrDeadlineExceeded) { // interrupted: look again why
+				_ = m.direct.conn.SetReadDeadline(time.Time{})
+				continue
+			}
+			m.fail(err)
+			return nil, nil
+		}
+		if r.Id == id {
+			m.forget(id)
+			return r, nil
+		}
+		m.deliver(r)
+	}
+}
+
+// interrupt makes the caller reading the socket, if any, stop and look at why.
+func (m *mux) interrupt() { _ = m.direct.conn.SetReadDeadline(time.Unix(1, 0)) }
+
+// fail ends the channel with err (the first error wins) and wakes every waiting caller.
+func (m *mux) fail(err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.err != nil {
+		return
+	}
+	m.err = err
+	close(m.dead)
+	clear(m.pending)
+	m.watch.stop()
+}
+
+// alive reports whether the channel still works.
+func (m *mux) alive() bool {
+	select {
+	case <-m.dead:
+		return false
+	default:
+		return true
+	}
+}
+
+// close ends the channel; calls in flight fail as lost.
+func (m *mux) close() {
+	m.fail(errors.New("the host closed the calls channel"))
+	m.w.close()
+}
+
+// lost is the error of a call whose channel died.
+func (m *mux) lost(method string) error {
+	m.mu.Lock()
+	err := m.err
+	m.mu.Unlock()
+	return &TransportError{Method: method, Lost: true, Err: fmt.Errorf("the %s channel to the plugin ended: %w", m.kind, err)}
+}
+
+// expired is what the watchdog hands a caller whose call ran out of time.
+var expired = &pb.Reply{}
+
+// call sends c and waits for its reply, for at most the context's deadline or, when it has none,
+// timeout (0: no limit). Errors come typed as the unary path types them: a wrap of
+// context.DeadlineExceeded or context.Canceled, or a *TransportError (Lost when the channel died).
+func (m *mux) call(ctx context.Context, method string, c *pb.Call, timeout time.Duration) (*pb.Reply, error) {
+	var deadline time.Time
+	if d, ok := ctx.Deadline(); ok {
+		if c.TimeoutNs = int64(time.Until(d)); c.TimeoutNs <= 0 {
+			return nil, fmt.Errorf("plugin call %s: %w", method, context.DeadlineExceeded)
+		}
+	} else if timeout > 0 {
+		deadline = time.Now().Add(timeout)
+		c.TimeoutNs = int64(timeout)
+	}
+	c.Id = m.nextID.Add(1)
+	ch := make(chan *pb.Reply, 1)
+	m.mu.Lock()
+	if m.err != nil {
+		m.mu.Unlock()
+		return nil, m.lost(method)
+	}
+	m.pending[c.Id] = ch
+	m.mu.Unlock()
+	if !deadline.IsZero() {
+		id := c.Id
+		m.watch.add(id, deadline, func() { m.expire(id) })
+	}
+
+	m.sendMu.Lock()
+	m.keepWriteDeadline(timeout)
+	err := m.w.send(c)
+	m.sendMu.Unlock()
+	if err != nil {
+		m.forget(c.Id)
+		if unsent(err) { // this call only: the channel is fine
+			return nil, &TransportError{Method: method, Err: err}
+		}
+		m.fail(err) // a write that failed half-way leaves the channel unusable
+		return nil, m.lost(method)
+	}
+
+	for {
+		select {
+		case r := <-ch:
+			return m.answer(method, c.Id, r, timeout)
+		case <-m.dead:
+			select { // the reply may have come in just before the channel died
+			case r := <-ch:
+				return m.answer(method, c.Id, r, timeout)
+			default:
+			}
+			return nil, m.lost(method)
+		case <-ctx.Done():
+			m.abandon(c.Id)
+			return nil, fmt.Errorf("plugin call %s: %w", method, ctx.Err())
+		case <-m.token: // nil on a stream: never ready
+			r, err := m.readFor(ctx, c.Id, ch)
+			m.token <- struct{}{}
+			if err != nil {
+				m.abandon(c.Id)
+				return nil, fmt.Errorf("plugin call %s: %w", method, err)
+			}
+			if r != nil {
+				return m.answer(method, c.Id, r, timeout)
+			}
+			// The channel died: the next turn of the loop says so.
+		}
+	}
+}
+
+// keepWriteDeadline bounds how long a write to the socket may block (a plugin that stopped reading
+// would otherwise hold every caller in the write, past its deadline): a rolling write deadline of
+// timeout, pushed back once per half timeout rather than set per call. A write blocked that long
+// fails, which ends the channel; the host then treats the process as crashed. The caller holds
+// sendMu.
+func (m *mux) keepWriteDeadline(timeout time.Duration) {
+	if m.direct == nil || timeout <= 0 {
+		return
+	}
+	if now := time.Now(); now.After(m.writeBefore) {
+		m.writeBefore = now.Add(timeout / 2)
+		_ = m.direct.conn.SetWriteDeadline(now.Add(timeout))
+	}
+}
+
+// answer is the end of a call that got a reply, or ran out of time.
+func (m *mux) answer(method string, id uint64, r *pb.Reply, timeout time.Duration) (*pb.Reply, error) {
+	if r == expired {
+		m.abandon(id)
+		return nil, fmt.Errorf("plugin call %s: no answer within %v: %w", method, timeout, context.DeadlineExceeded)
+	}
+	m.watch.remove(id)
+	return r, nil
+}
+
+// expire hands the expired reply to call id, if it is still waiting.
+func (m *mux) expire(id uint64) {
+	m.mu.Lock()
+	ch := m.pending[id]
+	delete(m.pending, id)
+	m.mu.Unlock()
+	if ch != nil {
+		ch <- expired
+		if m.direct != nil {
+			m.interrupt() // its caller may be the one reading
+		}
+	}
+}
+
+func (m *mux) forget(id uint64) {
+	m.mu.Lock()
+	delete(m.pending, id)
+	m.mu.Unlock()
+	m.watch.remove(id)
+}
+
+// abandon forgets a call the host stopped waiting for and tells the plugin to cancel it; a late
+// reply is dropped by the reader.
+func (m *mux) abandon(id uint64) {
+	m.forget(id)
+	if !m.alive() {
+		return
+	}
+	m.sendMu.Lock()
+	_ = m.w.send(&pb.Call{Id: id, Request: &pb.Call_Cancel{Cancel: &pb.CancelRequest{}}})
+	m.sendMu.Unlock()
+}
+
+// streamClientWire carries calls on a Calls gRPC stream.
+type streamClientWire struct {
+	stream grpc.BidiStreamingClient[pb.Call, pb.Reply]
+	cancel context.CancelFunc
+}
+
+// send marks every error but io.EOF as unsent: a gRPC stream reports a broken stream as io.EOF
+// (the cause comes from Recv) and an unencodable or oversized message as a status, leaving the
+// stream good.
+func (w *streamClientWire) send(c *pb.Call) error {
+	err := w.stream.Send(c)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("%w: %w", errUnsent, err)
+	}
+	return err
+}
+
+func (w *streamClientWire) recv() (*pb.Reply, error) { return w.stream.Recv() }
+func (w *streamClientWire) close()                   { w.cancel() }
+
+// socketClientWire carries calls on the direct channel of OpenChannel.
+type socketClientWire struct{ w *socketWire }
+
+func (s socketClientWire) send(c *pb.Call) error { return s.w.writeMsg(c) }
+
+func (s socketClientWire) recv() (*pb.Reply, error) {
+	r := new(pb.Reply)
+	return r, s.w.readMsg(r)
+}
+
+func (s socketClientWire) close() { _ = s.w.conn.Close() }
+
+// openStream opens a mux on the Calls stream of rpc.
+func openStream(rpc pb.RulesetClient) (*mux, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	stream, err := rpc.Calls(ctx, grpc.WaitForReady(false))
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	return newMux("stream", &streamClientWire{stream: stream, cancel: cancel}), nil
+}
+
+// openSocket asks the plugin for a direct channel, connects and presents the token.
+func openSocket(ctx context.Context, rpc pb.RulesetClient) (*mux, error) {
+	resp, err := rpc.OpenChannel(ctx, &pb.OpenChannelRequest{})
+	if err != nil {
+		return nil, err
+	}
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, resp.Network, resp.Address)
+	if err != nil {
+		return nil, fmt.Errorf("connecting to the plugin's channel %s: %w", resp.Address, err)
+	}
+	w := newSocketWire(conn)
+	if err := w.writeFrame(resp.Token); err != nil {
+		_ = conn.Close()
+		return nil, fmt.Errorf("presenting the channel's token: %w", err)
+	}
+	return newMux("socket", socketClientWire{w}), nil
+}
+
+// unsent reports whether a send failed before writing anything (the message could not be encoded
+// or is over the limit), leaving the channel good.
+func unsent(err error) bool { return errors.Is(err, errUnsent) }
+
+// statusError types a CallStatus as callError types a gRPC status.
+func statusError(method string, s *pb.CallStatus) error {
+	switch codes.Code(s.GetCode()) {
+	case codes.DeadlineExceeded:
+		return fmt.Errorf("plugin call %s: %s: %w", method, s.GetMessage(), context.DeadlineExceeded)
+	case codes.Canceled:
+		return fmt.Errorf("plugin call %s: %s: %w", method, s.GetMessage(), context.Canceled)
+	case codes.Unavailable:
+		return &TransportError{Method: method, Lost: true, Err: errors.New(s.GetMessage())}
+	}
+	return &TransportError{Method: method, Err: fmt.Errorf("%s: %s", codes.Code(s.GetCode()), s.GetMessage())}
+}

@@ -1,0 +1,150 @@
+package adapter
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"sync"
+
+	"google.golang.org/protobuf/proto"
+)
+
+// MaxMessage bounds one message either way, on every transport. A 2-deck, 8-seat step with every
+// view is tens of KiB; a limit hit here fails a game, so it leaves a lot of room.
+const MaxMessage = 64 << 20
+
+// errUnsent marks a message that could not be encoded or is over MaxMessage: nothing was written
+// and the channel is still good.
+var errUnsent = errors.New("message not sent")
+
+// errGone is a send on a channel that is already closed.
+var errGone = errors.New("the calls channel is closed")
+
+// socketWire frames protobuf messages on a connection: a 4-byte little-endian length, then the
+// message. Reads come from one goroutine at a time and can be interrupted (a read deadline) and
+// resumed without losing a frame half read; writes are serialised and each is one write call.
+type socketWire struct {
+	conn net.Conn
+	buf  []byte // bytes read and not yet consumed are buf[r:w]
+	r, w int
+
+	wmu sync.Mutex
+}
+
+// readBufSize is the read buffer's usual size; a larger frame grows it for as long as it lasts.
+const readBufSize = 64 << 10
+
+func newSocketWire(conn net.Conn) *socketWire {
+	return &socketWire{conn: conn, buf: make([]byte, readBufSize)}
+}
+
+// frameBufs recycles write buffers; very large ones are left to the GC.
+var frameBufs = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+
+// writeFrame writes one frame of raw bytes.
+func (w *socketWire) writeFrame(p []byte) error {
+	if len(p) > MaxMessage {
+		return fmt.Errorf("a frame of %d bytes exceeds the limit of %d: %w", len(p), MaxMessage, errUnsent)
+	}
+	bp := frameBufs.Get().(*[]byte)
+	b := binary.LittleEndian.AppendUint32((*bp)[:0], uint32(len(p)))
+	b = append(b, p...)
+	err := w.write(b)
+	putFrameBuf(bp, b)
+	return err
+}
+
+// writeMsg marshals m straight into a frame and writes it.
+func (w *socketWire) writeMsg(m proto.Message) error {
+	bp := frameBufs.Get().(*[]byte)
+	b, err := proto.MarshalOptions{}.MarshalAppend(append((*bp)[:0], 0, 0, 0, 0), m)
+	if err != nil {
+		err = fmt.Errorf("encoding a %T: %v: %w", m, err, errUnsent)
+	} else if len(b)-4 > MaxMessage {
+		err = fmt.Errorf("a message of %d bytes exceeds the limit of %d: %w", len(b)-4, MaxMessage, errUnsent)
+	}
+	if err == nil {
+		binary.LittleEndian.PutUint32(b, uint32(len(b)-4))
+		err = w.write(b)
+	}
+	putFrameBuf(bp, b)
+	return err
+}
+
+func putFrameBuf(bp *[]byte, b []byte) {
+	if cap(b) <= 1<<20 {
+		*bp = b[:0]
+		frameBufs.Put(bp)
+	}
+}
+
+func (w *socketWire) write(b []byte) error {
+	w.wmu.Lock()
+	defer w.wmu.Unlock()
+	_, err := w.conn.Write(b)
+	return err
+}
+
+// readFrame reads one frame; its bytes are valid until the next read. An error leaves what was
+// read buffered, so a read interrupted by a deadline resumes where it stopped.
+func (w *socketWire) readFrame() ([]byte, error) {
+	for {
+		if avail := w.w - w.r; avail >= 4 {
+			n := int(binary.LittleEndian.Uint32(w.buf[w.r:]))
+			if n > MaxMessage {
+				return nil, fmt.Errorf("the peer sent a frame of %d bytes, over the limit of %d", n, MaxMessage)
+			}
+			if avail >= 4+n {
+				b := w.buf[w.r+4 : w.r+4+n]
+				w.r += 4 + n
+				return b, nil
+			}
+			w.makeRoom(4 + n)
+		} else {
+			w.makeRoom(4)
+		}
+		got, err := w.conn.Read(w.buf[w.w:])
+		w.w += got
+		if err != nil {
+			if errors.Is(err, io.EOF) && w.w > w.r {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, err
+		}
+	}
+}
+
+// makeRoom makes the buffer able to hold a frame of n bytes from w.r, moving what is unread to
+// the front, and shrinks a buffer a huge frame grew once it is no longer needed.
+func (w *socketWire) makeRoom(n int) {
+	unread := w.w - w.r
+	switch {
+	case len(w.buf) < n:
+		nb := make([]byte, max(n, 2*len(w.buf)))
+		copy(nb, w.buf[w.r:w.w])
+		w.buf = nb
+	case len(w.buf) > readBufSize && n <= readBufSize && unread <= readBufSize:
+		nb := make([]byte, readBufSize)
+		copy(nb, w.buf[w.r:w.w])
+		w.buf = nb
+	case w.r+n > len(w.buf) || w.w == len(w.buf):
+		copy(w.buf, w.buf[w.r:w.w])
+	default:
+		return
+	}
+	w.r, w.w = 0, unread
+}
+
+// readMsg reads one frame into m.
+func (w *socketWire) readMsg(m proto.Message) error {
+	b, err := w.readFrame()
+	if err != nil {
+		return err
+	}
+	if err := proto.Unmarshal(b, m); err != nil {
+		return fmt.Errorf("decoding a frame of %d bytes: %w", len(b), err)
+	}
+	return nil
+}
