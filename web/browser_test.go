@@ -1,0 +1,513 @@
+package web_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"cardhouse/platform/room"
+	"cardhouse/platform/server"
+	"cardhouse/platform/store"
+	"cardhouse/platform/store/storetest"
+	"cardhouse/sdk"
+	"cardhouse/sdk/plugin"
+	"cardhouse/web"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+	"golang.org/x/crypto/bcrypt"
+)
+
+// chromiumPath is Debian's chromium package; the browser tests skip when it is absent.
+const chromiumPath = "/usr/bin/chromium"
+
+// Page sizes of the screenshots and of the players: a laptop and a phone (iPhone 12-15 CSS size).
+const (
+	desktopW, desktopH = 1280, 860
+	phoneW, phoneH     = 390, 844
+)
+
+// outDir is where screenshots go: $CARDHOUSE_CI_OUT (.ci/run sets it to .ci/out), or a folder
+// under the system temp dir kept after the run.
+func outDir(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("CARDHOUSE_CI_OUT")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "cardhouse-web-screens")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// browser starts headless Chromium with a fresh profile and returns a context of the browser;
+// each newPage is a separate browser context (its own cookies: its own player).
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	if _, err := os.Stat(chromiumPath); err != nil {
+		t.Skipf("browser tests need Debian's chromium at %s (apt-get install -y chromium): %v", chromiumPath, err)
+	}
+	// The defaults keep background pages from being throttled: three players' pages render at
+	// once and none of them is "visible".
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromiumPath), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.UserDataDir(t.TempDir()),
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("hide-scrollbars", true), chromedp.Flag("mute-audio", true),
+	)
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	ctx, cancel2 := chromedp.NewContext(actx)
+	t.Cleanup(cancel2)
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatalf("starting chromium: %v", err)
+	}
+	return ctx
+}
+
+// harnessJS is testdata/harness.js, injected into every page before the app runs.
+var harnessJS = sync.OnceValues(func() (string, error) {
+	b, err := os.ReadFile(filepath.Join("testdata", "harness.js"))
+	return string(b), err
+})
+
+// newPage opens a page in a new browser context at w x h, with reduced motion (the client then
+// skips its card flights; CSS animations last 10 ms) and the test harness.
+func newPage(t *testing.T, b context.Context, w, h int64) context.Context {
+	t.Helper()
+	src, err := harnessJS()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := chromedp.NewContext(b, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, h)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: src}); err != nil {
+		t.Fatal(err)
+	}
+	return ctx
+}
+
+func run(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	c, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(c, steps...); err != nil {
+		t.Fatalf("browser: %v", err)
+	}
+}
+
+// evalJS evaluates js in the page (awaiting a promise) and decodes its value.
+func evalJS[T any](t *testing.T, ctx context.Context, js string) T {
+	t.Helper()
+	c, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(c, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("evaluating %.100q: %v", js, err)
+	}
+	return v
+}
+
+// waitJS waits (in the page, on every animation frame) until the expression is truthy.
+func waitJS(t *testing.T, ctx context.Context, js string) {
+	t.Helper()
+	c, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if _, err := chromedp.Run(c, chromedp.Poll[chromedp.Void](js)); err != nil {
+		t.Fatalf("waiting for %s: %v", js, err)
+	}
+}
+
+// click and fill act through the page harness: they wait for the element in the page and then
+// click it or type into it, as a person would (no node ids held across a redraw).
+func click(t *testing.T, ctx context.Context, sel string) {
+	t.Helper()
+	evalJS[bool](t, ctx, fmt.Sprintf("__ch.click(%q)", sel))
+}
+
+func fill(t *testing.T, ctx context.Context, sel, text string) {
+	t.Helper()
+	evalJS[bool](t, ctx, fmt.Sprintf("__ch.fill(%q, %q)", sel, text))
+}
+
+func shot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	c, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	buf, err := chromedp.Run(c, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
+	path := filepath.Join(outDir(t), name+".png")
+	if err := os.WriteFile(path, buf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot %s", path)
+}
+
+// pageRecord is the harness's record of what a page showed (testdata/harness.js, __ch.rec).
+type pageRecord struct {
+	CSP        []string        `json:"csp"`
+	Leaks      []string        `json:"leaks"`
+	Countdowns []string        `json:"countdowns"`
+	Toasts     map[string]int  `json:"toasts"`
+	Events     map[string]int  `json:"events"`
+	Refusals   []string        `json:"refusals"`
+	Fire       map[string]bool `json:"fire"`
+	Views      int             `json:"views"`
+	Watched    int             `json:"watched"`
+}
+
+func record(t *testing.T, ctx context.Context) pageRecord {
+	t.Helper()
+	return evalJS[pageRecord](t, ctx, "__ch.rec")
+}
+
+// TestRecordedViews renders every recorded view (testdata/views) on the static preview page and
+// checks what a player must see: their hand, the legal cards lit, nobody else's cards, the LAST
+// CARD countdown, the DRUGS fire.
+func TestRecordedViews(t *testing.T) {
+	b := browser(t)
+	mux := http.NewServeMux()
+	mux.Handle("/", http.FileServerFS(web.Static()))
+	mux.Handle("/testdata/", http.StripPrefix("/testdata/", http.FileServer(http.Dir("testdata"))))
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	files, _ := filepath.Glob("testdata/views/*.json")
+	if len(files) == 0 {
+		t.Fatal("no recorded views: run go test ./web/internal/viewgen -update")
+	}
+	pg := newPage(t, b, desktopW, desktopH)
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v sdk.View
+		if err := json.Unmarshal(raw, &v); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		t.Run(name, func(t *testing.T) {
+			run(t, pg, chromedp.Navigate(srv.URL+"/preview.html?view=/testdata/views/"+name+".json"))
+			waitJS(t, pg, `document.querySelector(".felt")`)
+			var hand, legal []string
+			for _, z := range v.Zones {
+				if z.Kind == sdk.ZoneHand && z.Owner == v.Viewer {
+					hand = sdk.CardStrings(z.Cards)
+				}
+			}
+			for _, a := range v.Actions {
+				if len(a.Cards) > 0 && a.From == "" {
+					legal = sdk.CardStrings(a.Cards)
+				}
+			}
+			gotHand := evalJS[[]string](t, pg, `[...document.querySelectorAll(".my-area .hand .card")].map(c => c.dataset.code)`)
+			if strings.Join(gotHand, " ") != strings.Join(hand, " ") {
+				t.Errorf("hand shows %v, the view holds %v", gotHand, hand)
+			}
+			// Hidden hands are backs only: no face of another seat's hand is on the page.
+			if n := evalJS[int](t, pg, `document.querySelectorAll(".opponents .mini-hand .card[data-code]").length`); n != 0 {
+				t.Errorf("%d face-up cards in other seats' hands", n)
+			}
+			lit := evalJS[[]string](t, pg, `[...new Set([...document.querySelectorAll(".hand .card.legal")].map(c => c.dataset.code))]`)
+			want := map[string]bool{}
+			for _, c := range legal {
+				want[c] = true
+			}
+			if len(lit) != len(want) {
+				t.Errorf("lit cards %v, legal cards %v", lit, legal)
+			}
+			for _, d := range v.Deadlines {
+				if d.Seat == v.Viewer && d.Kind == "last_card" {
+					waitJS(t, pg, `/\d\.\ds/.test(document.querySelector(".lastcard-btn .countdown")?.textContent || "")`)
+				}
+			}
+			for _, ind := range v.Indicators {
+				if ind.ID == "fire" && ind.Value != "none" {
+					cls := map[string]string{"fire": "fire", "red": "fire-red"}[ind.Value]
+					waitJS(t, pg, fmt.Sprintf(`document.querySelector(".pile").classList.contains(%q)`, cls))
+				}
+			}
+			if v.Phase != sdk.PhasePlaying {
+				waitJS(t, pg, `document.querySelector(".overlay-center")`)
+			}
+			shot(t, pg, "preview-"+name)
+		})
+	}
+	// The refusal message: a refused action's reason is shown by the action bar.
+	run(t, pg, chromedp.Navigate(srv.URL+"/preview.html?view=/testdata/views/hotspot-start.json"))
+	waitJS(t, pg, `document.querySelector(".actions")`)
+	evalJS[bool](t, pg, `window.cardhouse.table.refused("You can only play a card of the same suit or rank"), true`)
+	waitJS(t, pg, `document.querySelector(".refusal")?.textContent.includes("same suit")`)
+	if rec := record(t, pg); len(rec.CSP) > 0 {
+		t.Errorf("content security policy violations: %v", rec.CSP)
+	}
+}
+
+// startServer starts the platform (store, rooms, HTTP) in-process with the web client mounted as
+// `cardhouse serve` mounts it, each variant's engine a real plugin process built from
+// ./plugins/ID, and bots acting at once.
+func startServer(t *testing.T) (url string, ids []string) {
+	t.Helper()
+	ctx := context.Background()
+	bin := t.TempDir()
+	engines := map[string]sdk.Engine{}
+	for _, id := range []string{"hotspot", "drugs", "lastcard"} {
+		exe := filepath.Join(bin, id)
+		out, err := exec.Command("go", "build", "-o", exe, "../plugins/"+id).CombinedOutput()
+		if err != nil {
+			t.Fatalf("building the %s plugin: %v\n%s", id, err, out)
+		}
+		p := plugin.NewProcess(plugin.Spec{Path: exe}, plugin.Config{})
+		t.Cleanup(func() { _ = p.Close() })
+		engines[id] = p
+		ids = append(ids, id)
+	}
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	st, err := store.Open(ctx, store.Config{DSN: storetest.DSN(t, "sqlite", t.TempDir())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rooms, err := room.NewManager(ctx, room.Config{Store: st, Engines: engines, Logger: quiet, Grace: 20 * time.Second, PauseLimit: 5 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server.New(server.Config{Store: st, Rooms: rooms, Logger: quiet, BcryptCost: bcrypt.MinCost, LoginAttempts: 1000})
+	srv.Echo().StaticFS("/", web.Static())
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(func() {
+		rooms.Close()
+		srv.CloseConnections()
+		hs.Close()
+		st.Close()
+	})
+	return hs.URL, ids
+}
+
+// playStats is what the harness's autoplay says about one player's game.
+type playStats struct {
+	Moves        int            `json:"moves"`
+	Plays        int            `json:"plays"`
+	Groups       int            `json:"groups"`
+	Calls        int            `json:"calls"`
+	SkippedCalls int            `json:"skippedCalls"`
+	Flips        int            `json:"flips"`
+	Choices      int            `json:"choices"`
+	Other        map[string]int `json:"other"`
+	Countdown    string         `json:"countdown"`
+	Checked      []string       `json:"checked"`
+	Refused      string         `json:"refused"`
+	RefusedCheck string         `json:"refusedCheck"`
+	Unexpected   []string       `json:"unexpected"`
+	Phase        string         `json:"phase"`
+	Winner       int            `json:"winner"`
+	Error        string         `json:"error"`
+	Actions      string         `json:"actions"`
+	Trace        []string       `json:"trace"`
+	WaitMs       float64        `json:"waitMs"`
+	RenderMs     float64        `json:"renderMs"`
+	Renders      int            `json:"renders"`
+}
+
+// variantSetup is how each variant's room is made from the create form, and why.
+var variantSetup = map[string]struct {
+	options string // JS statements on the form f
+	why     string
+}{
+	"hotspot": {"", "defaults: 7 cards, 5 s LAST CARD window"},
+	// Chaos mode: the Jokers' effects are announced. An overdose at three of a kind (not four)
+	// burns the pile far more often, which keeps two players from passing one pile back and
+	// forth for hundreds of moves.
+	"drugs": {"f.elements.chaos.checked = true; f.elements.overdose.value = 3;", "chaos on, overdose at 3"},
+	// One round instead of playing to 500 points (several rounds).
+	"lastcard": {"f.elements.target.value = 'single';", "a single round, not to 500 points"},
+}
+
+// TestPlayThroughUI: for each variant, two players and a spectator in three browser contexts
+// (the second player on a phone-sized page) meet in the lobby, and the players play a game to
+// the end by clicking the table, against the real server and plugin processes. The spectator's
+// page never holds a hand card; a card the table does not light is refused with the server's
+// reason shown; Hotspot's LAST CARD countdown appears and a missed call is announced.
+func TestPlayThroughUI(t *testing.T) {
+	url, ids := startServer(t)
+	b := browser(t)
+	for i, id := range ids {
+		t.Run(id, func(t *testing.T) {
+			start := time.Now()
+			host := newPage(t, b, desktopW, desktopH)
+			guest := newPage(t, b, phoneW, phoneH)
+			watcher := newPage(t, b, desktopW, desktopH)
+			enter := func(ctx context.Context, name, avatar string) {
+				run(t, ctx, chromedp.Navigate(url+"/"), chromedp.WaitVisible(`#entry input[name=name]`),
+					chromedp.SendKeys(`#entry input[name=name]`, name))
+				click(t, ctx, fmt.Sprintf(`#entry [aria-label=%q]`, avatar))
+				click(t, ctx, `#enter`)
+				waitJS(t, ctx, `document.querySelector(".variants [data-create]")`)
+			}
+			enter(host, "Ada", "moon")
+			enter(guest, "Bruno", "knight")
+			enter(watcher, "Chloe", "star")
+			if i == 0 {
+				shot(t, host, "lobby-desktop")
+				shot(t, guest, "lobby-phone")
+			}
+
+			// The host makes a room of two seats with the form generated from the option schema.
+			click(t, host, fmt.Sprintf(`[data-create=%q]`, id))
+			waitJS(t, host, `document.querySelector("#create-room")`)
+			evalJS[bool](t, host, `(() => { const f = document.querySelector("#create-room"); f.elements.seats.value = 2; `+variantSetup[id].options+` return true; })()`)
+			click(t, host, `#create-room button[type=submit]`)
+			waitJS(t, host, `location.hash.startsWith("#/room/") && document.querySelector("#room-code")?.textContent`)
+			code := evalJS[string](t, host, `document.querySelector("#room-code").textContent`)
+
+			// The second player joins by code; the spectator watches by code.
+			fill(t, guest, `#by-code input[name=code]`, code)
+			click(t, guest, `#join-code`)
+			fill(t, watcher, `#by-code input[name=code]`, code)
+			click(t, watcher, `#watch-code`)
+			waitJS(t, host, `document.querySelectorAll(".members li").length === 3`)
+			// Everyone sees the others as they chose to look (the avatar glyph of the moon: ☾).
+			waitJS(t, watcher, `[...document.querySelectorAll(".members li")].some(li => li.textContent.includes("Ada") && li.querySelector(".avatar").textContent === "\u263e")`)
+			if i == 0 {
+				fill(t, host, `input[name=chat]`, "good luck, have fun")
+				click(t, host, `.chat form button[type=submit]`)
+				waitJS(t, watcher, `document.querySelector("#chat-log")?.textContent.includes("good luck, have fun")`)
+			}
+			click(t, host, `[data-action=deal]`)
+			for _, p := range []context.Context{host, guest, watcher} {
+				waitJS(t, p, `document.querySelector(".felt[data-phase]")`)
+			}
+			t.Logf("%s: room %s dealt after %v", id, code, time.Since(start).Round(time.Millisecond))
+
+			// Both players play through the UI in their pages at once; each tries one unlit card the
+			// first time they hold one, and (Hotspot) the guest lets one LAST CARD window run out.
+			players := []struct {
+				ctx  context.Context
+				opts string
+			}{{host, `{refuseOnce: true}`}, {guest, fmt.Sprintf(`{refuseOnce: true, skipCall: %v}`, id == "hotspot")}}
+			t.Cleanup(func() {
+				if !t.Failed() {
+					return
+				}
+				for k, p := range players {
+					c, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+					st, err := chromedp.Run(c, chromedp.Evaluate[string](`JSON.stringify({st: __ch.st, actions: window.cardhouse.state.room?.table.view?.actions, turn: window.cardhouse.state.room?.table.view?.turn, bar: document.querySelector(".actions")?.outerHTML, check: document.querySelector(".check-line")?.textContent})`))
+					cancel()
+					t.Logf("player %d at the failure: %s %v", k, st, err)
+				}
+			})
+			stats := make([]playStats, len(players))
+			errs := make([]error, len(players))
+			var wg sync.WaitGroup
+			for k, p := range players {
+				wg.Go(func() {
+					c, cancel := context.WithTimeout(p.ctx, 4*time.Minute)
+					defer cancel()
+					stats[k], errs[k] = chromedp.Run(c, chromedp.Evaluate[playStats](`__ch.autoplay(`+p.opts+`)`, chromedp.EvalAwaitPromise))
+				})
+			}
+			// A few moves in, hold both players and take the table's pictures.
+			waitJS(t, host, `(__ch.st?.moves || 0) + (document.querySelector(".overlay-center") ? 99 : 0) >= 4`)
+			for _, p := range players {
+				evalJS[bool](t, p.ctx, `__ch.paused = true`)
+			}
+			for _, p := range players {
+				waitJS(t, p.ctx, `__ch.idle || !!document.querySelector(".overlay-center")`)
+			}
+			shot(t, host, "table-"+id+"-desktop")
+			shot(t, guest, "table-"+id+"-phone")
+			shot(t, watcher, "table-"+id+"-spectator")
+			for _, p := range players {
+				evalJS[bool](t, p.ctx, `__ch.paused = false, true`)
+			}
+			wg.Wait()
+			for k, err := range errs {
+				if err != nil {
+					t.Errorf("player %d: %v", k, err)
+				}
+			}
+			if t.Failed() {
+				t.FailNow()
+			}
+			for k, s := range stats {
+				t.Logf("%s player %d: %+v", id, k, s)
+				if s.Error != "" {
+					t.Fatalf("player %d: %s (open actions %s)", k, s.Error, s.Actions)
+				}
+				if s.Phase == "" || s.Phase == sdk.PhasePlaying {
+					t.Errorf("player %d: the game is not over (phase %q)", k, s.Phase)
+				}
+				if len(s.Unexpected) > 0 {
+					t.Errorf("player %d: moves the table offered were refused: %q", k, s.Unexpected)
+				}
+			}
+			waitJS(t, watcher, `document.querySelector(".overlay-center")`)
+			shot(t, host, "table-"+id+"-over")
+
+			// A refused action shows its reason: the check line said so before sending, and the
+			// server's refusal was shown after. (A player who never held an unlit card beside a lit
+			// one on their turn had no chance to try; one of the two always has.)
+			refusals := 0
+			for k, s := range stats {
+				if s.RefusedCheck == "" {
+					continue
+				}
+				refusals++
+				if s.Refused == "" || !strings.HasPrefix(s.RefusedCheck, "\u2717") || !strings.Contains(s.RefusedCheck, s.Refused) {
+					t.Errorf("player %d's unlit card: check line %q, refusal shown %q; want both to give the server's reason", k, s.RefusedCheck, s.Refused)
+				}
+			}
+			if refusals == 0 {
+				t.Error("neither player ever tried an unlit card, so no refusal was shown")
+			}
+			countdown := regexp.MustCompile(`^\d\.\ds$`)
+			recs := map[string]pageRecord{"host": record(t, host), "guest": record(t, guest), "watcher": record(t, watcher)}
+			for who, r := range recs {
+				if len(r.CSP) > 0 {
+					t.Errorf("%s: content security policy violations: %q", who, r.CSP)
+				}
+			}
+			w := recs["watcher"]
+			if w.Watched == 0 {
+				t.Error("the spectator's page never showed the spectators' view")
+			}
+			if len(w.Leaks) > 0 {
+				t.Errorf("the spectator saw hand cards: %q", w.Leaks)
+			}
+			if id == "hotspot" {
+				if !countdown.MatchString(stats[0].Countdown) && !countdown.MatchString(stats[1].Countdown) {
+					t.Errorf("no LAST CARD countdown on a player's page (host %q, guest %q)", stats[0].Countdown, stats[1].Countdown)
+				}
+				// A window let run out ends in a penalty unless the seat stopped holding one card first
+				// (HS-3); when the penalty came, everyone was told.
+				if w.Events["missed_last_card"] > 0 && w.Toasts["missed"] == 0 {
+					t.Errorf("a LAST CARD window ran out, but the spectator saw no missed-call announcement (toasts %v)", w.Toasts)
+				}
+			}
+			t.Logf("%s (%s): game over after %v; spectator saw %d views, toasts %v, countdowns %d, fire %v",
+				id, variantSetup[id].why, time.Since(start).Round(time.Millisecond), w.Views, w.Toasts, len(w.Countdowns), w.Fire)
+		})
+	}
+}

@@ -1,0 +1,89 @@
+// The server's HTTP API (docs/api.md) and the room WebSocket (docs/protocol.md).
+
+let csrf = "";
+
+// ApiError is a refused request: code and reason from the server's {"error": {...}} body, and the
+// per-field reasons of a form (fields: [{field, reason}]).
+export class ApiError extends Error {
+  constructor(status, body) {
+    const e = (body && body.error) || {};
+    super(e.reason || `request failed (${status})`);
+    this.status = status;
+    this.code = e.code || "error";
+    this.fields = e.fields || [];
+  }
+}
+
+// api sends a JSON request and returns the decoded answer; it carries the session's CSRF token.
+export async function api(method, path, body) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (csrf && method !== "GET") headers["X-CSRF-Token"] = csrf;
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: "same-origin" });
+  let data = null;
+  if (res.status !== 204) {
+    try { data = await res.json(); } catch { data = null; }
+  }
+  if (!res.ok) throw new ApiError(res.status, data);
+  if (data && data.csrf_token) csrf = data.csrf_token;
+  return data;
+}
+
+// RoomSocket is one room's WebSocket: it reconnects with backoff and matches answers to requests.
+export class RoomSocket {
+  constructor(code, onMessage, onState) {
+    this.code = code;
+    this.onMessage = onMessage;
+    this.onState = onState || (() => {});
+    this.pending = new Map();
+    this.seq = 0;
+    this.closed = false;
+    this.backoff = 500;
+    this.open();
+  }
+
+  open() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${proto}//${location.host}/api/rooms/${encodeURIComponent(this.code)}/ws`);
+    this.ws = ws;
+    this.onState("connecting");
+    ws.onopen = () => { this.backoff = 500; this.onState("open"); };
+    ws.onmessage = (ev) => {
+      let m;
+      try { m = JSON.parse(ev.data); } catch { return; }
+      if (m.id && this.pending.has(m.id)) {
+        const resolve = this.pending.get(m.id);
+        this.pending.delete(m.id);
+        resolve(m);
+      }
+      this.onMessage(m);
+    };
+    ws.onclose = (ev) => {
+      for (const resolve of this.pending.values()) resolve({ type: "error", ok: false, reason: "connection lost" });
+      this.pending.clear();
+      if (this.closed || ev.code === 1008) { this.onState("closed", ev.reason); return; }
+      this.onState("reconnecting");
+      setTimeout(() => !this.closed && this.open(), this.backoff);
+      this.backoff = Math.min(this.backoff * 2, 8000);
+    };
+  }
+
+  // request sends a message with a fresh id and resolves to the server's answer to it.
+  request(msg) {
+    const id = `c${++this.seq}`;
+    return new Promise((resolve) => {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return resolve({ type: "error", ok: false, reason: "not connected: reconnecting…" });
+      this.pending.set(id, resolve);
+      this.ws.send(JSON.stringify({ v: 1, id, ...msg }));
+    });
+  }
+
+  send(msg) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ v: 1, ...msg }));
+  }
+
+  close() {
+    this.closed = true;
+    this.ws && this.ws.close(1000, "leaving");
+  }
+}

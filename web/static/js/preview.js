@@ -1,0 +1,19 @@
+// The preview page's script (kept out of the HTML for the server's Content-Security-Policy).
+import { Table } from "./table.js";
+const names = ["Ada", "Bruno", "Chloé", "Dev", "Eun", "Femi", "Gus", "Hana"];
+const sent = [];
+const table = new Table(document.getElementById("table"), {
+  player: (s) => ({ name: names[s] || `Seat ${s + 1}` }),
+  // local: no server view follows, so the table takes the next action at once.
+  send: async (a) => { sent.push(a); return a.type === "refuse" ? { ok: false, reason: "refused" } : { ok: true, local: true }; },
+  check: async (a) => {
+    const spec = (table.view.actions || []).find((x) => x.type === a.type);
+    const ok = !!spec && (!spec.cards || spec.cards.includes(a.cards[0]));
+    return ok ? { ok: true } : { ok: false, reason: `${a.cards[0]} does not go on the pile now` };
+  },
+  canDeal: () => true, onDeal: () => sent.push({ type: "deal" }),
+});
+window.cardhouse = { table, sent };
+window.preview = (view, info) => { table.update(view, info || {}); return true; };
+const url = new URLSearchParams(location.search).get("view");
+if (url) fetch(url).then((r) => r.json()).then((v) => window.preview(v));
