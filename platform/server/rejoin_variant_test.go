@@ -2,8 +2,8 @@ package server_test
 
 import (
 	"context"
-	"os"
 	"encoding/json"
+	"os"
 	"testing"
 	"time"
 
