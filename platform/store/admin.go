@@ -90,17 +90,7 @@ func (s *Store) Accounts(ctx context.Context, q UserQuery) ([]AccountRow, int64,
 	if !q.Deleted {
 		db = db.Where("deleted_at IS NULL")
 	}
-	var total int64
-	if err := db.Count(&total).Error; err != nil {
-		return nil, 0, err
-	}
-	limit := q.Limit
-	if limit <= 0 {
-		limit = 50
-	}
-	var rows []AccountRow
-	err := db.Order("id DESC").Offset(max(q.Offset, 0)).Limit(limit).Find(&rows).Error
-	return rows, total, err
+	return newestPage[AccountRow](db, q.Offset, q.Limit, 50)
 }
 
 // Account returns one account, deleted or not.
@@ -185,17 +175,7 @@ func (s *Store) Rooms(ctx context.Context, q RoomQuery) ([]Room, int64, error) {
 	if q.UserID != 0 {
 		db = db.Where("(host_id = ? OR id IN (SELECT room_id FROM members WHERE user_id = ?))", q.UserID, q.UserID)
 	}
-	var total int64
-	if err := db.Count(&total).Error; err != nil {
-		return nil, 0, err
-	}
-	limit := q.Limit
-	if limit <= 0 {
-		limit = 50
-	}
-	var rs []Room
-	err := db.Order("id DESC").Offset(max(q.Offset, 0)).Limit(limit).Find(&rs).Error
-	return rs, total, err
+	return newestPage[Room](db, q.Offset, q.Limit, 50)
 }
 
 // RoomGames lists a room's games, newest first, without their state.
@@ -270,17 +250,7 @@ func (s *Store) Audit(ctx context.Context, q AuditQuery) ([]AuditEntry, int64, e
 	if q.TargetID != "" {
 		db = db.Where("target_id = ?", q.TargetID)
 	}
-	var total int64
-	if err := db.Count(&total).Error; err != nil {
-		return nil, 0, err
-	}
-	limit := q.Limit
-	if limit <= 0 {
-		limit = 100
-	}
-	var es []AuditEntry
-	err := db.Order("id DESC").Offset(max(q.Offset, 0)).Limit(limit).Find(&es).Error
-	return es, total, err
+	return newestPage[AuditEntry](db, q.Offset, q.Limit, 100)
 }
 
 // DisabledRulesets lists the rulesets disabled for new rooms.
@@ -333,4 +303,19 @@ func (s *Store) CloseStoredRoom(ctx context.Context, id int64, now time.Time) er
 		return tx.Model(&Game{}).Where("room_id = ? AND status = ?", id, GameLive).
 			Updates(map[string]any{"status": GameAbandoned, "ended_at": now.UTC()}).Error
 	})
+}
+
+// newestPage counts the rows a filtered query matches and returns one page of them, newest (highest
+// id) first: limit rows from offset, or def rows when limit is not positive.
+func newestPage[T any](db *gorm.DB, offset, limit, def int) ([]T, int64, error) {
+	var total int64
+	if err := db.Count(&total).Error; err != nil {
+		return nil, 0, err
+	}
+	if limit <= 0 {
+		limit = def
+	}
+	var rows []T
+	err := db.Order("id DESC").Offset(max(offset, 0)).Limit(limit).Find(&rows).Error
+	return rows, total, err
 }
