@@ -3,6 +3,7 @@ package rulesettest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -37,6 +38,20 @@ func (m mutating) Apply(ctx context.Context, req sdk.ApplyRequest[toy.State]) (s
 		d[0], d[len(d)-1] = d[len(d)-1], d[0]
 	}
 	return res, err
+}
+
+// viewAlias hands each seat its own hand slice in the view instead of a copy: a bot that sorts
+// the view then reorders the state's hand.
+type viewAlias struct{ toy.Ruleset }
+
+func (a viewAlias) View(s toy.State, viewer int) sdk.View {
+	v := a.Ruleset.View(s, viewer)
+	for i := range v.Zones {
+		if viewer >= 0 && v.Zones[i].ID == fmt.Sprintf("hand.%d", viewer) {
+			v.Zones[i].Cards = s.Hands[viewer]
+		}
+	}
+	return v
 }
 
 // spectatorLeak shows seat 0's hand to the spectators.
@@ -175,6 +190,9 @@ func TestRunCatchesBrokenRulesets(t *testing.T) {
 		{"mutates its input", func(tb testing.TB, sub func(string, func(testing.TB))) {
 			run[toy.State](ctx, tb, mutating{}, small, sub)
 		}, []string{"Apply mutated its input state"}},
+		{"its view shares the state's hand", func(tb testing.TB, sub func(string, func(testing.TB))) {
+			run[toy.State](ctx, tb, viewAlias{}, small, sub)
+		}, []string{"a read-only call (View, Status, Observe, Cards, History, or a bot editing its view) changed the state"}},
 		{"spectators see a hand", func(tb testing.TB, sub func(string, func(testing.TB))) {
 			run[toy.State](ctx, tb, spectatorLeak{}, small, sub)
 		}, []string{"the view of the spectators shows the cards of zone hand.0 (seat 0's hand)"}},

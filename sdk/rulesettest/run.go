@@ -19,7 +19,10 @@ import (
 // RunEngine checks (through sdk.NewEngine(r); the long bot playouts through an in-memory engine
 // that skips the state codec but checks the cards just as strictly), and on the ruleset's own state type, replaying
 // every action a random playout tried (accepted and refused, bad ones included):
-//   - Apply never mutates its input (the state's JSON before and after Apply is the same);
+//   - Apply never mutates its input (the state's JSON before and after Apply is the same), nor do
+//     the read-only calls: View, Status, Observe, Cards and History, nor a bot (level 1) editing the
+//     view it was given (the engine shares decoded states between calls, so any of these that
+//     writes into a state, or hands out a slice a bot may sort, corrupts later calls);
 //   - a refused action returns a *sdk.RuleError with a reason; an accepted one keeps the card
 //     multiset (Cards);
 //   - for every viewer (each seat and the spectators) the view is structurally hidden (no cards in
@@ -152,6 +155,39 @@ type stateChecker[S any] struct {
 	n    uint64
 }
 
+// readOnly reports whether the calls that must only read a state leave it as it was, including a
+// bot that sorts and trims the cards of the view it is given (the view must not share the state's
+// slices).
+func (c *stateChecker[S]) readOnly(s S, viewers []int) bool {
+	before, _ := json.Marshal(s)
+	c.r.Status(s)
+	c.r.Observe(s)
+	c.r.Cards(s)
+	hist, _ := c.r.(sdk.Historian[S])
+	bots, _ := c.r.(sdk.Bots)
+	for _, v := range viewers {
+		view := c.r.View(s, v)
+		if v < 0 {
+			continue
+		}
+		if hist != nil {
+			hist.History(s, v)
+		}
+		if bots != nil {
+			rng := sdk.NewRNG(c.seed + uint64(v))
+			_, _ = bots.Bot(context.Background(), sdk.BotRequest{Seat: v, Level: 1, View: view, RNG: &rng})
+		}
+		for _, z := range view.Zones {
+			slices.Reverse(z.Cards)
+			if len(z.Cards) > 0 {
+				z.Cards[0] = 0
+			}
+		}
+	}
+	after, _ := json.Marshal(s)
+	return bytes.Equal(before, after)
+}
+
 // checkState checks the views (structure and redeal) and the table of one state.
 func (c *stateChecker[S]) checkState(s S, where string) {
 	c.tb.Helper()
@@ -159,6 +195,10 @@ func (c *stateChecker[S]) checkState(s S, where string) {
 	viewers := []int{sdk.Spectator}
 	for i := range st.Seats {
 		viewers = append(viewers, i)
+	}
+	if !c.readOnly(s, viewers) {
+		c.tb.Errorf("after %s: a read-only call (View, Status, Observe, Cards, History, or a bot editing its view) changed the state", where)
+		return
 	}
 	redealer, _ := c.r.(sdk.Redealer[S])
 	for _, v := range viewers {
