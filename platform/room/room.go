@@ -754,8 +754,8 @@ func (r *Room) Detach(c *Client) {
 
 // Join makes u a member: seated if a seat is free and no game runs, a spectator (taking a seat at
 // the next Deal) otherwise, or pending when the room requires approval. Someone joining with the
-// name (case-insensitive) of a seated player who has dropped gets that seat and its cards back
-// (D-12). Joining again returns the existing membership.
+// name (case-insensitive) of a seated guest who has dropped gets that seat and its cards back
+// (D-12), also when the game ended meanwhile. Joining again returns the existing membership.
 func (r *Room) Join(ctx context.Context, u *store.User, spectate bool) (MemberInfo, error) {
 	var out MemberInfo
 	err := r.do(ctx, func() error {
@@ -767,8 +767,10 @@ func (r *Room) Join(ctx context.Context, u *store.User, spectate bool) (MemberIn
 			out = r.memberInfo(ms[0])
 			return nil
 		}
+		// The seat comes back whether the game still runs or ended while they were away (the seat
+		// is theirs for the next game too).
 		for _, m := range r.members {
-			if isHuman(m) && m.Role == store.MemberPlayer && m.Seat >= 0 && strings.EqualFold(strings.TrimSpace(m.Name), strings.TrimSpace(u.DisplayName)) && !r.connected(*m.UserID) && r.live() && r.room.Mode != store.ModeDevice {
+			if isHuman(m) && m.Role == store.MemberPlayer && m.Seat >= 0 && strings.EqualFold(strings.TrimSpace(m.Name), strings.TrimSpace(u.DisplayName)) && !r.connected(*m.UserID) && r.game != nil && r.room.Mode != store.ModeDevice {
 				old := *m.UserID
 				// A registered player comes back by logging in; only a guest's seat is taken
 				// back by name, as a guest has nothing else to prove who they are.

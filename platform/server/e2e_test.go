@@ -576,3 +576,68 @@ func testPauseAndAbandon(t *testing.T, dialect string) {
 		}
 	}
 }
+
+// TestRejoinAfterGameEnded: a guest drops, the bot covering the seat plays the game to its end,
+// and joining again by name between games still gives the seat back (not a spectator's place
+// next to a seat nobody can reclaim).
+func TestRejoinAfterGameEnded(t *testing.T) { eachDialect(t, testRejoinAfterGameEnded) }
+
+func testRejoinAfterGameEnded(t *testing.T, dialect string) {
+	e := newEnv(t, dialect, inProcess())
+	alice, bob := e.register("Alice"), e.guest("Bob")
+	info := alice.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 2, "options": map[string]any{"hand_size": 2, "call_seconds": 0}})
+	bob.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
+	ca, cb := alice.connect(info.Code), bob.connect(info.Code)
+	alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
+	cb.latestView()
+	cb.ws.CloseNow()
+	for {
+		if m, ok := memberNamed(alice.roomInfo(info.Code), "Bob"); ok && !m.Connected {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	e.clock.Advance(20 * time.Second)
+
+	// Alice and the covering bot play until the game is over.
+	for step := 0; ; step++ {
+		if step > 500 {
+			t.Fatal("the game does not end")
+		}
+		v := ca.latestView()
+		if v.Phase != sdk.PhasePlaying {
+			break
+		}
+		if v.Turn != 0 {
+			ca.expect("view")
+			continue
+		}
+		ca.send(map[string]any{"type": "act", "action": choose(*v)})
+		ca.expect("accepted")
+	}
+	if in := alice.roomInfo(info.Code); in.Game == nil || in.Game.Status != "over" {
+		t.Fatalf("game after the last action: %+v", in.Game)
+	}
+
+	bob2 := e.guest("bob")
+	var joined struct {
+		Member room.MemberInfo `json:"member"`
+	}
+	bob2.must("POST", "/api/rooms/"+info.Code+"/join", nil, &joined)
+	if joined.Member.Seat != 1 || joined.Member.Role != "player" {
+		t.Fatalf("rejoining by name after the game ended gave %+v, want seat 1 as a player", joined.Member)
+	}
+	bob2.connect(info.Code)
+	in := alice.roomInfo(info.Code)
+	if m, _ := memberNamed(in, "Bob"); m.Covered || !m.Connected {
+		t.Fatalf("bob after rejoining: %+v", m)
+	}
+	if len(in.Members) != 2 {
+		t.Fatalf("members after rejoining: %+v, want Alice and bob only", in.Members)
+	}
+	// The next game deals him in.
+	alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
+	if g := alice.roomInfo(info.Code).Game; g == nil || g.Status != "live" || g.Number != 2 {
+		t.Fatalf("second game: %+v", g)
+	}
+}

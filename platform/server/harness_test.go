@@ -207,9 +207,11 @@ type conn struct {
 	msgs chan map[string]json.RawMessage
 	raw  chan []byte
 	n    int
-	// last is the last view received; onView, when set, sees every view message received.
-	last   *sdk.View
-	onView func(seat int, v sdk.View)
+	// last is the last view received and lastSeq its action count; onView, when set, sees every
+	// view message received.
+	last    *sdk.View
+	lastSeq int
+	onView  func(seat int, v sdk.View)
 	// closeErr is the read error that ended the connection (valid once msgs is closed).
 	closeErr error
 }
@@ -279,7 +281,7 @@ func (c *conn) next() map[string]json.RawMessage {
 		c.n++
 		if str(m["type"]) == "view" {
 			v := view(m)
-			c.last = &v
+			c.last, c.lastSeq = &v, num(m["seq"])
 			if c.onView != nil {
 				c.onView(num(m["seat"]), v)
 			}
