@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"slices"
+	"sync/atomic"
 )
 
 // Version is the SDK's version; the wire protocol has its own number in sdk/plugin.
@@ -116,6 +117,9 @@ type engine[S any] struct {
 	info  Info
 	cfg   engineConfig
 	cache stateCache[S]
+	// viewSize is the largest view encoded so far: the next buffers start that big, so encoding
+	// a view does not grow its buffer several times over.
+	viewSize atomic.Int64
 }
 
 // envelope is the header of a stored state: which ruleset, which state version, the house rules the
@@ -368,7 +372,11 @@ func (e *engine[S]) views(s S, seats int, events []Event, hs *houseState) ([][]b
 				v.Events[i] = ev.For(viewer)
 			}
 		}
-		return v.AppendJSON(make([]byte, 0, 2048))
+		b := v.AppendJSON(make([]byte, 0, max(e.viewSize.Load(), 1024)))
+		if n := int64(len(b)); n > e.viewSize.Load() {
+			e.viewSize.Store(n)
+		}
+		return b
 	}
 	views := make([][]byte, seats)
 	for i := range seats {

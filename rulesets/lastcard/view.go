@@ -17,6 +17,17 @@ var roles = map[string]string{
 	"S": "skip", "R": "reverse", "+2": "draw_two", "W": "joker", "W+4": "joker_draw_four",
 }
 
+// handZones are the hand zones' ids of the usual seats, made once rather than per view.
+var handZones = [...]string{"hand.0", "hand.1", "hand.2", "hand.3"}
+
+// handZone is the id of seat's hand zone.
+func handZone(seat int) string {
+	if seat < len(handZones) {
+		return handZones[seat]
+	}
+	return "hand." + strconv.Itoa(seat)
+}
+
 // View is the table as viewer (a seat or sdk.Spectator) may see it: its own hand only, the pile,
 // the deck's count, the colour, penalty, scores and the room's rule options (indicators), and the
 // actions open to it. The card a seat has just drawn is shown to that seat alone.
@@ -55,7 +66,7 @@ func (r *Rules) View(s *State, viewer int) sdk.View {
 		}
 		v.Players = append(v.Players, p)
 
-		z := sdk.Zone{ID: fmt.Sprintf("hand.%d", seat), Kind: sdk.ZoneHand, Owner: seat, Count: len(s.Hands[seat])}
+		z := sdk.Zone{ID: handZone(seat), Kind: sdk.ZoneHand, Owner: seat, Count: len(s.Hands[seat])}
 		if seat == viewer {
 			z.Cards = slices.Clone(s.Hands[seat])
 		} else {
