@@ -2,13 +2,14 @@ package plugin_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
-	"runtime/pprof"
 	"sort"
 	"strings"
 	"sync"
@@ -26,10 +27,6 @@ import (
 // plugin instead of running tests: the tests launch their own binary as a real plugin process.
 const pluginEnv = "CARDHOUSE_TEST_PLUGIN"
 
-// pluginProfileEnv, when set for the plugin process, names a file that receives its CPU profile
-// (to profile the plugin's side of the benchmarks: pass it through Spec.Env or the environment).
-const pluginProfileEnv = "CARDHOUSE_TEST_PLUGIN_CPUPROFILE"
-
 func TestMain(m *testing.M) {
 	switch os.Getenv(pluginEnv) {
 	case "legacy-unary":
@@ -37,13 +34,6 @@ func TestMain(m *testing.M) {
 	case "legacy-stream":
 		plugin.ServeLegacy(testEngine(), true)
 	case "counter":
-		if path := os.Getenv(pluginProfileEnv); path != "" {
-			f, err := os.Create(path)
-			if err == nil && pprof.StartCPUProfile(f) == nil {
-				defer f.Close()
-				defer pprof.StopCPUProfile()
-			}
-		}
 		plugin.Serve(testEngine())
 		return
 	}
@@ -785,5 +775,40 @@ func BenchmarkAct(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// CPUProfileEnv makes a plugin write its CPU profile, named after its ruleset and process, which
+// pprof reads once the host has stopped the plugin.
+func TestPluginCPUProfile(t *testing.T) {
+	dir := t.TempDir()
+	spec := counterSpec(t)
+	spec.Env = append(spec.Env, plugin.CPUProfileEnv+"="+dir)
+	p := plugin.NewProcess(spec, plugin.Config{})
+	st := mustNewGame(t, p)
+	for range 50 {
+		if _, err := p.Act(context.Background(), &sdk.ActRequest{State: st.State, Action: play(0, "AS")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pid := p.Stats().PID
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, fmt.Sprintf("counter-%d.pprof", pid))
+	f, err := os.Open(path)
+	if err != nil {
+		entries, _ := os.ReadDir(dir)
+		t.Fatalf("the plugin's profile: %v (the folder holds %v)", err, entries)
+	}
+	defer f.Close()
+	// A profile is a gzipped protocol buffer naming its sample types ("samples", "cpu").
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatalf("%s is not a pprof profile: %v", path, err)
+	}
+	raw, err := io.ReadAll(z)
+	if err != nil || !bytes.Contains(raw, []byte("samples")) || !bytes.Contains(raw, []byte("cpu")) {
+		t.Fatalf("%s is not a CPU profile (%d bytes, %v)", path, len(raw), err)
 	}
 }
