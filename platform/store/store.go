@@ -47,6 +47,7 @@ type Config struct {
 type Store struct {
 	db      *gorm.DB
 	dialect string
+	commits *committer
 }
 
 // Dialect reports "sqlite" or "postgres".
@@ -97,7 +98,9 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		sqlDB.Close()
 		return nil, err
 	}
-	return &Store{db: db, dialect: dialect}, nil
+	st := &Store{db: db, dialect: dialect}
+	st.startCommitter()
+	return st, nil
 }
 
 func migrate(ctx context.Context, db *sql.DB, dialect string) error {
@@ -129,8 +132,9 @@ func migrateTo(ctx context.Context, db *sql.DB, dialect string, version int64) e
 	return nil
 }
 
-// Close closes the database.
+// Close stores the actions still queued, then closes the database.
 func (s *Store) Close() error {
+	s.stopCommitter()
 	sqlDB, err := s.db.DB()
 	if err != nil {
 		return err
@@ -361,33 +365,6 @@ func (s *Store) LastGameNumber(ctx context.Context, roomID int64) (int, error) {
 		return 0, err
 	}
 	return *n, nil
-}
-
-// CommitAction stores an accepted action and the state it produced, in one transaction (P-7). It
-// succeeds only if the game is still at seq-1 actions: a stale writer gets ErrConflict and nothing
-// is written. status and ended are the game's status after the action.
-func (s *Store) CommitAction(ctx context.Context, gameID int64, rec *ActionRecord, state []byte, phase, status string, ended *time.Time) error {
-	if rec.CreatedAt.IsZero() {
-		rec.CreatedAt = time.Now().UTC()
-	}
-	rec.GameID = gameID
-	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Create(rec).Error; err != nil {
-			if errors.Is(err, gorm.ErrDuplicatedKey) {
-				return fmt.Errorf("game %d action %d: %w", gameID, rec.Seq, ErrConflict)
-			}
-			return err
-		}
-		res := tx.Model(&Game{}).Where("id = ? AND seq = ?", gameID, rec.Seq-1).
-			Updates(map[string]any{"state": state, "seq": rec.Seq, "phase": phase, "status": status, "ended_at": ended})
-		if res.Error != nil {
-			return res.Error
-		}
-		if res.RowsAffected == 0 {
-			return fmt.Errorf("game %d is not at action %d: %w", gameID, rec.Seq-1, ErrConflict)
-		}
-		return nil
-	})
 }
 
 // SetGameStatus sets a game's status (abandoned) without an action.

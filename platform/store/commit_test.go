@@ -1,0 +1,109 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"cardhouse/platform/store"
+	"cardhouse/platform/store/storetest"
+)
+
+// Many games committing at once share transactions (group commit); a stale action thrown into the
+// same moment fails alone with ErrConflict while every other action is stored, in order, with its
+// game's state.
+func TestGroupCommit(t *testing.T) {
+	for _, dialect := range storetest.Dialects() {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			st := storetest.Open(t, dialect)
+			ctx := context.Background()
+			name := "host"
+			u := &store.User{Username: &name, DisplayName: "Host", PasswordHash: "x"}
+			if err := st.CreateUser(ctx, u); err != nil {
+				t.Fatal(err)
+			}
+			const games, actions = 24, 30
+			ids := make([]int64, games)
+			for i := range ids {
+				r := &store.Room{Code: fmt.Sprintf("GC%04d", i), HostID: u.ID, Ruleset: "x", Options: "{}", Mode: store.ModeOnline, Capacity: 2, Status: store.RoomOpen}
+				if err := st.CreateRoom(ctx, r, nil); err != nil {
+					t.Fatal(err)
+				}
+				g := &store.Game{RoomID: r.ID, Number: 1, Ruleset: "x", Seats: 2, Options: "{}", SeatMembers: "[]", StartNow: 1, State: []byte("s0"), Phase: "playing", Status: store.GameLive, StartedAt: time.Now()}
+				if err := st.StartGame(ctx, g, r, nil); err != nil {
+					t.Fatal(err)
+				}
+				ids[i] = g.ID
+			}
+			at := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+			var wg sync.WaitGroup
+			errs := make(chan error, games*actions*2)
+			for i, id := range ids {
+				wg.Go(func() {
+					for seq := 1; seq <= actions; seq++ {
+						status, phase := store.GameLive, "playing"
+						var ended *time.Time
+						if seq == actions {
+							status, phase, ended = store.GameOver, "game_over", &at
+						}
+						rec := &store.ActionRecord{Seq: seq, Seat: seq % 2, Action: fmt.Sprintf(`{"g":%d,"n":%d}`, i, seq), Now: int64(seq), CreatedAt: at}
+						if err := st.CommitAction(ctx, id, rec, fmt.Appendf(nil, "g%d s%d", i, seq), phase, status, ended); err != nil {
+							errs <- fmt.Errorf("game %d action %d: %w", i, seq, err)
+						}
+						if seq%10 == 5 { // a stale writer at the same moment: a duplicate and a gap
+							if err := st.CommitAction(ctx, id, &store.ActionRecord{Seq: seq, Action: "{}"}, []byte("stale"), "playing", store.GameLive, nil); !errors.Is(err, store.ErrConflict) {
+								errs <- fmt.Errorf("game %d: a duplicate action %d gave %v, want ErrConflict", i, seq, err)
+							}
+							if err := st.CommitAction(ctx, id, &store.ActionRecord{Seq: seq + 2, Action: "{}"}, []byte("gap"), "playing", store.GameLive, nil); !errors.Is(err, store.ErrConflict) {
+								errs <- fmt.Errorf("game %d: action %d after %d gave %v, want ErrConflict", i, seq+2, seq, err)
+							}
+						}
+					}
+				})
+			}
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				t.Error(err)
+			}
+			for i, id := range ids {
+				g, err := st.GameByID(ctx, id)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := fmt.Sprintf("g%d s%d", i, actions); string(g.State) != want || g.Seq != actions || g.Status != store.GameOver || g.Phase != "game_over" || g.EndedAt == nil || !g.EndedAt.Equal(at) {
+					t.Fatalf("game %d: state %q seq %d status %s phase %s ended %v", i, g.State, g.Seq, g.Status, g.Phase, g.EndedAt)
+				}
+				log, err := st.Actions(ctx, id)
+				if err != nil || len(log) != actions {
+					t.Fatalf("game %d: %d actions stored (%v), want %d", i, len(log), err, actions)
+				}
+				for j, a := range log {
+					if a.Seq != j+1 || a.Seat != (j+1)%2 || a.Action != fmt.Sprintf(`{"g":%d,"n":%d}`, i, j+1) || a.Now != int64(j+1) || !a.CreatedAt.Equal(at) {
+						t.Fatalf("game %d action %d: %+v", i, j+1, a)
+					}
+				}
+			}
+			cs := st.CommitStats()
+			if want := int64(games * (actions + 2*(actions/10))); cs.Actions != want || cs.Batches < 1 || cs.Batches > cs.Actions {
+				t.Fatalf("commit stats %+v, want %d actions in at most as many batches", cs, want)
+			}
+			t.Logf("%s: %d actions in %d transactions, %d batches retried one by one", dialect, cs.Actions, cs.Batches, cs.Retried)
+		})
+	}
+}
+
+// Close stores what is queued and then refuses new actions with an error rather than hanging.
+func TestCommitAfterClose(t *testing.T) {
+	st := storetest.Open(t, "sqlite")
+	_ = st.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := st.CommitAction(ctx, 1, &store.ActionRecord{Seq: 1, Action: "{}"}, []byte("s"), "playing", store.GameLive, nil); err == nil {
+		t.Fatal("a commit after Close succeeded")
+	}
+}
