@@ -2,6 +2,7 @@ package room
 
 import (
 	"encoding/json"
+	"strconv"
 	"time"
 
 	"cardhouse/sdk"
@@ -147,6 +148,32 @@ func encode(m Outgoing) []byte {
 		panic("room: encoding a message: " + err.Error())
 	}
 	return b
+}
+
+// viewMessage is encode(Outgoing{Type: MsgView, Seat: &seat, Game: game, Seq: &seq, View: view,
+// Now: now}) written directly: the view is already JSON from the ruleset's encoder, and
+// json.Marshal would scan (compact and escape) every view again for every connection.
+func viewMessage(seat, game, seq int, now int64, view []byte) []byte {
+	b := make([]byte, 0, len(view)+96)
+	b = append(b, `{"v":`...)
+	b = strconv.AppendInt(b, ProtocolVersion, 10)
+	b = append(b, `,"type":"view","seat":`...)
+	b = strconv.AppendInt(b, int64(seat), 10)
+	if game != 0 {
+		b = append(b, `,"game":`...)
+		b = strconv.AppendInt(b, int64(game), 10)
+	}
+	b = append(b, `,"seq":`...)
+	b = strconv.AppendInt(b, int64(seq), 10)
+	if len(view) > 0 {
+		b = append(b, `,"view":`...)
+		b = append(b, view...)
+	}
+	if now != 0 {
+		b = append(b, `,"now":`...)
+		b = strconv.AppendInt(b, now, 10)
+	}
+	return append(b, '}')
 }
 
 func errorMsg(id, code, reason string) []byte {

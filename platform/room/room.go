@@ -289,7 +289,11 @@ func (r *Room) broadcastRoom() {
 	}
 }
 
-func (r *Room) sendViews(c *Client) {
+func (r *Room) sendViews(c *Client) { r.sendViewsShared(c, nil) }
+
+// sendViewsShared sends c its views; spec, when not nil, keeps the spectators' message of this
+// broadcast so that it is encoded once for all spectators.
+func (r *Room) sendViewsShared(c *Client, spec *[]byte) {
 	if r.game == nil || r.views == nil {
 		return
 	}
@@ -297,7 +301,6 @@ func (r *Room) sendViews(c *Client) {
 	if len(ms) == 0 || ms[0].Role == store.MemberPending {
 		return
 	}
-	seq := r.game.Seq
 	now := r.now().UnixMilli()
 	seats := r.seatsOf(c.UserID)
 	if r.game.Status != store.GameLive && r.game.Status != store.GameOver {
@@ -306,20 +309,27 @@ func (r *Room) sendViews(c *Client) {
 	sent := false
 	for _, s := range seats {
 		if s < len(r.views) {
-			seat := s
-			c.push(encode(Outgoing{Type: MsgView, Seat: &seat, Game: r.game.Number, Seq: &seq, View: r.views[s], Now: now}))
+			c.push(viewMessage(s, r.game.Number, r.game.Seq, now, r.views[s]))
 			sent = true
 		}
 	}
-	if !sent {
-		spec := sdk.Spectator
-		c.push(encode(Outgoing{Type: MsgView, Seat: &spec, Game: r.game.Number, Seq: &seq, View: r.spectator, Now: now}))
+	if sent {
+		return
 	}
+	if spec == nil {
+		c.push(viewMessage(sdk.Spectator, r.game.Number, r.game.Seq, now, r.spectator))
+		return
+	}
+	if *spec == nil {
+		*spec = viewMessage(sdk.Spectator, r.game.Number, r.game.Seq, now, r.spectator)
+	}
+	c.push(*spec)
 }
 
 func (r *Room) broadcastViews() {
+	var spec []byte
 	for c := range r.clients {
-		r.sendViews(c)
+		r.sendViewsShared(c, &spec)
 	}
 }
 
@@ -468,6 +478,7 @@ func (r *Room) apply(a sdk.Action) error {
 		return errf(KindUnavailable, "store_failure", "the action could not be stored; the game is unchanged, try again")
 	}
 	r.cfg.Metrics.Actions.WithLabelValues(r.room.Ruleset, "accepted").Inc()
+	prevPhase := r.game.Phase
 	r.game.State, r.game.Seq, r.game.Phase, r.game.Status, r.game.EndedAt = step.State, rec.Seq, step.Status.Phase, status, ended
 	r.status = step.Status
 	if len(step.Views) == step.Status.Seats && step.Spectator != nil {
@@ -476,18 +487,15 @@ func (r *Room) apply(a sdk.Action) error {
 		r.log.Error("reading views after an action", "err", err)
 	}
 	r.broadcastViews()
-	if status != store.GameLive || r.status.Phase != r.game.Phase {
+	// The views carry the turn and the action count; the room message goes out only when what it
+	// shows changes (the game's status or phase), not with every action.
+	if status != store.GameLive || step.Status.Phase != prevPhase {
 		r.broadcastRoom()
-	} else {
-		r.broadcastGame()
 	}
 	r.updatePause()
 	r.schedule()
 	return nil
 }
-
-// broadcastGame tells everyone the game's public status moved on (turn, sequence).
-func (r *Room) broadcastGame() { r.broadcastRoom() }
 
 // schedule arms the timers the current state needs: one per ruleset deadline, and one per bot
 // (or covered) seat that is due to act.
