@@ -60,6 +60,9 @@ type ActRequest struct {
 	Action  Action `json:"action"`
 	Now     int64  `json:"now"`
 	NoViews bool   `json:"no_views,omitempty"`
+	// NoSpectator skips the spectators' view (Step.Spectator is nil): nobody watches. The seats'
+	// views still come unless NoViews.
+	NoSpectator bool `json:"no_spectator,omitempty"`
 }
 
 // Step is the result of starting a game or applying an action.
@@ -258,7 +261,11 @@ func (e *engine[S]) Act(ctx context.Context, req *ActRequest) (step *Step, err e
 	if err != nil {
 		return nil, err
 	}
-	return e.step(res.State, blob, res.Events, !req.NoViews, hs), nil
+	st := e.step(res.State, blob, res.Events, false, hs)
+	if !req.NoViews {
+		st.Views, st.Spectator = e.views(res.State, st.Status.Seats, res.Events, hs, !req.NoSpectator)
+	}
+	return st, nil
 }
 
 // house readies the house rules a stored game started with. A game whose rules cannot run here
@@ -287,7 +294,7 @@ func (e *engine[S]) Inspect(ctx context.Context, req *InspectRequest) (in *Inspe
 	in = &Inspection{Status: e.r.Status(s), Observation: e.r.Observe(s), Cards: e.r.Cards(s)}
 	env.House.decorateStatus(&in.Status)
 	if req.Views {
-		in.Views, in.Spectator = e.views(s, in.Status.Seats, nil, env.House)
+		in.Views, in.Spectator = e.views(s, in.Status.Seats, nil, env.House, true)
 	}
 	return in, nil
 }
@@ -353,12 +360,13 @@ func (e *engine[S]) step(s S, blob []byte, events []Event, withViews bool, hs *h
 	st := &Step{State: blob, Events: events, Status: e.r.Status(s)}
 	hs.decorateStatus(&st.Status)
 	if withViews {
-		st.Views, st.Spectator = e.views(s, st.Status.Seats, events, hs)
+		st.Views, st.Spectator = e.views(s, st.Status.Seats, events, hs, true)
 	}
 	return st
 }
 
-func (e *engine[S]) views(s S, seats int, events []Event, hs *houseState) ([][]byte, []byte) {
+// views are the seats' views and, with spectator, the spectators' view, as JSON.
+func (e *engine[S]) views(s S, seats int, events []Event, hs *houseState, spectator bool) ([][]byte, []byte) {
 	one := func(viewer int) []byte {
 		v := e.r.View(s, viewer)
 		v.Viewer = viewer
@@ -381,6 +389,9 @@ func (e *engine[S]) views(s S, seats int, events []Event, hs *houseState) ([][]b
 	views := make([][]byte, seats)
 	for i := range seats {
 		views[i] = one(i)
+	}
+	if !spectator {
+		return views, nil
 	}
 	return views, one(Spectator)
 }

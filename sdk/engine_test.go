@@ -1,6 +1,7 @@
 package sdk
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -145,6 +146,27 @@ func TestEngineStepCarriesViewsAndPrivateEvents(t *testing.T) {
 		if z.Kind == ZoneHand && len(z.Cards) > 0 {
 			t.Errorf("spectator sees hand %s", z.ID)
 		}
+	}
+}
+
+// NoSpectator leaves out the spectators' view only; the seats' views are the same bytes.
+func TestEngineNoSpectator(t *testing.T) {
+	t.Parallel()
+	e, st := newTiny(t)
+	a := Action{Seat: 0, Type: ActDraw}
+	all, err := e.Act(context.Background(), &ActRequest{State: st.State, Action: a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seats, err := e.Act(context.Background(), &ActRequest{State: st.State, Action: a, NoSpectator: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seats.Spectator != nil || all.Spectator == nil {
+		t.Fatalf("spectator view: %q with NoSpectator, %q without", seats.Spectator, all.Spectator)
+	}
+	if len(seats.Views) != 2 || !bytes.Equal(seats.Views[0], all.Views[0]) || !bytes.Equal(seats.Views[1], all.Views[1]) || !bytes.Equal(seats.State, all.State) {
+		t.Fatalf("seats' views or state differ with NoSpectator:\n%s\n%s", seats.Views, all.Views)
 	}
 }
 

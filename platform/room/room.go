@@ -316,6 +316,12 @@ func (r *Room) sendViewsShared(c *Client, spec *[]byte) {
 	if sent {
 		return
 	}
+	if r.spectator == nil { // nobody watched the last action: make the view now
+		if err := r.refresh(); err != nil || r.spectator == nil {
+			r.log.Error("reading the spectators' view", "err", err)
+			return
+		}
+	}
 	if spec == nil {
 		c.push(viewMessage(sdk.Spectator, r.game.Number, r.game.Seq, now, r.spectator))
 		return
@@ -324,6 +330,17 @@ func (r *Room) sendViewsShared(c *Client, spec *[]byte) {
 		*spec = viewMessage(sdk.Spectator, r.game.Number, r.game.Seq, now, r.spectator)
 	}
 	c.push(*spec)
+}
+
+// watched reports whether a connection would be sent the spectators' view: someone holding no
+// seat of the game is connected.
+func (r *Room) watched() bool {
+	for c := range r.clients {
+		if len(r.seatsOf(c.UserID)) == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *Room) broadcastViews() {
@@ -446,9 +463,10 @@ func (r *Room) apply(a sdk.Action) error {
 		}
 	}
 	var step *sdk.Step
+	watched := r.watched()
 	err := r.call("act", func(ctx context.Context) error {
 		var err error
-		step, err = r.engine.Act(ctx, &sdk.ActRequest{State: r.game.State, Action: a, Now: nowMs})
+		step, err = r.engine.Act(ctx, &sdk.ActRequest{State: r.game.State, Action: a, Now: nowMs, NoSpectator: !watched})
 		return err
 	})
 	if err != nil {
@@ -481,8 +499,8 @@ func (r *Room) apply(a sdk.Action) error {
 	prevPhase := r.game.Phase
 	r.game.State, r.game.Seq, r.game.Phase, r.game.Status, r.game.EndedAt = step.State, rec.Seq, step.Status.Phase, status, ended
 	r.status = step.Status
-	if len(step.Views) == step.Status.Seats && step.Spectator != nil {
-		r.views, r.spectator = step.Views, step.Spectator
+	if len(step.Views) == step.Status.Seats && (step.Spectator != nil || !watched) {
+		r.views, r.spectator = step.Views, step.Spectator // no spectators' view when nobody watches
 	} else if err := r.refresh(); err != nil {
 		r.log.Error("reading views after an action", "err", err)
 	}

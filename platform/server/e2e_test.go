@@ -641,3 +641,44 @@ func testRejoinAfterGameEnded(t *testing.T, dialect string) {
 		t.Fatalf("second game: %+v", g)
 	}
 }
+
+// TestLateSpectator: while nobody watches, actions skip the spectators' view; someone who starts
+// watching later gets the current one at once, and the next action's.
+func TestLateSpectator(t *testing.T) { eachDialect(t, testLateSpectator) }
+
+func testLateSpectator(t *testing.T, dialect string) {
+	e := newEnv(t, dialect, inProcess())
+	alice, bob, carol := e.register("Alice"), e.register("Bob"), e.register("Carol")
+	info := alice.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 2, "options": map[string]any{"hand_size": 7, "call_seconds": 0}})
+	bob.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
+	ca, cb := alice.connect(info.Code), bob.connect(info.Code)
+	alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
+	conns := []*conn{ca, cb}
+	for range 4 {
+		v := ca.latestView()
+		c := conns[v.Turn]
+		c.send(map[string]any{"type": "act", "action": choose(*c.latestView())})
+		c.expect("accepted")
+	}
+	seq := ca.latestView()
+	carol.must("POST", "/api/rooms/"+info.Code+"/join", map[string]any{"spectate": true}, nil)
+	cc := carol.connect(info.Code)
+	sv := cc.latestView()
+	if sv == nil || sv.Viewer != sdk.Spectator || cc.lastSeq != ca.lastSeq || cc.lastSeq != 4 {
+		t.Fatalf("late spectator's view: %+v at seq %d, players at seq %d", sv, cc.lastSeq, ca.lastSeq)
+	}
+	if sv.Turn != seq.Turn || len(sv.Players) != 2 || sv.Players[0].HandCount != seq.Players[0].HandCount {
+		t.Fatalf("late spectator's view differs from the table: %+v vs %+v", sv.Players, seq.Players)
+	}
+	for _, z := range sv.Zones {
+		if z.Kind == sdk.ZoneHand && len(z.Cards) > 0 {
+			t.Fatalf("the spectator sees hand %s", z.ID)
+		}
+	}
+	c := conns[sv.Turn]
+	c.send(map[string]any{"type": "act", "action": choose(*c.latestView())})
+	c.expect("accepted")
+	if next := cc.latestView(); cc.lastSeq != 5 || next.Viewer != sdk.Spectator {
+		t.Fatalf("spectator after the next action: seq %d, view %+v", cc.lastSeq, next)
+	}
+}

@@ -163,12 +163,15 @@ func testRoundTripMatchesInProcess(t *testing.T, transport string) {
 			state := want.State
 			for i := 0; want.Status.Phase == sdk.PhasePlaying && i < 10; i++ {
 				seat := want.Status.Turn
-				req := &sdk.ActRequest{State: state, Action: sdk.Action{Seat: seat, Type: sdk.ActPlay, Cards: []sdk.Card{firstCard(t, local, state, seat)}}, Now: int64(2000 + i), NoViews: g.req.NoViews}
+				req := &sdk.ActRequest{State: state, Action: sdk.Action{Seat: seat, Type: sdk.ActPlay, Cards: []sdk.Card{firstCard(t, local, state, seat)}}, Now: int64(2000 + i), NoViews: g.req.NoViews, NoSpectator: i%2 == 1}
 				if want, err = local.Act(ctx, req); err != nil {
 					t.Fatal(err)
 				}
 				if got, err = remote.Act(ctx, req); err != nil {
 					t.Fatal(err)
+				}
+				if !req.NoViews && (got.Spectator == nil) != req.NoSpectator {
+					t.Fatalf("Act %d with NoSpectator %v: spectators' view %q", i, req.NoSpectator, got.Spectator)
 				}
 				if diff := cmp.Diff(want, got, equate); diff != "" {
 					t.Fatalf("Act %d differs (-in-process +plugin):\n%s", i, diff)

@@ -287,7 +287,7 @@ func (c *Client) Act(ctx context.Context, req *sdk.ActRequest) (*sdk.Step, error
 	if err != nil {
 		return nil, err
 	}
-	r, err := c.invoke(ctx, "Act", &pb.Call{Request: &pb.Call_Act{Act: &pb.ActRequest{State: req.State, Action: a, Now: req.Now, NoViews: req.NoViews}}})
+	r, err := c.invoke(ctx, "Act", &pb.Call{Request: &pb.Call_Act{Act: &pb.ActRequest{State: req.State, Action: a, Now: req.Now, NoViews: req.NoViews, NoSpectator: req.NoSpectator}}})
 	if err != nil {
 		return nil, err
 	}

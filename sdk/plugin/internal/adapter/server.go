@@ -120,7 +120,7 @@ func (s *Server) act(ctx context.Context, req *pb.ActRequest, native bool) (resp
 	if err != nil {
 		return s.step("act", nil, err, native)
 	}
-	st, err := s.engine.Act(ctx, &sdk.ActRequest{State: req.State, Action: a, Now: req.Now, NoViews: req.NoViews})
+	st, err := s.engine.Act(ctx, &sdk.ActRequest{State: req.State, Action: a, Now: req.Now, NoViews: req.NoViews, NoSpectator: req.NoSpectator})
 	return s.step("act", st, err, native)
 }
 

@@ -431,11 +431,14 @@ func (x *NewGameRequest) GetNoViews() bool {
 }
 
 type ActRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	State         []byte                 `protobuf:"bytes,1,opt,name=state,proto3" json:"state,omitempty"`
-	Action        *Action                `protobuf:"bytes,2,opt,name=action,proto3" json:"action,omitempty"`
-	Now           int64                  `protobuf:"varint,3,opt,name=now,proto3" json:"now,omitempty"`
-	NoViews       bool                   `protobuf:"varint,4,opt,name=no_views,json=noViews,proto3" json:"no_views,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	State   []byte                 `protobuf:"bytes,1,opt,name=state,proto3" json:"state,omitempty"`
+	Action  *Action                `protobuf:"bytes,2,opt,name=action,proto3" json:"action,omitempty"`
+	Now     int64                  `protobuf:"varint,3,opt,name=now,proto3" json:"now,omitempty"`
+	NoViews bool                   `protobuf:"varint,4,opt,name=no_views,json=noViews,proto3" json:"no_views,omitempty"`
+	// no_spectator skips the spectators' view (nobody watches); an older plugin ignores it and
+	// sends the view anyway.
+	NoSpectator   bool `protobuf:"varint,5,opt,name=no_spectator,json=noSpectator,proto3" json:"no_spectator,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -494,6 +497,13 @@ func (x *ActRequest) GetNow() int64 {
 func (x *ActRequest) GetNoViews() bool {
 	if x != nil {
 		return x.NoViews
+	}
+	return false
+}
+
+func (x *ActRequest) GetNoSpectator() bool {
+	if x != nil {
+		return x.NoSpectator
 	}
 	return false
 }
@@ -2064,13 +2074,14 @@ const file_ruleset_proto_rawDesc = "" +
 	"\x06opener\x18\a \x01(\x05H\x00R\x06opener\x88\x01\x01\x12\x10\n" +
 	"\x03now\x18\b \x01(\x03R\x03now\x12\x19\n" +
 	"\bno_views\x18\t \x01(\bR\anoViewsB\t\n" +
-	"\a_opener\"\x85\x01\n" +
+	"\a_opener\"\xa8\x01\n" +
 	"\n" +
 	"ActRequest\x12\x14\n" +
 	"\x05state\x18\x01 \x01(\fR\x05state\x124\n" +
 	"\x06action\x18\x02 \x01(\v2\x1c.cardhouse.ruleset.v1.ActionR\x06action\x12\x10\n" +
 	"\x03now\x18\x03 \x01(\x03R\x03now\x12\x19\n" +
-	"\bno_views\x18\x04 \x01(\bR\anoViews\"\xe2\x02\n" +
+	"\bno_views\x18\x04 \x01(\bR\anoViews\x12!\n" +
+	"\fno_spectator\x18\x05 \x01(\bR\vnoSpectator\"\xe2\x02\n" +
 	"\x06Action\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x12\n" +
 	"\x04type\x18\x02 \x01(\tR\x04type\x12\x14\n" +
