@@ -52,6 +52,11 @@ const LogLevelEnv = "CARDHOUSE_PLUGIN_LOG_LEVEL"
 // the figures).
 const pluginGCPercent = 800
 
+// pluginMemoryLimit holds the heap GOGC 800 would let grow (nine times what is live: the cache of
+// decoded states alone is tens of MiB under load) to a soft limit: past it the collector runs as
+// often as it must. GOMEMLIMIT overrides it.
+const pluginMemoryLimit = 96 << 20
+
 // CPUProfileEnv names the environment variable that makes a plugin write a CPU profile: set to a
 // folder, each plugin process writes RULESET-PID.pprof there from its start until the host stops
 // it (plugins inherit the host's environment: set it on the server or the benchmark).
@@ -119,6 +124,9 @@ func Serve(e sdk.Engine) {
 	}
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(pluginGCPercent)
+		if os.Getenv("GOMEMLIMIT") == "" {
+			debug.SetMemoryLimit(pluginMemoryLimit)
+		}
 	}
 	if dir := os.Getenv(CPUProfileEnv); dir != "" {
 		if stop, err := startProfile(dir, e); err != nil {
