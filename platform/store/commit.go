@@ -2,9 +2,9 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -115,55 +115,90 @@ func (s *Store) commitLoop(c *committer) {
 func (s *Store) commitBatch(batch []*commitReq) {
 	ctx, cancel := context.WithTimeout(context.Background(), commitTimeout)
 	defer cancel()
-	s.commits.batches.Add(1)
-	s.commits.actions.Add(int64(len(batch)))
+	c := s.commits
+	c.batches.Add(1)
+	c.actions.Add(int64(len(batch)))
 	if len(batch) > 1 {
-		if err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error { return writeActions(tx, batch) }); err == nil {
+		if err := s.writeActions(ctx, batch); err == nil {
 			for _, r := range batch {
 				r.done <- nil
 			}
 			return
 		}
-		s.commits.retried.Add(1)
+		c.retried.Add(1)
 	}
-	for _, r := range batch {
-		r.done <- s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error { return writeActions(tx, batch[:0:0], r) })
+	for i := range batch {
+		batch[i].done <- s.writeActions(ctx, batch[i:i+1])
 	}
 }
 
-// writeActions writes the action rows and the games' new states of rs (and more) in tx.
-func writeActions(tx *gorm.DB, rs []*commitReq, more ...*commitReq) error {
-	rs = append(rs, more...)
-	var q strings.Builder
-	q.WriteString("INSERT INTO actions (game_id, seq, seat, action, now, created_at) VALUES ")
-	args := make([]any, 0, 6*len(rs))
-	for i, r := range rs {
-		if i > 0 {
-			q.WriteByte(',')
-		}
-		q.WriteString("(?,?,?,?,?,?)")
-		args = append(args, r.gameID, r.rec.Seq, r.rec.Seat, r.rec.Action, r.rec.Now, r.rec.CreatedAt)
+// commitStmts are the committer's two statements, prepared once: statements GORM would build and
+// the driver compile afresh for every action were most of a commit's cost.
+type commitStmts struct {
+	insert, update *sql.Stmt
+}
+
+func (s *Store) prepareCommits(db *sql.DB) error {
+	insert := "INSERT INTO actions (game_id, seq, seat, action, now, created_at) VALUES (?, ?, ?, ?, ?, ?)"
+	update := "UPDATE games SET state = ?, seq = ?, phase = ?, status = ?, ended_at = ? WHERE id = ? AND seq = ?"
+	if s.dialect == "postgres" {
+		insert = "INSERT INTO actions (game_id, seq, seat, action, now, created_at) VALUES ($1, $2, $3, $4, $5, $6)"
+		update = "UPDATE games SET state = $1, seq = $2, phase = $3, status = $4, ended_at = $5 WHERE id = $6 AND seq = $7"
 	}
-	if err := tx.Exec(q.String(), args...).Error; err != nil {
-		if errors.Is(err, gorm.ErrDuplicatedKey) {
-			if len(rs) == 1 {
-				return fmt.Errorf("game %d action %d: %w", rs[0].gameID, rs[0].rec.Seq, ErrConflict)
-			}
-			return ErrConflict
-		}
+	var err error
+	if s.stmts.insert, err = db.Prepare(insert); err != nil {
+		return fmt.Errorf("preparing the action log's insert: %w", err)
+	}
+	if s.stmts.update, err = db.Prepare(update); err != nil {
+		return fmt.Errorf("preparing the games' update: %w", err)
+	}
+	return nil
+}
+
+// writeActions stores the actions of rs and their games' new states in one transaction.
+func (s *Store) writeActions(ctx context.Context, rs []*commitReq) (err error) {
+	tx, err := s.sqlDB.BeginTx(ctx, nil)
+	if err != nil {
 		return err
 	}
-	for _, r := range rs {
-		res := tx.Exec("UPDATE games SET state = ?, seq = ?, phase = ?, status = ?, ended_at = ? WHERE id = ? AND seq = ?",
-			r.state, r.rec.Seq, r.phase, r.status, r.ended, r.gameID, r.rec.Seq-1)
-		if res.Error != nil {
-			return res.Error
+	defer func() {
+		if err != nil {
+			_ = tx.Rollback()
 		}
-		if res.RowsAffected == 0 {
+	}()
+	insert, update := tx.StmtContext(ctx, s.stmts.insert), tx.StmtContext(ctx, s.stmts.update)
+	for _, r := range rs {
+		if _, err := insert.ExecContext(ctx, r.gameID, r.rec.Seq, r.rec.Seat, r.rec.Action, r.rec.Now, r.rec.CreatedAt); err != nil {
+			if errors.Is(s.translate(err), gorm.ErrDuplicatedKey) {
+				return fmt.Errorf("game %d action %d: %w", r.gameID, r.rec.Seq, ErrConflict)
+			}
+			return err
+		}
+	}
+	for _, r := range rs {
+		var ended any
+		if r.ended != nil {
+			ended = *r.ended
+		}
+		res, err := update.ExecContext(ctx, r.state, r.rec.Seq, r.phase, r.status, ended, r.gameID, r.rec.Seq-1)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
 			return fmt.Errorf("game %d is not at action %d: %w", r.gameID, r.rec.Seq-1, ErrConflict)
 		}
 	}
-	return nil
+	return tx.Commit()
+}
+
+// translate maps a driver's error to GORM's (ErrDuplicatedKey, ...), as GORM's own calls do.
+func (s *Store) translate(err error) error {
+	if t, ok := s.db.Dialector.(gorm.ErrorTranslator); ok {
+		return t.Translate(err)
+	}
+	return err
 }
 
 // CommitAction stores an accepted action and the state it produced, in one transaction (P-7),

@@ -46,8 +46,10 @@ type Config struct {
 // Store is the database. It is safe for concurrent use.
 type Store struct {
 	db      *gorm.DB
+	sqlDB   *sql.DB
 	dialect string
 	commits *committer
+	stmts   commitStmts
 }
 
 // Dialect reports "sqlite" or "postgres".
@@ -98,7 +100,11 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		sqlDB.Close()
 		return nil, err
 	}
-	st := &Store{db: db, dialect: dialect}
+	st := &Store{db: db, sqlDB: sqlDB, dialect: dialect}
+	if err := st.prepareCommits(sqlDB); err != nil {
+		sqlDB.Close()
+		return nil, err
+	}
 	st.startCommitter()
 	return st, nil
 }
