@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"strings"
@@ -19,6 +20,7 @@ import (
 	"cardhouse/platform/store"
 	"cardhouse/web"
 
+	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/spf13/cobra"
@@ -32,6 +34,10 @@ type serveOptions struct {
 	botDelay, grace, pause  time.Duration
 	admin                   string
 	logLevel                string
+	// signinRate is the sign-in attempts per minute per address (0: no limit); pprof mounts
+	// net/http/pprof under /debug/pprof/.
+	signinRate int
+	pprof      bool
 }
 
 func envOr(name, def string) string {
@@ -68,6 +74,8 @@ WebSockets with "going away" and exits.`,
 	f.DurationVar(&o.pause, "pause-limit", 5*time.Minute, "how long a game with every player dropped waits before it is abandoned")
 	f.StringVar(&o.admin, "admin", envOr("CARDHOUSE_ADMIN", ""), "username to make an admin at start (env CARDHOUSE_ADMIN)")
 	f.StringVar(&o.logLevel, "log-level", envOr("CARDHOUSE_LOG_LEVEL", "info"), "debug, info, warn or error")
+	f.IntVar(&o.signinRate, "signin-rate", 10, "sign-ins (login, register, guest) allowed per minute per client address; 0: no limit (load benchmarks)")
+	f.BoolVar(&o.pprof, "pprof", false, "serve Go profiles (net/http/pprof) under /debug/pprof/ on the same listener: for profiling under load, never in production")
 	return cmd
 }
 
@@ -78,6 +86,9 @@ func runServe(ctx context.Context, o serveOptions) error {
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(o.logLevel)); err != nil {
 		return fmt.Errorf("--log-level: %w", err)
+	}
+	if o.signinRate < 0 {
+		return fmt.Errorf("--signin-rate: want 0 (no limit) or more, got %d", o.signinRate)
 	}
 	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	slog.SetDefault(log)
@@ -117,8 +128,15 @@ func runServe(ctx context.Context, o serveOptions) error {
 	if err := rooms.LoadAll(ctx); err != nil {
 		return err
 	}
+	loginAttempts := o.signinRate
+	if loginAttempts == 0 {
+		loginAttempts = -1 // no limit
+	}
 	srv := server.New(server.Config{Store: st, Rooms: rooms, Gatherer: reg, Logger: log,
-		OriginPatterns: o.origins, SecureCookies: o.secureCookies})
+		OriginPatterns: o.origins, SecureCookies: o.secureCookies, LoginAttempts: loginAttempts})
+	if o.pprof {
+		mountPprof(srv.Echo())
+	}
 	// The admin area (admin/): pages and JSON API under /admin.
 	adm, err := admin.New(ctx, admin.Config{Store: st, Rooms: rooms, Logger: log})
 	if err != nil {
@@ -157,4 +175,16 @@ func runServe(ctx context.Context, o serveOptions) error {
 	srv.CloseConnections()
 	log.Info("stopped")
 	return nil
+}
+
+// mountPprof serves net/http/pprof's handlers under /debug/pprof/ (`serve --pprof`), so a load
+// benchmark can take the server's CPU profile while it runs: `cardhouse bench --server-pprof`.
+func mountPprof(e *echo.Echo) {
+	g := e.Group("/debug/pprof")
+	g.GET("/", echo.WrapHandler(http.HandlerFunc(pprof.Index)))
+	g.GET("/cmdline", echo.WrapHandler(http.HandlerFunc(pprof.Cmdline)))
+	g.GET("/profile", echo.WrapHandler(http.HandlerFunc(pprof.Profile)))
+	g.GET("/symbol", echo.WrapHandler(http.HandlerFunc(pprof.Symbol)))
+	g.GET("/trace", echo.WrapHandler(http.HandlerFunc(pprof.Trace)))
+	g.GET("/:name", echo.WrapHandler(http.HandlerFunc(pprof.Index)))
 }

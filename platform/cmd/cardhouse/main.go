@@ -37,6 +37,7 @@ func newRootCmd() *cobra.Command {
 		newRulesCmd(),
 		newAdminCmd(),
 		newTournamentCmd(),
+		newBenchCmd(),
 		newVersionCmd(),
 	)
 	return root

@@ -1,0 +1,507 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"cardhouse/sdk"
+
+	"github.com/coder/websocket"
+)
+
+// Phases of a run. Only what happens in phaseMeasure is counted (errors excepted: they count from
+// the first deal on).
+const (
+	phaseSetup int32 = iota
+	phaseWarmup
+	phaseMeasure
+	phaseStopped
+)
+
+// botLevel is the level of the bots the players use: the cheapest, so the client stays light.
+const botLevel = 1
+
+// errorCodes are the answers that are not a refusal by the rules: the protocol's, the room's that
+// a correct client never provokes, and the platform's failures (docs/protocol.md). Every other
+// code (the ruleset's refusals, and no_game / game_running when a race ended the game first) is a
+// refusal: another seat acted first.
+var errorCodes = map[string]bool{
+	"bad_json": true, "bad_message": true, "bad_version": true, "unknown_type": true, "too_large": true,
+	"not_member": true, "pending": true, "spectator": true, "not_your_seat": true, "not_host": true,
+	"seats": true, "busy": true, "engine_failure": true, "store_failure": true, "no_ruleset": true,
+	"house_rule_unusable": true, "error": true,
+}
+
+// run is what every player of a run shares.
+type run struct {
+	phase atomic.Int32
+	think time.Duration
+	// firstErrors keeps the first few error messages, to print beside the counts.
+	mu          sync.Mutex
+	firstErrors []string
+}
+
+func (r *run) noteError(msg string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.firstErrors) < 5 {
+		r.firstErrors = append(r.firstErrors, msg)
+	}
+}
+
+// stats are one player's counts; the run sums them once every player has stopped.
+type stats struct {
+	// accepted counts the player's actions accepted in the window; samples holds the latency of
+	// each, in microseconds.
+	accepted int64
+	samples  []int32
+	refusals map[string]int64
+	errors   map[string]int64
+	// Host only: deals sent and accepted, games seen to end, and actions applied (the advance of
+	// seq: players', the clock's and the host's between rounds) in the window.
+	deals, games, applied int64
+	messages              int64
+}
+
+// player is one WebSocket of a room: a seated player choosing with a bot, or a spectator (seat
+// -1, bot nil) that only reads.
+type player struct {
+	run  *run
+	room string
+	acct *account
+	seat int
+	host bool
+	bot  sdk.Bots
+	conn *websocket.Conn
+	// hello is closed when the server's hello arrives (the connection is attached to the room).
+	hello     chan struct{}
+	helloOnce sync.Once
+	done      chan struct{}
+	closing   sync.Once
+
+	mu sync.Mutex
+	// The latest view of the seat: its game, seq and arrival.
+	viewGame, viewSeq int
+	viewAt            time.Time
+	// cand is the latest view with actions open to the seat (nil when none), copied into candBuf.
+	cand              []byte
+	candBuf           []byte
+	candGame, candSeq int
+	// acted is the view the bot last decided on: it decides once per view.
+	actedGame, actedSeq int
+	// pending is the id of the act in flight ("" when none).
+	pending      string
+	pendingPhase int32
+	sentAt       time.Time
+	nextID       int
+	thinking     bool
+	rng          sdk.RNG
+	// Host only: the view last dealt on, the last game counted as finished, the last seq seen.
+	dealtGame, dealtSeq int
+	overGame            int
+	lastGame, lastSeq   int
+	st                  stats
+}
+
+func newPlayer(r *run, room string, acct *account, seat int, host bool, bot sdk.Bots, seed uint64) *player {
+	return &player{run: r, room: room, acct: acct, seat: seat, host: host, bot: bot,
+		hello: make(chan struct{}), done: make(chan struct{}),
+		actedGame: -1, actedSeq: -1, dealtGame: -1, dealtSeq: -1, rng: sdk.NewRNG(seed),
+		st: stats{refusals: map[string]int64{}, errors: map[string]int64{}}}
+}
+
+// read runs the connection until it closes: one goroutine per socket, one reused buffer.
+func (p *player) read() {
+	defer close(p.done)
+	var buf bytes.Buffer
+	for {
+		// A context without Done: the library sets up no timer per read; closing the connection
+		// ends the read.
+		_, rd, err := p.conn.Reader(context.Background())
+		if err == nil {
+			buf.Reset()
+			_, err = buf.ReadFrom(rd)
+		}
+		if err != nil {
+			p.closed(err)
+			return
+		}
+		if out := p.handle(buf.Bytes(), time.Now()); out != nil {
+			p.write(out)
+		}
+	}
+}
+
+func (p *player) closed(err error) {
+	if p.run.phase.Load() == phaseStopped {
+		return
+	}
+	p.mu.Lock()
+	p.st.errors["disconnect"]++
+	p.mu.Unlock()
+	code := websocket.CloseStatus(err)
+	p.run.noteError(fmt.Sprintf("room %s seat %d: connection lost (close status %d): %v", p.room, p.seat, code, err))
+}
+
+func (p *player) write(b []byte) {
+	if err := p.conn.Write(context.Background(), websocket.MessageText, b); err != nil && p.run.phase.Load() != phaseStopped {
+		p.mu.Lock()
+		p.st.errors["write"]++
+		p.mu.Unlock()
+		p.run.noteError(fmt.Sprintf("room %s seat %d: writing: %v", p.room, p.seat, err))
+	}
+}
+
+// msgPrefix starts every server message: the server writes "v" then "type" first.
+var msgPrefix = []byte(`{"v":1,"type":"`)
+
+// messageType reads the type of a server message without decoding it.
+func messageType(data []byte) string {
+	if bytes.HasPrefix(data, msgPrefix) {
+		rest := data[len(msgPrefix):]
+		if i := bytes.IndexByte(rest, '"'); i >= 0 {
+			return string(rest[:i])
+		}
+	}
+	var m struct {
+		Type string `json:"type"`
+	}
+	_ = json.Unmarshal(data, &m)
+	return m.Type
+}
+
+// answer is the small server messages a player reads in full: accepted and error.
+type answer struct {
+	ID     string `json:"id"`
+	Seq    *int   `json:"seq"`
+	Code   string `json:"code"`
+	Reason string `json:"reason"`
+}
+
+// handle takes one server message; it returns a message to send, if any.
+func (p *player) handle(data []byte, now time.Time) []byte {
+	typ := messageType(data)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.st.messages++
+	switch typ {
+	case "view":
+		return p.onView(data, now)
+	case "accepted", "error":
+		var a answer
+		if err := json.Unmarshal(data, &a); err != nil {
+			p.st.errors["bad_server_message"]++
+			return nil
+		}
+		if typ == "accepted" {
+			return p.onAccepted(a)
+		}
+		return p.onError(a)
+	case "hello":
+		p.helloOnce.Do(func() { close(p.hello) })
+	case "bye":
+		var a answer
+		_ = json.Unmarshal(data, &a)
+		if p.run.phase.Load() != phaseStopped {
+			p.st.errors["bye_"+a.Code]++
+			p.run.noteError(fmt.Sprintf("room %s seat %d: bye %s: %s", p.room, p.seat, a.Code, a.Reason))
+		}
+	}
+	return nil
+}
+
+// viewHeader reads seat, game and seq of a view message and slices out its view, without
+// decoding the view (the server writes seat, game, seq, view, now in that order).
+func viewHeader(data []byte) (seat, game, seq int, view []byte, ok bool) {
+	vi := bytes.Index(data, []byte(`"view":`))
+	if vi < 0 {
+		return 0, 0, 0, nil, false
+	}
+	head := data[:vi]
+	seat, ok1 := intField(head, `"seat":`)
+	game, _ = intField(head, `"game":`)
+	seq, ok2 := intField(head, `"seq":`)
+	end := bytes.LastIndex(data, []byte(`,"now":`))
+	if end < vi {
+		end = len(data) - 1
+	}
+	view = data[vi+len(`"view":`) : end]
+	if !ok1 || !ok2 || len(view) == 0 || view[0] != '{' {
+		return 0, 0, 0, nil, false
+	}
+	return seat, game, seq, view, true
+}
+
+func intField(b []byte, key string) (int, bool) {
+	i := bytes.Index(b, []byte(key))
+	if i < 0 {
+		return 0, false
+	}
+	rest := b[i+len(key):]
+	j := 0
+	for j < len(rest) && (rest[j] == '-' || rest[j] >= '0' && rest[j] <= '9') {
+		j++
+	}
+	n, err := strconv.Atoi(string(rest[:j]))
+	return n, err == nil
+}
+
+// viewPhase reads the phase of a view (near its start: ruleset, viewer, phase).
+func viewPhase(view []byte) string {
+	i := bytes.Index(view, []byte(`"phase":"`))
+	if i < 0 {
+		return ""
+	}
+	rest := view[i+len(`"phase":"`):]
+	if j := bytes.IndexByte(rest, '"'); j >= 0 {
+		return string(rest[:j])
+	}
+	return ""
+}
+
+func (p *player) onView(data []byte, now time.Time) []byte {
+	seat, game, seq, view, ok := viewHeader(data)
+	if !ok {
+		var m struct {
+			Seat *int            `json:"seat"`
+			Game int             `json:"game"`
+			Seq  *int            `json:"seq"`
+			View json.RawMessage `json:"view"`
+		}
+		if err := json.Unmarshal(data, &m); err != nil || m.Seat == nil || m.Seq == nil {
+			p.st.errors["bad_server_message"]++
+			return nil
+		}
+		seat, game, seq, view = *m.Seat, m.Game, *m.Seq, m.View
+	}
+	if seat < 0 || p.bot == nil {
+		return nil // the spectators' view: read, nothing to do
+	}
+	p.viewGame, p.viewSeq, p.viewAt = game, seq, now
+	phase := viewPhase(view)
+	ph := p.run.phase.Load()
+	var out []byte
+	if p.host {
+		if ph == phaseMeasure {
+			if game == p.lastGame {
+				p.st.applied += int64(max(0, seq-p.lastSeq))
+			} else {
+				p.st.applied += int64(seq)
+			}
+		}
+		p.lastGame, p.lastSeq = game, seq
+		if phase == sdk.PhaseGameOver && game != p.overGame {
+			p.overGame = game
+			if ph == phaseMeasure {
+				p.st.games++
+			}
+		}
+		if (phase == sdk.PhaseGameOver || phase == sdk.PhaseRoundOver) && (game != p.dealtGame || seq != p.dealtSeq) && ph != phaseStopped && ph != phaseSetup {
+			p.dealtGame, p.dealtSeq = game, seq
+			out = p.dealMessage()
+		}
+	}
+	if phase == sdk.PhasePlaying && bytes.Contains(view, []byte(`"actions":[`)) {
+		p.candBuf = append(p.candBuf[:0], view...)
+		p.cand, p.candGame, p.candSeq = p.candBuf, game, seq
+	} else {
+		p.cand = nil
+	}
+	if act := p.maybeAct(); act != nil {
+		if out != nil {
+			p.writeLater(out)
+		}
+		return act
+	}
+	return out
+}
+
+// writeLater sends b from another goroutine (the caller holds the lock and already has a message).
+func (p *player) writeLater(b []byte) { go p.write(b) }
+
+// dealMessage asks the server for the next game or round (host only).
+func (p *player) dealMessage() []byte {
+	p.nextID++
+	return []byte(`{"type":"deal","id":"d` + strconv.Itoa(p.nextID) + `"}`)
+}
+
+// maybeAct decides on the latest view with actions open, once per view and one act at a time;
+// with a think time it decides that long after the view came. It returns the act to send.
+func (p *player) maybeAct() []byte {
+	if p.pending != "" || p.cand == nil || (p.candGame == p.actedGame && p.candSeq == p.actedSeq) || p.thinking {
+		return nil
+	}
+	ph := p.run.phase.Load()
+	if ph != phaseWarmup && ph != phaseMeasure {
+		return nil
+	}
+	if p.run.think > 0 {
+		p.thinking = true
+		time.AfterFunc(p.run.think, func() {
+			p.mu.Lock()
+			p.thinking = false
+			out := p.maybeActNow()
+			p.mu.Unlock()
+			if out != nil {
+				p.write(out)
+			}
+		})
+		return nil
+	}
+	return p.maybeActNow()
+}
+
+func (p *player) maybeActNow() []byte {
+	if p.pending != "" || p.cand == nil || (p.candGame == p.actedGame && p.candSeq == p.actedSeq) {
+		return nil
+	}
+	ph := p.run.phase.Load()
+	if ph != phaseWarmup && ph != phaseMeasure {
+		return nil
+	}
+	p.actedGame, p.actedSeq = p.candGame, p.candSeq
+	var v sdk.View
+	if err := json.Unmarshal(p.cand, &v); err != nil {
+		p.st.errors["bad_view"]++
+		p.run.noteError(fmt.Sprintf("room %s seat %d: decoding a view: %v", p.room, p.seat, err))
+		return nil
+	}
+	a, err := p.bot.Bot(context.Background(), sdk.BotRequest{Seat: p.seat, Level: botLevel, View: v, RNG: &p.rng})
+	if err != nil {
+		p.st.errors["bot"]++
+		p.run.noteError(fmt.Sprintf("room %s seat %d: the bot failed: %v", p.room, p.seat, err))
+		return nil
+	}
+	if a == nil {
+		return nil
+	}
+	a.Seat = p.seat
+	ab, err := json.Marshal(a)
+	if err != nil {
+		p.st.errors["bot"]++
+		return nil
+	}
+	p.nextID++
+	p.pending = "a" + strconv.Itoa(p.nextID)
+	p.pendingPhase = ph
+	p.sentAt = time.Now()
+	msg := make([]byte, 0, len(ab)+48)
+	msg = append(msg, `{"type":"act","id":"`...)
+	msg = append(msg, p.pending...)
+	msg = append(msg, `","action":`...)
+	msg = append(msg, ab...)
+	return append(msg, '}')
+}
+
+func (p *player) onAccepted(a answer) []byte {
+	if a.ID == "" {
+		return nil
+	}
+	ph := p.run.phase.Load()
+	if a.ID[0] == 'd' {
+		if ph == phaseMeasure {
+			p.st.deals++
+		}
+		return nil
+	}
+	if a.ID != p.pending {
+		return nil
+	}
+	p.pending = ""
+	if ph == phaseMeasure && p.pendingPhase == phaseMeasure {
+		// The views of an action come before its "accepted": the last view read is the one the
+		// action produced.
+		if a.Seq == nil || *a.Seq != p.viewSeq {
+			p.st.errors["unmatched_seq"]++
+			p.run.noteError(fmt.Sprintf("room %s seat %d: accepted seq %v after view seq %d", p.room, p.seat, a.Seq, p.viewSeq))
+		} else {
+			p.st.accepted++
+			us := p.viewAt.Sub(p.sentAt).Microseconds()
+			p.st.samples = append(p.st.samples, int32(min(us, 1<<31-1)))
+		}
+	}
+	return p.maybeAct()
+}
+
+func (p *player) onError(a answer) []byte {
+	ph := p.run.phase.Load()
+	isAct := a.ID != "" && a.ID == p.pending
+	isDeal := a.ID != "" && a.ID[0] == 'd'
+	if isAct {
+		p.pending = ""
+	}
+	switch {
+	case ph == phaseStopped:
+	case errorCodes[a.Code] || (!isAct && !isDeal):
+		p.st.errors[a.Code]++
+		p.run.noteError(fmt.Sprintf("room %s seat %d: error %s (message %q): %s", p.room, p.seat, a.Code, a.ID, a.Reason))
+	case ph == phaseMeasure:
+		p.st.refusals[a.Code]++
+	}
+	if isAct {
+		return p.maybeAct()
+	}
+	if isDeal && retryDeal[a.Code] && ph != phaseStopped {
+		// The host tries again, as a player would after "try again": the error stays counted.
+		time.AfterFunc(dealRetry, func() {
+			if p.run.phase.Load() == phaseStopped {
+				return
+			}
+			p.mu.Lock()
+			out := p.dealMessage()
+			p.mu.Unlock()
+			p.write(out)
+		})
+	}
+	return nil
+}
+
+// retryDeal are the deal errors the host retries after dealRetry: the platform's "try again".
+var retryDeal = map[string]bool{"store_failure": true, "engine_failure": true, "busy": true}
+
+// dealRetry is how long the host waits before dealing again after a failed deal.
+const dealRetry = 500 * time.Millisecond
+
+// connect opens the player's WebSocket with its session cookie and this host as Origin, as a
+// browser page would.
+func (p *player) connect(ctx context.Context, base string) error {
+	u := "ws" + base[len("http"):] + "/api/rooms/" + p.room + "/ws"
+	h := map[string][]string{
+		"Cookie": {sessionCookie + "=" + p.acct.session},
+		"Origin": {base},
+	}
+	c, _, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPHeader: h})
+	if err != nil {
+		return fmt.Errorf("connecting %s to room %s: %w", p.acct.name, p.room, err)
+	}
+	c.SetReadLimit(1 << 22)
+	p.conn = c
+	go p.read()
+	select {
+	case <-p.hello:
+		return nil
+	case <-p.done:
+		return fmt.Errorf("room %s: %s's connection closed before the hello", p.room, p.acct.name)
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// closeOnce closes the connection (once) and waits for the reader to end.
+func (p *player) closeOnce() {
+	p.closing.Do(func() {
+		if p.conn == nil {
+			return
+		}
+		if err := p.conn.Close(websocket.StatusNormalClosure, "bench over"); err != nil {
+			_ = p.conn.CloseNow()
+		}
+		<-p.done
+	})
+}

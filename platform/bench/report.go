@@ -1,0 +1,275 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// Result is what a run measured. Counts are of the measured window unless said otherwise.
+type Result struct {
+	Rooms      int      `json:"rooms"`
+	Spectators int      `json:"spectators_per_room"`
+	Sockets    int      `json:"sockets"`
+	Variants   []string `json:"variants"`
+	Database   string   `json:"database"`
+	// Server is the targeted URL ("" when the bench started its own).
+	Server string        `json:"server,omitempty"`
+	Think  time.Duration `json:"-"`
+	Warmup time.Duration `json:"-"`
+	// Window is the measured window as it ran.
+	Window time.Duration `json:"-"`
+
+	// Actions are the players' actions accepted in the window; ActionsPerSecond is per second of
+	// the window.
+	Actions          int64   `json:"actions"`
+	ActionsPerSecond float64 `json:"actions_per_second"`
+	// Applied counts every action the server applied and stored in the window: the players', the
+	// clock's (deadlines) and the host's deals between rounds (the advance of seq).
+	Applied int64 `json:"applied"`
+	// Latency is from writing an act to reading the view it produced, over every accepted act.
+	Latency       Latency `json:"latency_ms"`
+	GamesFinished int64   `json:"games_finished"`
+	// IdleRooms counts the rooms in which no player's action was accepted in the window.
+	IdleRooms int   `json:"idle_rooms"`
+	Deals     int64 `json:"deals"`
+	// Refusals are acts the rules refused (another seat acted first), by code.
+	Refusals map[string]int64 `json:"refusals"`
+	// Errors are everything else that went wrong from the first deal on (protocol, store or engine
+	// errors, lost connections), by kind; FirstErrors shows a few of them.
+	Errors      map[string]int64 `json:"errors"`
+	FirstErrors []string         `json:"first_errors,omitempty"`
+
+	// ServerCPU is the CPU seconds (user+system) of the server and its plugin processes in the
+	// window; -1 when unknown (a targeted server without ServerPID).
+	ServerCPU float64 `json:"server_cpu_seconds"`
+	// ActionsPerServerCPU is Actions / ServerCPU.
+	ActionsPerServerCPU float64 `json:"actions_per_server_cpu_second"`
+	// ServerPeakRSS is the peak of the summed resident sets of the server and its plugins, sampled
+	// every 250 ms from the server's start to the window's end (bytes; -1 unknown).
+	ServerPeakRSS int64 `json:"server_peak_rss_bytes"`
+	// ServerProcs are the server's processes with each one's own peak (VmHWM).
+	ServerProcs []Proc `json:"server_processes,omitempty"`
+	// ClientCPU is the CPU seconds of this process (the load client) in the window.
+	ClientCPU float64 `json:"client_cpu_seconds"`
+	// ServerLogLines counts the lines a started server logged (at warn and above).
+	ServerLogLines int      `json:"server_log_lines"`
+	ServerLogTail  []string `json:"server_log_tail,omitempty"`
+
+	// InProcess, when set, is the same games played on the engines in-process (RunInProcess).
+	InProcess *InProcessResult `json:"in_process,omitempty"`
+	// Overhead is the server's CPU per action over the in-process engines' (0 when unknown).
+	Overhead float64 `json:"overhead,omitempty"`
+
+	ThinkMs       float64 `json:"think_ms"`
+	WarmupSeconds float64 `json:"warmup_seconds"`
+	WindowSeconds float64 `json:"window_seconds"`
+}
+
+// Proc is one process of the server: its CPU seconds in the window and its own peak (VmHWM).
+type Proc struct {
+	PID     int     `json:"pid"`
+	Command string  `json:"command"`
+	CPU     float64 `json:"cpu_seconds"`
+	HWM     int64   `json:"vm_hwm_bytes"`
+}
+
+// Latency summarises the latency samples in milliseconds.
+type Latency struct {
+	Samples int     `json:"samples"`
+	Mean    float64 `json:"mean"`
+	P50     float64 `json:"p50"`
+	P95     float64 `json:"p95"`
+	P99     float64 `json:"p99"`
+	Max     float64 `json:"max"`
+}
+
+// latencyOf summarises samples in microseconds (nearest-rank percentiles). It sorts samples.
+func latencyOf(samples []int32) Latency {
+	l := Latency{Samples: len(samples)}
+	if len(samples) == 0 {
+		return l
+	}
+	slices.Sort(samples)
+	var sum int64
+	for _, s := range samples {
+		sum += int64(s)
+	}
+	rank := func(p float64) float64 {
+		i := int(p*float64(len(samples))+0.999999) - 1
+		return float64(samples[min(max(i, 0), len(samples)-1)]) / 1000
+	}
+	l.Mean = float64(sum) / float64(len(samples)) / 1000
+	l.P50, l.P95, l.P99 = rank(0.50), rank(0.95), rank(0.99)
+	l.Max = float64(samples[len(samples)-1]) / 1000
+	return l
+}
+
+// tally sums the players' counts into r. Call it once every connection is closed.
+func (res *Result) tally(rooms []*benchRoom, r *run) {
+	res.Refusals, res.Errors = map[string]int64{}, map[string]int64{}
+	var samples []int32
+	for _, rm := range rooms {
+		var roomActions int64
+		for _, p := range slices.Concat(rm.players, rm.specs) {
+			p.mu.Lock()
+			roomActions += p.st.accepted
+			res.Actions += p.st.accepted
+			samples = append(samples, p.st.samples...)
+			res.Applied += p.st.applied
+			res.GamesFinished += p.st.games
+			res.Deals += p.st.deals
+			for k, v := range p.st.refusals {
+				res.Refusals[k] += v
+			}
+			for k, v := range p.st.errors {
+				res.Errors[k] += v
+			}
+			p.mu.Unlock()
+		}
+		if roomActions == 0 {
+			res.IdleRooms++
+		}
+	}
+	r.mu.Lock()
+	res.FirstErrors = slices.Clone(r.firstErrors)
+	r.mu.Unlock()
+	res.Latency = latencyOf(samples)
+	res.finish()
+}
+
+// finish computes the rates and the JSON forms of the durations.
+func (res *Result) finish() {
+	if s := res.Window.Seconds(); s > 0 {
+		res.ActionsPerSecond = float64(res.Actions) / s
+	}
+	if res.ServerCPU > 0 {
+		res.ActionsPerServerCPU = float64(res.Actions) / res.ServerCPU
+	}
+	res.ThinkMs = float64(res.Think) / float64(time.Millisecond)
+	res.WarmupSeconds = res.Warmup.Seconds()
+	res.WindowSeconds = res.Window.Seconds()
+	if res.InProcess != nil && res.ServerCPU > 0 && res.Actions > 0 && res.InProcess.EngineCPUPerAction > 0 {
+		res.Overhead = (res.ServerCPU / float64(res.Actions)) / res.InProcess.EngineCPUPerAction
+	}
+}
+
+// SetInProcess attaches an in-process run for the overhead ratio.
+func (res *Result) SetInProcess(in *InProcessResult) {
+	res.InProcess = in
+	res.finish()
+}
+
+// total sums a count map.
+func total(m map[string]int64) int64 {
+	var n int64
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+// byCount formats a count map as "code n, code n" by descending count.
+func byCount(m map[string]int64) string {
+	keys := slices.Collect(maps.Keys(m))
+	slices.SortFunc(keys, func(a, b string) int {
+		if m[a] != m[b] {
+			return int(m[b] - m[a])
+		}
+		return strings.Compare(a, b)
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+func mb(b int64) string { return fmt.Sprintf("%.1f MB", float64(b)/(1<<20)) }
+
+// Print writes the result as a table.
+func (res *Result) Print(w io.Writer) error {
+	think := "none"
+	if res.Think > 0 {
+		think = res.Think.String()
+	}
+	where := "started by the bench"
+	if res.Server != "" {
+		where = res.Server
+	}
+	fmt.Fprintf(w, "cardhouse bench: %d rooms x %d players + %d spectators = %d sockets; variants %s; think %s; database %s; server %s\n",
+		res.Rooms, Seats, res.Spectators, res.Sockets, strings.Join(res.Variants, ","), think, res.Database, where)
+	fmt.Fprintf(w, "warm-up %s, measured window %.1fs\n\n", res.Warmup, res.Window.Seconds())
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	row := func(k, format string, args ...any) { fmt.Fprintf(tw, "%s\t"+format+"\n", append([]any{k}, args...)...) }
+	row("FIGURE", "VALUE")
+	row("accepted actions", "%d", res.Actions)
+	row("actions/s", "%.0f", res.ActionsPerSecond)
+	l := res.Latency
+	row("latency p50 / p95 / p99 / max", "%.2f / %.2f / %.2f / %.2f ms (mean %.2f, %d samples)", l.P50, l.P95, l.P99, l.Max, l.Mean, l.Samples)
+	row("actions applied by the server", "%d (players', clock's, deals between rounds)", res.Applied)
+	row("games finished", "%d", res.GamesFinished)
+	row("rooms without an accepted action", "%d", res.IdleRooms)
+	refusals := fmt.Sprintf("%d", total(res.Refusals))
+	if len(res.Refusals) > 0 {
+		refusals += " (" + byCount(res.Refusals) + ")"
+	}
+	row("refusals (rules, races)", "%s", refusals)
+	errs := fmt.Sprintf("%d", total(res.Errors))
+	if len(res.Errors) > 0 {
+		errs += " (" + byCount(res.Errors) + ")"
+	}
+	row("errors", "%s", errs)
+	if res.ServerCPU >= 0 {
+		row("server CPU", "%.2f s (%.2f cores)", res.ServerCPU, res.ServerCPU/max(res.Window.Seconds(), 1e-9))
+		row("actions per server CPU-second", "%.0f", res.ActionsPerServerCPU)
+	} else {
+		row("server CPU", "unknown (give the server's pid)")
+	}
+	if res.ServerPeakRSS >= 0 {
+		row("server peak RSS (sum, sampled)", "%s", mb(res.ServerPeakRSS))
+		var hwm, cpu []string
+		for _, p := range res.ServerProcs {
+			hwm = append(hwm, fmt.Sprintf("%s %s", p.Command, mb(p.HWM)))
+			cpu = append(cpu, fmt.Sprintf("%s %.2f s", p.Command, p.CPU))
+		}
+		row("server CPU per process", "%s", strings.Join(cpu, "; "))
+		row("server VmHWM per process", "%s", strings.Join(hwm, "; "))
+	}
+	row("client CPU", "%.2f s (%.2f cores)", res.ClientCPU, res.ClientCPU/max(res.Window.Seconds(), 1e-9))
+	if res.ServerLogLines > 0 {
+		row("server log lines (warn+)", "%d", res.ServerLogLines)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, e := range res.FirstErrors {
+		fmt.Fprintln(w, "error:", e)
+	}
+	for _, l := range res.ServerLogTail {
+		fmt.Fprintln(w, "server log:", l)
+	}
+	if res.InProcess != nil {
+		fmt.Fprintln(w)
+		if err := res.InProcess.Print(w); err != nil {
+			return err
+		}
+		if res.Overhead > 0 {
+			fmt.Fprintf(w, "platform costs %.1fx the in-process ruleset per action (server %.1f us of CPU per action, engine in-process %.1f us)\n",
+				res.Overhead, 1e6*res.ServerCPU/float64(res.Actions), 1e6*res.InProcess.EngineCPUPerAction)
+		}
+	}
+	return nil
+}
+
+// JSON writes the result as indented JSON.
+func (res *Result) JSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(res)
+}
