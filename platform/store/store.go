@@ -33,6 +33,9 @@ var ErrConflict = errors.New("conflict")
 // that avoided "database is locked" under concurrent writers (DEPENDENCIES.md).
 const sqlitePragmas = "_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_txlock=immediate"
 
+// maxConns bounds the database connections a server holds open.
+const maxConns = 16
+
 // Config says which database to open.
 type Config struct {
 	// DSN is a PostgreSQL DSN ("postgres://..." or "host=... dbname=..."), or "sqlite:PATH", or
@@ -92,6 +95,10 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening the %s database: %w", dialect, err)
 	}
+	// A bounded pool: without one, a burst (250 rooms dealing at once) opened a connection per
+	// request until PostgreSQL refused more (its default max_connections is 100).
+	sqlDB.SetMaxOpenConns(maxConns)
+	sqlDB.SetMaxIdleConns(maxConns)
 	if err := sqlDB.PingContext(ctx); err != nil {
 		sqlDB.Close()
 		return nil, fmt.Errorf("connecting to the %s database: %w", dialect, err)
