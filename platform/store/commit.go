@@ -168,8 +168,8 @@ func (s *Store) writeActions(ctx context.Context, rs []*commitReq) (err error) {
 			_ = tx.Rollback()
 		}
 	}()
-	if s.dialect == "postgres" && len(rs) > 1 {
-		err = writeActionsBulk(ctx, tx, rs)
+	if len(rs) > 1 {
+		err = writeActionsBulk(ctx, tx, s.dialect, rs)
 		if err == nil {
 			err = tx.Commit()
 		}
@@ -202,17 +202,24 @@ func (s *Store) writeActions(ctx context.Context, rs []*commitReq) (err error) {
 	return tx.Commit()
 }
 
-// writeActionsBulk writes a batch on PostgreSQL in two statements, one INSERT of every action
-// and one UPDATE of every game from a VALUES list: two round trips instead of two per action.
-// Any failure (a duplicate, a game not at the expected action) fails the whole batch, which the
-// committer then retries action by action.
-func writeActionsBulk(ctx context.Context, tx *sql.Tx, rs []*commitReq) error {
+// writeActionsBulk writes a batch in two statements, one INSERT of every action and one UPDATE of
+// every game from a VALUES list: on PostgreSQL two round trips instead of two per action, on
+// SQLite two statements to compile instead of two per action (the driver compiles a statement at
+// every execution, prepared or not). Any failure (a duplicate, a game not at the expected action)
+// fails the whole batch, which the committer then retries action by action.
+func writeActionsBulk(ctx context.Context, tx *sql.Tx, dialect string, rs []*commitReq) error {
+	pg := dialect == "postgres"
 	var q strings.Builder
 	args := make([]any, 0, 7*len(rs))
-	arg := func(v any) {
+	arg := func(v any, cast string) {
 		args = append(args, v)
+		if !pg {
+			q.WriteByte('?')
+			return
+		}
 		q.WriteByte('$')
 		q.WriteString(strconv.Itoa(len(args)))
+		q.WriteString(cast)
 	}
 	q.WriteString("INSERT INTO actions (game_id, seq, seat, action, now, created_at) VALUES ")
 	for i, r := range rs {
@@ -224,7 +231,7 @@ func writeActionsBulk(ctx context.Context, tx *sql.Tx, rs []*commitReq) error {
 			if j > 0 {
 				q.WriteByte(',')
 			}
-			arg(v)
+			arg(v, "")
 		}
 		q.WriteByte(')')
 	}
@@ -233,7 +240,12 @@ func writeActionsBulk(ctx context.Context, tx *sql.Tx, rs []*commitReq) error {
 	}
 	q.Reset()
 	args = args[:0]
-	q.WriteString("UPDATE games AS g SET state = v.state, seq = v.seq, phase = v.phase, status = v.status, ended_at = v.ended_at FROM (VALUES ")
+	// SQLite names a VALUES list's columns column1, column2, ...; PostgreSQL takes names.
+	if pg {
+		q.WriteString("UPDATE games AS g SET state = v.state, seq = v.seq, phase = v.phase, status = v.status, ended_at = v.ended_at FROM (VALUES ")
+	} else {
+		q.WriteString("UPDATE games SET state = v.column2, seq = v.column3, phase = v.column4, status = v.column5, ended_at = v.column6 FROM (VALUES ")
+	}
 	for i, r := range rs {
 		if i > 0 {
 			q.WriteByte(',')
@@ -243,22 +255,26 @@ func writeActionsBulk(ctx context.Context, tx *sql.Tx, rs []*commitReq) error {
 			ended = *r.ended
 		}
 		q.WriteByte('(')
-		arg(r.gameID)
-		q.WriteString("::bigint,")
-		arg(r.state)
-		q.WriteString("::bytea,")
-		arg(r.rec.Seq)
-		q.WriteString("::bigint,")
-		arg(r.phase)
-		q.WriteString("::text,")
-		arg(r.status)
-		q.WriteString("::text,")
-		arg(ended)
-		q.WriteString("::timestamptz,")
-		arg(r.rec.Seq - 1)
-		q.WriteString("::bigint)")
+		arg(r.gameID, "::bigint")
+		q.WriteByte(',')
+		arg(r.state, "::bytea")
+		q.WriteByte(',')
+		arg(r.rec.Seq, "::bigint")
+		q.WriteByte(',')
+		arg(r.phase, "::text")
+		q.WriteByte(',')
+		arg(r.status, "::text")
+		q.WriteByte(',')
+		arg(ended, "::timestamptz")
+		q.WriteByte(',')
+		arg(r.rec.Seq-1, "::bigint")
+		q.WriteByte(')')
 	}
-	q.WriteString(") AS v(id, state, seq, phase, status, ended_at, prev) WHERE g.id = v.id AND g.seq = v.prev")
+	if pg {
+		q.WriteString(") AS v(id, state, seq, phase, status, ended_at, prev) WHERE g.id = v.id AND g.seq = v.prev")
+	} else {
+		q.WriteString(") AS v WHERE games.id = v.column1 AND games.seq = v.column7")
+	}
 	res, err := tx.ExecContext(ctx, q.String(), args...)
 	if err != nil {
 		return err

@@ -30,8 +30,11 @@ var ErrNotFound = errors.New("not found")
 var ErrConflict = errors.New("conflict")
 
 // sqlitePragmas hold SQLite to WAL with a busy timeout and IMMEDIATE transactions, the settings
-// that avoided "database is locked" under concurrent writers (DEPENDENCIES.md).
-const sqlitePragmas = "_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_txlock=immediate"
+// that avoided "database is locked" under concurrent writers (DEPENDENCIES.md). Statement journals
+// stay in memory (temp_store), and the WAL is checkpointed every 4,000 pages rather than 1,000:
+// games' rows are rewritten by every action, so a longer WAL folds many versions of a page into
+// one write back (docs/performance.md).
+const sqlitePragmas = "_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_pragma=temp_store(MEMORY)&_pragma=wal_autocheckpoint(4000)&_txlock=immediate"
 
 // maxConns bounds the database connections a server holds open.
 const maxConns = 16
