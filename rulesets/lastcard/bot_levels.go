@@ -29,7 +29,7 @@ import (
 // its node budget is what it reaches in about 100 ms there, so on an idle machine the choice does
 // not depend on the clock.
 var (
-	level3Search = search.Config{Iterations: 80, Time: 60 * time.Millisecond, Horizon: 6}
+	level3Search = search.Config{Iterations: 120, Time: 60 * time.Millisecond}
 	level4Search = search.Config{Iterations: 320, Time: 150 * time.Millisecond, Horizon: 12}
 	level5Search = search.Config{Iterations: 1200, Time: 280 * time.Millisecond}
 )
@@ -210,6 +210,9 @@ func (l searchLevel) decide(ctx context.Context, r *Rules, req sdk.BotRequest, k
 	cfg := l.cfg
 	if l.saveJokers {
 		cfg.RootFilter = func(moves []sdk.Action) []sdk.Action { return savingJokers(k, moves) }
+	}
+	if h := (memoryPolicy{}).choose(k, rng); h != nil {
+		cfg.Default = h
 	}
 	res, err := search.Search[*State](ctx, d, req, cfg)
 	if err != nil {

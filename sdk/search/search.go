@@ -41,6 +41,15 @@ type Config struct {
 	// level's style: a bot that saves its Jokers leaves them out while anything else goes). It
 	// must keep at least one move; an empty answer keeps them all.
 	RootFilter func(moves []sdk.Action) []sdk.Action
+	// Default, when set and among the deciding seat's moves, is the move the flat search keeps
+	// unless another beats it with confidence: by Confidence standard errors of their paired
+	// difference over the worlds sampled (common random numbers make the pairs). It is how a
+	// search bot stays at least as good as the heuristic it grows from: with a small budget the
+	// noise of the playouts cannot talk it out of a sound rule of thumb, and with a large one
+	// it overrides the rule wherever the simulations say so clearly. The tree search ignores it.
+	Default *sdk.Action
+	// Confidence is the z-score of the Default test; 0 means DefaultConfidence.
+	Confidence float64
 }
 
 // Defaults of Config.
@@ -54,6 +63,10 @@ const (
 	// DefaultExploration is below the textbook sqrt(2): rewards are win rates of noisy playouts,
 	// and a lower constant spends more of a small budget on the moves that look best.
 	DefaultExploration = 0.7
+	// DefaultConfidence is one standard error: a one-sided test at about 84%. Moves are compared
+	// on the same worlds, so even a small budget separates a clearly better move from the
+	// default, while a difference within the noise keeps the default.
+	DefaultConfidence = 1.0
 )
 
 // Stat is what the search learned about one root move.
@@ -66,8 +79,12 @@ type Stat struct {
 
 // Result is a search's choice and what it is based on.
 type Result struct {
-	// Action is the root move most visited (ties: the higher value, then the first listed).
+	// Action is the root move most visited (ties: the higher value, then the first listed); with
+	// Config.Default, the default unless that move beats it with confidence.
 	Action sdk.Action
+	// Defaulted reports that the search kept Config.Default against a move of higher mean value
+	// it could not separate from it.
+	Defaulted bool
 	// Stats has one entry per root move, in the order the ruleset's Moves listed them.
 	Stats []Stat
 	// Iterations counts the playouts run; Plies the actions applied in all of them (the nodes/s
@@ -145,6 +162,9 @@ func Search[S any](ctx context.Context, r sdk.Ruleset[S], req sdk.BotRequest, cf
 	if cfg.Exploration <= 0 {
 		cfg.Exploration = DefaultExploration
 	}
+	if cfg.Confidence <= 0 {
+		cfg.Confidence = DefaultConfidence
+	}
 	rng := req.RNG
 	if rng == nil {
 		g := sdk.NewRNG(uint64(req.Seat) + 1)
@@ -180,6 +200,9 @@ type node struct {
 	avail    int
 	reward   float64
 	children []*node
+	// diff and diff2 sum the flat search's paired differences (this move's reward minus the
+	// default's in the same world) and their squares.
+	diff, diff2 float64
 }
 
 func (n *node) child(key string) *node {
@@ -235,6 +258,12 @@ func (s *searcher[S]) run() (*Result, error) {
 			best = c
 		}
 	}
+	if def := s.defaultChild(root); def != nil && def != best && !s.cfg.Tree {
+		if !s.separated(best, def) {
+			best = def
+			res.Defaulted = true
+		}
+	}
 	res.Action = best.action
 	res.Plies = s.plies
 	res.Elapsed = time.Since(start)
@@ -248,6 +277,11 @@ func (s *searcher[S]) run() (*Result, error) {
 func (s *searcher[S]) loop(root *node, first S, start time.Time, res *Result) error {
 	world := first
 	var err error
+	rewards := make([]float64, len(root.children))
+	def := -1
+	if d := s.defaultChild(root); d != nil {
+		def = slices.Index(root.children, d)
+	}
 	for it := 0; it < s.cfg.Iterations; {
 		if it > 0 {
 			if s.ctx.Err() != nil || s.cfg.Time > 0 && time.Since(start) >= s.cfg.Time {
@@ -266,7 +300,7 @@ func (s *searcher[S]) loop(root *node, first S, start time.Time, res *Result) er
 			continue
 		}
 		seed := s.rng.Uint64()
-		for _, c := range root.children {
+		for i, c := range root.children {
 			w, err := s.apply(world, c.action)
 			if err != nil {
 				return err
@@ -279,11 +313,46 @@ func (s *searcher[S]) loop(root *node, first S, start time.Time, res *Result) er
 			c.visits++
 			c.avail++
 			c.reward += reward[c.seat]
+			rewards[i] = reward[c.seat]
 			it++
 			res.Iterations++
 		}
+		if def >= 0 {
+			for i, c := range root.children {
+				d := rewards[i] - rewards[def]
+				c.diff += d
+				c.diff2 += d * d
+			}
+		}
 	}
 	return nil
+}
+
+// defaultChild is the root child of Config.Default, nil when there is none.
+func (s *searcher[S]) defaultChild(root *node) *node {
+	if s.cfg.Default == nil {
+		return nil
+	}
+	k := Key(*s.cfg.Default)
+	for _, c := range root.children {
+		if c.key == k {
+			return c
+		}
+	}
+	return nil
+}
+
+// separated reports whether c beats the default move def with confidence: the mean of their
+// paired differences is above Config.Confidence standard errors of it.
+func (s *searcher[S]) separated(c, def *node) bool {
+	n := float64(c.visits)
+	if c.visits < 2 || def.visits != c.visits {
+		return false
+	}
+	mean := c.diff / n
+	v := (c.diff2/n - mean*mean) * n / (n - 1)
+	se := math.Sqrt(max(v, 0) / n)
+	return mean > s.cfg.Confidence*se && mean > 0
 }
 
 // iterate runs one iteration on world: selection and expansion down the tree (the root's

@@ -31,7 +31,11 @@ type tournamentConfig struct {
 	Games   int
 	Options map[string]any
 	Seed    uint64
-	Workers int
+	// Duplicate plays every deal once per rotation of the levels over the seats (duplicate
+	// bridge's trick): game g uses seed Seed + g/len(Levels), so the levels meet the same cards
+	// from every place and the deal's luck largely cancels out of their difference.
+	Duplicate bool
+	Workers   int
 	// MaxSteps bounds one game; a game that reaches it counts as unfinished (no winner).
 	MaxSteps int
 	// Plugins plays through the variant's plugin process instead of in-process.
@@ -62,6 +66,58 @@ type tournamentResult struct {
 	Unfinished int
 	Steps      int
 	Elapsed    time.Duration
+	// Paired is set with Config.Duplicate: the first level's share of the wins per deal.
+	Paired *pairedResult
+}
+
+// pairedResult is the first level's mean share of each deal's wins (a deal's games all count,
+// an unfinished one as a loss) with a 95% interval from the spread of those shares across deals
+// (normal approximation): the deals, not the games, are the independent trials.
+type pairedResult struct {
+	Deals        int
+	Mean, Lo, Hi float64
+}
+
+// paired computes the pairedResult of the first level over outcomes grouped by seed.
+func paired(first int, outcomes []gameOutcome) *pairedResult {
+	type deal struct{ games, wins int }
+	bySeed := map[uint64]*deal{}
+	var seeds []uint64
+	for _, o := range outcomes {
+		d := bySeed[o.seed]
+		if d == nil {
+			d = &deal{}
+			bySeed[o.seed] = d
+			seeds = append(seeds, o.seed)
+		}
+		d.games++
+		if o.winner >= 0 && o.winner < len(o.levels) && o.levels[o.winner] == first {
+			d.wins++
+		}
+	}
+	n := len(seeds)
+	if n == 0 {
+		return nil
+	}
+	shares := make([]float64, n)
+	sum := 0.0
+	for i, sd := range seeds {
+		shares[i] = float64(bySeed[sd].wins) / float64(bySeed[sd].games)
+		sum += shares[i]
+	}
+	mean := sum / float64(n)
+	pr := &pairedResult{Deals: n, Mean: mean, Lo: 0, Hi: 1}
+	if n < 2 {
+		return pr
+	}
+	ss := 0.0
+	for _, x := range shares {
+		ss += (x - mean) * (x - mean)
+	}
+	se := math.Sqrt(ss / float64(n-1) / float64(n))
+	const z = 1.959963984540054
+	pr.Lo, pr.Hi = max(0, mean-z*se), min(1, mean+z*se)
+	return pr
 }
 
 // gameOutcome is one game's result: the winning seat (sdk.NoSeat when unfinished), the levels
@@ -73,6 +129,7 @@ type gameOutcome struct {
 	think  []time.Duration
 	steps  int
 	err    error
+	seed   uint64
 }
 
 // newTournamentCmd is `cardhouse tournament`: bots against bots, many games in parallel.
@@ -89,7 +146,9 @@ func newTournamentCmd() *cobra.Command {
 			"default), in-process on the built-in rulesets or, with --plugins, through their plugin\n" +
 			"processes. Seats take the levels in turn and the assignment rotates every game, so each\n" +
 			"level opens as often as the others. Prints each level's win rate with its 95% confidence\n" +
-			"interval (Wilson) and the bots' mean time per move.\n\n" +
+			"interval (Wilson) and the bots' mean time per move. With --duplicate every deal is played\n" +
+			"once per rotation of the levels, and the first level's share of each deal's wins gets a\n" +
+			"paired 95% interval too (narrower: the luck of the cards cancels out).\n\n" +
 			"Example: cardhouse tournament --variant lastcard --seats 2 --levels 5,1 --games 200 --option target=single\n" +
 			"Built-in variants: " + strings.Join(builtinIDs(), ", "),
 		Args: cobra.NoArgs,
@@ -125,6 +184,7 @@ func newTournamentCmd() *cobra.Command {
 	f.IntVar(&cfg.Games, "games", 100, "number of games")
 	f.StringArrayVar(&options, "option", nil, "a rule option as name=value (repeatable), e.g. target=single")
 	f.Uint64Var(&cfg.Seed, "seed", 1, "seed of the first game (game g uses seed+g)")
+	f.BoolVar(&cfg.Duplicate, "duplicate", false, "play every deal once per rotation of the levels (game g uses seed+g/len(levels))")
 	f.IntVar(&cfg.Workers, "workers", runtime.NumCPU(), "games played at once")
 	f.IntVar(&cfg.MaxSteps, "max-steps", 20000, "actions after which a game counts as unfinished")
 	f.BoolVar(&cfg.Plugins, "plugins", false, "play through the built-in variants' plugin processes instead of in-process")
@@ -260,7 +320,7 @@ feed:
 	var errs []error
 	for g, o := range outcomes {
 		if o.err != nil && !errors.Is(o.err, context.Canceled) {
-			errs = append(errs, fmt.Errorf("game %d (seed %d): %w", g, cfg.Seed+uint64(g), o.err))
+			errs = append(errs, fmt.Errorf("game %d (seed %d): %w", g, gameSeed(cfg, g), o.err))
 		}
 	}
 	if len(errs) > 0 {
@@ -281,13 +341,21 @@ func seatLevels(cfg tournamentConfig, g int) []int {
 	return out
 }
 
+// gameSeed is the seed of game g: one per game, or with Duplicate one per rotation of the levels.
+func gameSeed(cfg tournamentConfig, g int) uint64 {
+	if cfg.Duplicate {
+		return cfg.Seed + uint64(g/len(cfg.Levels))
+	}
+	return cfg.Seed + uint64(g)
+}
+
 // playGame plays game g to game_over: bots choose for the seats the status names (out-of-turn
 // actors first, as a catch or a call must come before the next play), the host deals on
 // round_over, and a game in which no bot acts fires its earliest deadline.
 func playGame(ctx context.Context, e sdk.Engine, cfg tournamentConfig, g int) gameOutcome {
 	levels := seatLevels(cfg, g)
-	o := gameOutcome{winner: sdk.NoSeat, levels: levels, moves: make([]int, cfg.Seats), think: make([]time.Duration, cfg.Seats)}
-	seed := cfg.Seed + uint64(g)
+	seed := gameSeed(cfg, g)
+	o := gameOutcome{winner: sdk.NoSeat, levels: levels, moves: make([]int, cfg.Seats), think: make([]time.Duration, cfg.Seats), seed: seed}
 	st, err := e.NewGame(ctx, &sdk.NewGameRequest{Seats: cfg.Seats, Options: cfg.Options, Seed: seed, NoViews: true})
 	if err != nil {
 		o.err = err
@@ -380,6 +448,9 @@ func tally(cfg tournamentConfig, name string, outcomes []gameOutcome, elapsed ti
 	for _, l := range order {
 		res.Levels = append(res.Levels, *byLevel[l])
 	}
+	if cfg.Duplicate {
+		res.Paired = paired(cfg.Levels[0], outcomes)
+	}
 	return res
 }
 
@@ -410,9 +481,12 @@ func (r *tournamentResult) print(w io.Writer) error {
 	if r.Config.Plugins {
 		mode = "plugins"
 	}
+	if r.Config.Duplicate {
+		mode += ", duplicate deals"
+	}
 	fmt.Fprintf(w, "%s (%s), %d seats, options [%s], %d games (seeds %d..%d), %d workers, %s, %s\n",
 		r.Name, r.Config.Variant, r.Config.Seats, strings.Join(opts, " "), r.Config.Games,
-		r.Config.Seed, r.Config.Seed+uint64(r.Config.Games)-1, r.Config.Workers, mode, r.Elapsed.Round(time.Second))
+		r.Config.Seed, gameSeed(r.Config, r.Config.Games-1), r.Config.Workers, mode, r.Elapsed.Round(time.Second))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "LEVEL\tSEATS/GAME\tGAMES\tWINS\tWIN RATE\t95% CI (WILSON)\tFAIR SHARE\tMS/MOVE\tMOVES")
 	for _, l := range r.Levels {
@@ -437,6 +511,11 @@ func (r *tournamentResult) print(w io.Writer) error {
 		lo, hi := wilson(first.Wins, first.Games)
 		fair := float64(first.Seats) / float64(r.Config.Seats)
 		verdict := "not separated at 95%"
+		if p := r.Paired; p != nil {
+			fmt.Fprintf(w, "paired by deal: level %d won %.1f%% of the games of %d deals, 95%% CI [%.1f%%, %.1f%%]\n",
+				first.Level, 100*p.Mean, p.Deals, 100*p.Lo, 100*p.Hi)
+			lo, hi = p.Lo, p.Hi // the verdict goes by the deals
+		}
 		switch {
 		case lo > fair:
 			verdict = fmt.Sprintf("level %d is stronger (95%% CI above its fair share %.0f%%)", first.Level, 100*fair)

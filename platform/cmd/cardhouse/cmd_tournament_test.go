@@ -94,3 +94,57 @@ func TestTournamentRefusesBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestTournamentDuplicate checks --duplicate: each deal is played once per rotation of the levels
+// (the same seed, the levels swapping seats), and the paired interval is over the deals.
+func TestTournamentDuplicate(t *testing.T) {
+	t.Parallel()
+	cfg := tournamentConfig{Variant: "lastcard", Seats: 2, Levels: []int{2, 1}, Games: 8, Workers: 2,
+		Options: map[string]any{"target": "single"}, Seed: 3, MaxSteps: 5000, Duplicate: true}
+	for g, want := range []uint64{3, 3, 4, 4, 5, 5, 6, 6} {
+		if got := gameSeed(cfg, g); got != want {
+			t.Errorf("game %d: seed %d, want %d", g, got, want)
+		}
+	}
+	if a, b := seatLevels(cfg, 0), seatLevels(cfg, 1); a[0] != b[1] || a[1] != b[0] {
+		t.Errorf("a deal's two games seat the levels %v and %v: want them swapped", a, b)
+	}
+	res, err := runTournament(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := res.Paired
+	if p == nil || p.Deals != 4 || p.Lo > p.Mean || p.Mean > p.Hi {
+		t.Fatalf("paired result %+v, want 4 deals and an interval around the mean", p)
+	}
+	if want := float64(res.Levels[0].Wins) / float64(cfg.Games); math.Abs(p.Mean-want) > 1e-9 {
+		t.Errorf("paired mean %.3f, want the first level's win rate %.3f (every deal has two games)", p.Mean, want)
+	}
+	var out bytes.Buffer
+	if err := res.print(&out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "paired by deal: level 2 won") || !strings.Contains(out.String(), "duplicate deals") {
+		t.Errorf("output lacks the paired line:\n%s", out.String())
+	}
+}
+
+// TestPaired checks the paired interval on known shares: deals won 1, 0.5, 0.5 and 1 have mean
+// 0.75 and standard error 0.144, so the interval is 0.75 +- 0.283.
+func TestPaired(t *testing.T) {
+	t.Parallel()
+	var outcomes []gameOutcome
+	for seed, wins := range []int{2, 1, 1, 2} {
+		for g := range 2 {
+			winner := 1
+			if g < wins {
+				winner = 0
+			}
+			outcomes = append(outcomes, gameOutcome{seed: uint64(seed), levels: []int{5, 1}, winner: winner})
+		}
+	}
+	p := paired(5, outcomes)
+	if p.Deals != 4 || math.Abs(p.Mean-0.75) > 1e-9 || math.Abs(p.Lo-(0.75-0.2829)) > 5e-4 || math.Abs(p.Hi-1) > 1e-9 {
+		t.Errorf("paired = %+v, want 4 deals, mean 0.75, [0.467, 1]", p)
+	}
+}
