@@ -157,3 +157,31 @@ func TestBotOutOfTurn(t *testing.T) {
 		t.Error("a level 6 bot answered: Last Card has levels 1 to 5")
 	}
 }
+
+// TestLevelThreeKeepsADrawnJoker checks level 3's saving of Jokers against level 2: with nothing
+// to play, seat 0 draws a Joker; level 2 plays it at once, level 3 keeps it, unless the opponent
+// holds two cards (then a Joker may be what stops them).
+func TestLevelThreeKeepsADrawnJoker(t *testing.T) {
+	t.Parallel()
+	r := lastcard.New()
+	for _, tc := range []struct {
+		name     string
+		opponent string
+		level    int
+		want     string
+	}{
+		{"level 2 plays it", "Y1 Y2 Y3 Y4", 2, sdk.ActPlay},
+		{"level 3 keeps it", "Y1 Y2 Y3 Y4", 3, sdk.ActPass},
+		{"level 3 plays it against two cards", "Y1 Y2", 3, sdk.ActPlay},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := start(t, table{pile: "R5", hands: []string{"B1 B2 G7", tc.opponent}, deck: "W G1 G2 G3"}, nil)
+			s, _ = act(t, s, sdk.Action{Seat: 0, Type: sdk.ActDraw})
+			a := ask(t, r, s, 0, tc.level, 1)
+			if a == nil || a.Type != tc.want {
+				t.Fatalf("the level %d bot chose %+v, want %s", tc.level, a, tc.want)
+			}
+		})
+	}
+}

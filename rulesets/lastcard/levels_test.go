@@ -1,9 +1,13 @@
 package lastcard_test
 
 import (
+	"encoding/json"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"cardhouse/rulesets/lastcard"
+	"cardhouse/sdk"
 	"cardhouse/sdk/search"
 	"cardhouse/sdk/search/searchtest"
 )
@@ -47,4 +51,89 @@ func TestSearchPlaysLegally(t *testing.T) {
 			t.Errorf("tree %v: only %d searches (%d simulated actions)", sc.Tree, n, plies)
 		}
 	}
+}
+
+// TestSimulateAgreesWithApply checks the search's fast playouts (Simulate) against the slow way:
+// from worlds sampled at decisions of whole games (2 to 4 seats, every option that changes a
+// step), RolloutMove's choices applied one by one with Apply reach the very same state, with the
+// same randomness, whether played to the round's end or cut after a few actions; and Simulate
+// leaves the world it starts from as it was.
+func TestSimulateAgreesWithApply(t *testing.T) {
+	t.Parallel()
+	r := lastcard.New()
+	for _, tc := range []struct {
+		name  string
+		seats int
+		opts  map[string]any
+	}{
+		{"two seats, catch mode", 2, map[string]any{"target": "200"}},
+		{"three seats, auto calls, Draw Four any time", 3, map[string]any{"last_card_mode": "auto", "draw_four": "any_time"}},
+		{"four seats, no stacking", 4, map[string]any{"target": "200", "stack_draw_two": false}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			checked, reshuffles, decision := 0, 0, 0
+			levels := make([]int, tc.seats)
+			for i := range levels {
+				levels[i] = 2
+			}
+			for seed := uint64(1); seed <= 4; seed++ {
+				game(t, tc.seats, tc.opts, seed, levels, func(s *lastcard.State) {
+					decision++
+					if decision%5 != 0 {
+						return
+					}
+					rng := sdk.NewRNG(uint64(decision))
+					w, err := r.Sample(s.Turn, r.View(s, s.Turn), r.History(s, s.Turn), &rng)
+					if err != nil {
+						t.Fatalf("decision %d: %v", decision, err)
+					}
+					before := encode(t, w)
+					for _, limit := range []int{600, 3} {
+						a, b := sdk.NewRNG(uint64(decision)), sdk.NewRNG(uint64(decision))
+						fast, n := r.Simulate(w, limit, &a)
+						slow, plies := w, 0
+						for ; plies < limit && r.Decider(slow) != sdk.NoSeat; plies++ {
+							res, err := r.Apply(ctx, sdk.ApplyRequest[*lastcard.State]{State: slow, Action: r.RolloutMove(slow, slow.Turn, &b)})
+							if err != nil {
+								t.Fatalf("decision %d, ply %d: %v", decision, plies, err)
+							}
+							slow = res.State
+							for _, e := range res.Events {
+								if e.Name == "reshuffled" {
+									reshuffles++
+								}
+							}
+						}
+						if n != plies {
+							t.Fatalf("decision %d, limit %d: Simulate played %d actions, Apply %d", decision, limit, n, plies)
+						}
+						if diff := cmp.Diff(encode(t, slow), encode(t, fast)); diff != "" {
+							t.Fatalf("decision %d, limit %d: Simulate and Apply end apart (-Apply +Simulate):\n%s", decision, limit, diff)
+						}
+						if a.Uint64() != b.Uint64() {
+							t.Fatalf("decision %d, limit %d: Simulate drew from its rng another number of times than RolloutMove", decision, limit)
+						}
+						checked++
+					}
+					if after := encode(t, w); after != before {
+						t.Fatalf("decision %d: Simulate changed the world it was given", decision)
+					}
+				})
+			}
+			if checked < 40 || reshuffles == 0 {
+				t.Errorf("only %d playouts checked, %d reshuffles among them", checked, reshuffles)
+			}
+		})
+	}
+}
+
+// encode is a state's JSON, for comparing states.
+func encode(t *testing.T, s *lastcard.State) string {
+	t.Helper()
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

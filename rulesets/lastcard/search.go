@@ -4,8 +4,10 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strconv"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/search"
 )
 
 // This file gives Last Card to sdk/search: sampling worlds consistent with what a seat has seen
@@ -17,6 +19,8 @@ var (
 	_ sdk.Mover[*State]     = (*Rules)(nil)
 	_ sdk.Rollout[*State]   = (*Rules)(nil)
 	_ sdk.Evaluator[*State] = (*Rules)(nil)
+
+	_ search.Simulator[*State] = (*Rules)(nil)
 )
 
 // errNoRound is Sample's answer for a view that holds no round in play.
@@ -264,21 +268,56 @@ var callArgs = map[string]string{ArgCall: "true"}
 // random), a Joker (naming that colour) only when nothing else goes, and draw when nothing does.
 // It calls "Last card!" whenever it should.
 func (r *Rules) RolloutMove(s *State, seat int, rng *sdk.RNG) sdk.Action {
-	hand := s.Hands[seat]
-	a := sdk.Action{Seat: seat, Type: sdk.ActDraw}
-	if s.Drawn != nil {
-		a.Type = sdk.ActPass
+	card, color := rolloutChoice(s, seat, rng)
+	if card == 0 {
+		if s.Drawn != nil {
+			return sdk.Action{Seat: seat, Type: sdk.ActPass}
+		}
+		return sdk.Action{Seat: seat, Type: sdk.ActDraw}
 	}
+	a := sdk.Action{Seat: seat, Type: sdk.ActPlay, Cards: []sdk.Card{card}, Color: color}
+	if len(s.Hands[seat]) == 2 && !s.Called[seat] {
+		a.Args = callArgs
+	}
+	return a
+}
+
+// rolloutChoice is RolloutMove's choice: the card to play and the colour it names, or no card
+// (0) to draw, or pass after a draw.
+func rolloutChoice(s *State, seat int, rng *sdk.RNG) (sdk.Card, string) {
+	hand := s.Hands[seat]
 	var held [4]int
 	for _, c := range hand {
-		if i := colourIndex(colorOf(c)); i >= 0 {
+		if i := colourAt(c); i >= 0 {
 			held[i]++
 		}
+	}
+	// What s.playable decides, with the colour in play and the top card's value read once.
+	active := -1
+	if s.Color != "" {
+		active = colourIndex(s.Color)
+	}
+	topValue := -1
+	if top := s.top(); top != 0 && !isJoker(top) {
+		topValue = top.Value()
+	}
+	stack := s.PenaltyKind == kindDrawTwo && s.Settings.StackDrawTwo
+	noFour := s.Settings.DrawFour != drawFourAnyTime && active >= 0 && held[active] > 0
+	playable := func(c sdk.Card) bool {
+		switch {
+		case s.Penalty > 0:
+			return stack && c.Value() == sdk.ValueDrawTwo
+		case c == sdk.WildDrawFour:
+			return !noFour
+		case isJoker(c) || active < 0:
+			return true
+		}
+		return colourAt(c) == active || topValue >= 0 && c.Value() == topValue
 	}
 	threat := len(s.Hands[s.next(seat, 1)]) <= 2
 	best, ties, bestScore := sdk.Card(0), 0, -1
 	for i, c := range hand {
-		if s.Drawn != nil && c != *s.Drawn || slices.Contains(hand[:i], c) || !s.playable(c, hand) {
+		if s.Drawn != nil && c != *s.Drawn || !playable(c) || slices.Contains(hand[:i], c) {
 			continue
 		}
 		score := 1
@@ -289,7 +328,7 @@ func (r *Rules) RolloutMove(s *State, seat int, rng *sdk.RNG) sdk.Action {
 				score = 50
 			}
 		default:
-			score += 2 * held[colourIndex(colorOf(c))]
+			score += 2 * held[colourAt(c)]
 			if threat {
 				switch c.Value() {
 				case sdk.ValueDrawTwo, sdk.ValueSkip:
@@ -312,24 +351,184 @@ func (r *Rules) RolloutMove(s *State, seat int, rng *sdk.RNG) sdk.Action {
 		}
 	}
 	if best == 0 {
-		return a
+		return 0, ""
 	}
-	a.Type = sdk.ActPlay
-	a.Cards = []sdk.Card{best}
 	if isJoker(best) && len(hand) > 1 {
-		a.Color = handColour(hand, rng)
+		return best, handColour(hand, rng)
 	}
+	return best, ""
+}
+
+// colourAt is the index of c's colour in colorChoices, -1 for a Joker.
+func colourAt(c sdk.Card) int {
+	switch c.Color() {
+	case sdk.Red:
+		return 0
+	case sdk.Yellow:
+		return 1
+	case sdk.Green:
+		return 2
+	case sdk.Blue:
+		return 3
+	}
+	return -1
+}
+
+// Simulate plays a sampled world on with RolloutMove's choices (drawn from rng) until the round
+// ends or limit actions have been played, and returns the state it reached and the actions
+// played (sdk/search's Simulator). It steps one clone of s in place, with none of Apply's
+// checks, events or copies: the same round as RolloutMove and Apply would play, several times
+// faster (levels_test.go checks that they agree).
+func (r *Rules) Simulate(s *State, limit int, rng *sdk.RNG) (*State, int) {
+	w := s.clone()
+	w.Simulated = true
+	n := 0
+	for ; n < limit && w.Phase == sdk.PhasePlaying; n++ {
+		seat := w.Turn
+		card, color := rolloutChoice(w, seat, rng)
+		switch {
+		case card != 0:
+			w.simPlay(seat, card, color)
+		case w.Drawn != nil:
+			w.Exposed = sdk.NoSeat
+			w.simMoveTo(w.next(seat, 1))
+		default:
+			w.simDraw(seat)
+		}
+	}
+	return w, n
+}
+
+// simPlay is Apply's play of card (naming color) by seat in place, announcing "Last card!" with
+// it when it leaves one card (the simulated players always call).
+func (s *State) simPlay(seat int, card sdk.Card, color string) {
+	hand := s.Hands[seat]
 	if len(hand) == 2 && !s.Called[seat] {
-		a.Args = callArgs
+		s.Called[seat] = true
 	}
-	return a
+	i := slices.Index(hand, card)
+	s.Hands[seat] = slices.Delete(hand, i, i+1)
+	s.Pile = append(s.Pile, card)
+	s.Drawn = nil
+	s.Exposed = sdk.NoSeat
+	if len(s.Hands[seat]) == 0 {
+		s.simEndRound(seat)
+		return
+	}
+	if isJoker(card) {
+		s.Color = color
+	} else {
+		s.Color = colorOf(card)
+	}
+	if len(s.Hands[seat]) == 1 && !s.Called[seat] {
+		if s.Settings.LastCardMode == modeAuto {
+			s.simDrawInto(seat, 2)
+		} else {
+			s.Exposed = seat
+		}
+	}
+	switch card.Value() {
+	case sdk.ValueSkip:
+		s.simMoveTo(s.next(seat, 2))
+	case sdk.ValueReverse:
+		if s.seats() == 2 {
+			s.simMoveTo(s.next(seat, 2))
+		} else {
+			s.Direction = -s.Direction
+			s.simMoveTo(s.next(seat, 1))
+		}
+	case sdk.ValueDrawTwo:
+		s.Penalty += 2
+		s.PenaltyKind = kindDrawTwo
+		s.simMoveTo(s.next(seat, 1))
+	default:
+		if card == sdk.WildDrawFour {
+			s.Penalty = 4
+			s.PenaltyKind = kindDrawFour
+		}
+		s.simMoveTo(s.next(seat, 1))
+	}
+}
+
+// simDraw is Apply's draw in place: the pending penalty, or one card kept for a play when it fits.
+func (s *State) simDraw(seat int) {
+	s.Exposed = sdk.NoSeat
+	if s.Penalty > 0 {
+		n := s.Penalty
+		s.Penalty, s.PenaltyKind = 0, ""
+		s.simDrawInto(seat, n)
+		s.simMoveTo(s.next(seat, 1))
+		return
+	}
+	if s.simDrawInto(seat, 1) == 1 {
+		hand := s.Hands[seat]
+		if c := hand[len(hand)-1]; s.playable(c, hand) {
+			s.Drawn = &c
+			return
+		}
+	}
+	s.simMoveTo(s.next(seat, 1))
+}
+
+// simMoveTo gives the turn to seat, as Apply's moveTo does.
+func (s *State) simMoveTo(seat int) {
+	s.Turn = seat
+	s.Drawn = nil
+}
+
+// simDrawInto is Apply's drawInto in place (the pile turned into a new deck with the state's RNG
+// when the deck runs out); it returns the number of cards drawn.
+func (s *State) simDrawInto(seat, n int) int {
+	got := 0
+	for range n {
+		if len(s.Deck) == 0 && len(s.Pile) > 1 {
+			top := s.top()
+			rest := slices.Clone(s.Pile[:len(s.Pile)-1])
+			s.RNG.ShuffleCards(sdk.DrawShuffle, rest)
+			s.Deck = append(s.Deck, rest...)
+			s.Pile = append(s.Pile[:0], top)
+		}
+		if len(s.Deck) == 0 {
+			break
+		}
+		s.Hands[seat] = append(s.Hands[seat], s.Deck[0])
+		s.Deck = s.Deck[1:]
+		got++
+	}
+	if got > 0 {
+		s.Called[seat] = false
+	}
+	return got
+}
+
+// simEndRound is Apply's endRound in place: the winner scores the others' cards (L-9).
+func (s *State) simEndRound(winner int) {
+	points := 0
+	for seat, h := range s.Hands {
+		if seat != winner {
+			for _, c := range h {
+				points += Points(c)
+			}
+		}
+	}
+	s.Scores[winner] += points
+	s.Winner = winner
+	s.Penalty, s.PenaltyKind = 0, ""
+	s.Drawn = nil
+	s.Exposed = sdk.NoSeat
+	s.Phase = sdk.PhaseRoundOver
+	if s.Settings.Target == targetSingle {
+		s.Phase = sdk.PhaseGameOver
+	} else if t, err := strconv.Atoi(s.Settings.Target); err == nil && s.Scores[winner] >= t {
+		s.Phase = sdk.PhaseGameOver
+	}
 }
 
 // handColour is the colour hand holds most of (a random one when it holds no coloured card).
 func handColour(hand []sdk.Card, rng *sdk.RNG) string {
 	var n [4]int
 	for _, c := range hand {
-		if i := colourIndex(colorOf(c)); i >= 0 {
+		if i := colourAt(c); i >= 0 {
 			n[i]++
 		}
 	}
@@ -348,13 +547,26 @@ func handColour(hand []sdk.Card, rng *sdk.RNG) string {
 // colourIndex is the index of a colour code in colorChoices, -1 for none.
 func colourIndex(col string) int { return slices.Index(colorChoices, col) }
 
-// Evaluate estimates each seat's chance of winning a round cut short: a softmax of minus the
-// cards in hand (a card more is worth about half the odds), the seat in turn a little ahead and a
-// pending penalty counted against its victim.
+// Evaluate estimates each seat's chance of winning the game from s. A game over is won by its
+// winner. At the end of a round of a game played to a target, the chances come from the scores
+// (gameChances). In a round cut short, each seat's chance of winning the round is a softmax of
+// minus the cards in hand (a card more is worth about half the odds; the seat in turn a little
+// ahead, a pending penalty counted against its victim), and each possible winner's points (the
+// cards the others hold) move the scores as the round's end would.
 func (r *Rules) Evaluate(s *State) []float64 {
 	n := s.seats()
 	out := make([]float64, n)
-	if s.Phase != sdk.PhasePlaying {
+	target, multi := targetOf(s.Settings)
+	switch s.Phase {
+	case sdk.PhaseGameOver:
+		if s.Winner >= 0 && s.Winner < n {
+			out[s.Winner] = 1
+		}
+		return out
+	case sdk.PhaseRoundOver:
+		if multi {
+			return gameChances(s.Scores, target)
+		}
 		if s.Winner >= 0 && s.Winner < n {
 			out[s.Winner] = 1
 		}
@@ -372,5 +584,102 @@ func (r *Rules) Evaluate(s *State) []float64 {
 	for i := range out {
 		out[i] /= total
 	}
+	if !multi {
+		return out
+	}
+	points := make([]int, n)
+	all := 0
+	for seat, h := range s.Hands {
+		for _, c := range h {
+			points[seat] += Points(c)
+		}
+		all += points[seat]
+	}
+	value := make([]float64, n)
+	scores := slices.Clone(s.Scores)
+	for w, q := range out {
+		scores[w] += all - points[w]
+		if scores[w] >= target {
+			value[w] += q
+		} else {
+			for seat, p := range gameChances(scores, target) {
+				value[seat] += q * p
+			}
+		}
+		scores[w] = s.Scores[w]
+	}
+	return value
+}
+
+// targetOf is the game's target score and whether the game has several rounds.
+func targetOf(st Settings) (int, bool) {
+	t, err := strconv.Atoi(st.Target)
+	return t, err == nil && t > 0
+}
+
+// roundPoints is about what the winner of a two-seat round scores (the loser's hand: some five
+// cards of 11.5 points on average, and more after a penalty); a winner scores from every other
+// hand, so a round of n seats is worth about n-1 times as much.
+const roundPoints = 75
+
+// gameChances estimates each seat's chance of winning a game played to target from the scores:
+// a seat needs about (target - score) / roundPoints more round wins (at least one), and two
+// seats race to their wins as in a series of even rounds (raceTable); with more seats each
+// seat's chance is the product of its pairwise races, normalised.
+func gameChances(scores []int, target int) []float64 {
+	n := len(scores)
+	per := float64(roundPoints * max(1, n-1))
+	need := make([]float64, n)
+	for i, sc := range scores {
+		need[i] = max(1, float64(target-sc)/per+0.5)
+	}
+	out := make([]float64, n)
+	total := 0.0
+	for i := range out {
+		p := 1.0
+		for j := range out {
+			if j != i {
+				p *= race(need[i], need[j])
+			}
+		}
+		out[i] = p
+		total += p
+	}
+	for i := range out {
+		out[i] /= total
+	}
 	return out
+}
+
+// raceSize bounds raceTable: a seat needs at most some ten round wins in any game Last Card offers.
+const raceSize = 24
+
+// raceTable[m][n] is the chance that a seat needing m more wins of even rounds gets them before
+// another needing n: 1 for m = 0 < n, 0 for n = 0 < m, else the mean of one round either way.
+var raceTable = func() (t [raceSize + 1][raceSize + 1]float64) {
+	for m := range raceSize + 1 {
+		for n := range raceSize + 1 {
+			switch {
+			case m == 0 && n == 0:
+				t[m][n] = 0.5
+			case m == 0:
+				t[m][n] = 1
+			case n == 0:
+				t[m][n] = 0
+			default:
+				t[m][n] = (t[m-1][n] + t[m][n-1]) / 2
+			}
+		}
+	}
+	return t
+}()
+
+// race is raceTable at fractional needs (bilinear interpolation; needs above raceSize clamped).
+func race(m, n float64) float64 {
+	m, n = min(m, raceSize), min(n, raceSize)
+	m0, n0 := int(m), int(n)
+	m1, n1 := min(m0+1, raceSize), min(n0+1, raceSize)
+	fm, fn := m-float64(m0), n-float64(n0)
+	t := &raceTable
+	return (1-fm)*(1-fn)*t[m0][n0] + fm*(1-fn)*t[m1][n0] + (1-fm)*fn*t[m0][n1] + fm*fn*t[m1][n1]
 }

@@ -24,19 +24,26 @@ func Level(level int) (Config, bool) {
 }
 
 // Bot is a generic search bot: for the seat the view names in turn, Search with the Config of
-// req.Level; for any other seat, or when the search cannot run, fallback decides (a ruleset's own
-// heuristic, which may return nil). It reads only req (L-11).
+// req.Level and fallback's move as its Default (a ruleset's own heuristic, which may return nil),
+// so the search departs from the heuristic only where its simulations show a better move with
+// confidence; for any other seat, or when the search cannot run, fallback's move. It reads only
+// req (L-11).
 func Bot[S any](ctx context.Context, r sdk.Ruleset[S], req sdk.BotRequest, fallback func() (*sdk.Action, error)) (*sdk.Action, error) {
 	cfg, ok := Level(req.Level)
 	if !ok || req.View.Turn != req.Seat || !Searchable(r) {
 		return fallback()
 	}
+	h, err := fallback()
+	if err != nil {
+		return nil, err
+	}
+	cfg.Default = h
 	res, err := Search(ctx, r, req, cfg)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return fallback()
+		return h, nil
 	}
 	a := res.Action
 	return &a, nil

@@ -94,6 +94,16 @@ type Result struct {
 	Elapsed    time.Duration
 }
 
+// Simulator is an optional extra of a ruleset for the search: it plays a simulated world on with
+// its own rollout policy (the choices sdk.Rollout's RolloutMove would make, drawn from rng) until
+// the round ends or limit actions have been played, and returns the state reached and the number
+// of actions played. It must leave state as it was. A ruleset offers it when it can step its
+// state in place much faster than one Apply per action; the search then uses it for every
+// playout instead of RolloutMove and Apply.
+type Simulator[S any] interface {
+	Simulate(state S, limit int, rng *sdk.RNG) (S, int)
+}
+
 // ErrNotSearchable is returned for a ruleset that lacks Sampler or Mover.
 var ErrNotSearchable = errors.New("search: the ruleset implements neither sdk.Sampler nor sdk.Mover")
 
@@ -173,6 +183,7 @@ func Search[S any](ctx context.Context, r sdk.Ruleset[S], req sdk.BotRequest, cf
 	s := &searcher[S]{ctx: ctx, r: r, sampler: sampler, mover: mover, cfg: cfg, rng: rng, req: req}
 	s.rollout, _ = r.(sdk.Rollout[S])
 	s.eval, _ = r.(sdk.Evaluator[S])
+	s.sim, _ = r.(Simulator[S])
 	return s.run()
 }
 
@@ -183,6 +194,7 @@ type searcher[S any] struct {
 	mover   sdk.Mover[S]
 	rollout sdk.Rollout[S]
 	eval    sdk.Evaluator[S]
+	sim     Simulator[S]
 	cfg     Config
 	rng     *sdk.RNG
 	req     sdk.BotRequest
@@ -328,7 +340,9 @@ func (s *searcher[S]) loop(root *node, first S, start time.Time, res *Result) er
 	return nil
 }
 
-// defaultChild is the root child of Config.Default, nil when there is none.
+// defaultChild is the root child of Config.Default, nil when there is none. A move that lists
+// the same cards in another order matches when nothing matches exactly (a heuristic may gather a
+// group of cards in another order than the ruleset's Moves).
 func (s *searcher[S]) defaultChild(root *node) *node {
 	if s.cfg.Default == nil {
 		return nil
@@ -336,6 +350,16 @@ func (s *searcher[S]) defaultChild(root *node) *node {
 	k := Key(*s.cfg.Default)
 	for _, c := range root.children {
 		if c.key == k {
+			return c
+		}
+	}
+	d := *s.cfg.Default
+	d.Cards = slices.Sorted(slices.Values(d.Cards))
+	k = Key(d)
+	for _, c := range root.children {
+		a := c.action
+		a.Cards = slices.Sorted(slices.Values(a.Cards))
+		if Key(a) == k {
 			return c
 		}
 	}
@@ -461,6 +485,15 @@ func (s *searcher[S]) playout(w S, plies int) ([]float64, error) {
 
 // playoutWith is playout drawing the rollout's choices from rng.
 func (s *searcher[S]) playoutWith(w S, plies int, rng *sdk.RNG) ([]float64, error) {
+	if s.sim != nil {
+		limit := s.cfg.MaxPlies - plies
+		if s.cfg.Horizon > 0 && s.eval != nil {
+			limit = min(limit, s.cfg.Horizon)
+		}
+		end, n := s.sim.Simulate(w, max(limit, 0), rng)
+		s.plies += n
+		return s.score(end, s.mover.Decider(end) == sdk.NoSeat), nil
+	}
 	for depth := 0; ; depth++ {
 		seat := s.mover.Decider(w)
 		if seat == sdk.NoSeat {
@@ -497,19 +530,21 @@ func (s *searcher[S]) apply(w S, a sdk.Action) (S, error) {
 	return res.State, nil
 }
 
-// score is the reward of every seat at the end of a playout: 1 for the round's winner, 0 for the
-// others; a cut playout is estimated by the Evaluator, or shared as a draw.
+// score is the reward of every seat at the end of a playout. A ruleset with an Evaluator says
+// what a state is worth to each seat, also at the end of a round (in a game of several rounds the
+// round's winner has not won the game: its points have brought it closer). Without one, the
+// round's winner gets 1 and the others 0, and a cut playout is shared as a draw.
 func (s *searcher[S]) score(w S, over bool) []float64 {
+	if s.eval != nil {
+		if e := s.eval.Evaluate(w); len(e) == s.seats {
+			return e
+		}
+	}
 	out := make([]float64, s.seats)
 	if over {
 		if win := s.r.Status(w).Winner; win >= 0 && win < s.seats {
 			out[win] = 1
 			return out
-		}
-	}
-	if s.eval != nil {
-		if e := s.eval.Evaluate(w); len(e) == s.seats {
-			return e
 		}
 	}
 	for i := range out {
