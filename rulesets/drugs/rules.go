@@ -348,6 +348,9 @@ func (r *Rules) Apply(ctx context.Context, req sdk.ApplyRequest[*State]) (sdk.Ap
 
 // record appends events to the bounded log, all but "turn" (the next event says whose it was).
 func (s *State) record(evs []sdk.Event) {
+	if s.Simulated {
+		return
+	}
 	for _, e := range evs {
 		if e.Name != EvTurn {
 			s.Log = append(s.Log, e)

@@ -33,7 +33,7 @@ func (r *Rules) Sample(seat int, v sdk.View, history []sdk.Event, rng *sdk.RNG) 
 	}
 	s := &State{
 		Seats: n, Game: v.Round, Turn: v.Turn, Direction: v.Direction, GiftPending: sdk.NoSeat,
-		Phase: sdk.PhasePlaying, Winner: sdk.NoSeat, RNG: sdk.NewRNG(rng.Uint64()),
+		Phase: sdk.PhasePlaying, Winner: sdk.NoSeat, RNG: sdk.NewRNG(rng.Uint64()), Simulated: true,
 		Hands: make([][]sdk.Card, n), FaceUp: make([][]sdk.Card, n), FaceDown: make([]Row, n),
 	}
 	if s.Direction == 0 {

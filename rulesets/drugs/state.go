@@ -47,6 +47,10 @@ type State struct {
 	RNG sdk.RNG `json:"rng"`
 	// Log is this game's public record of events, at most LogLimit of the newest (Historian).
 	Log []sdk.Event `json:"log,omitempty"`
+	// Simulated marks a world a search bot sampled (Sample): its steps keep no log, which spares
+	// the search a copy of the log on every simulated action. Never stored (json "-"); false in
+	// every real game.
+	Simulated bool `json:"-"`
 }
 
 // Row is a face-down row: positions keep their places and a played position stays a gap (the zero

@@ -35,7 +35,7 @@ func (r *Rules) Sample(seat int, v sdk.View, _ []sdk.Event, rng *sdk.RNG) (*Stat
 	s := &State{
 		Seats: n, HandSize: 7, LastCardMS: 5000, Hands: make([][]sdk.Card, n),
 		Turn: v.Turn, Direction: v.Direction, Phase: sdk.PhasePlaying, Winner: sdk.NoSeat,
-		Game: v.Round, Seq: 1 << 20, RNG: sdk.NewRNG(rng.Uint64()),
+		Game: v.Round, Seq: 1 << 20, RNG: sdk.NewRNG(rng.Uint64()), Simulated: true,
 	}
 	if s.Direction == 0 {
 		s.Direction = 1

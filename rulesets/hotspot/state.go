@@ -52,6 +52,10 @@ type State struct {
 	RNG sdk.RNG `json:"rng"`
 	// Log is this game's events, newest last, at most logLimit (see History).
 	Log []sdk.Event `json:"log,omitempty"`
+	// Simulated marks a world a search bot sampled (Sample): its steps keep no log, which spares
+	// the search a copy of the log on every simulated action. Never stored (json "-"); false in
+	// every real game.
+	Simulated bool `json:"-"`
 }
 
 // Window is an open LAST CARD window: Seat may call until the clock reaches At (ms).
@@ -118,6 +122,9 @@ func (s *State) tidyLastCard() {
 
 // record appends events to the bounded log.
 func (s *State) record(evs []sdk.Event) {
+	if s.Simulated {
+		return
+	}
 	s.Log = append(s.Log, evs...)
 	if over := len(s.Log) - logLimit; over > 0 {
 		s.Log = slices.Delete(s.Log, 0, over)
