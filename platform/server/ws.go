@@ -39,7 +39,8 @@ func (s *Server) websocket(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	conn, err := websocket.Accept(c.Response(), c.Request(), &websocket.AcceptOptions{OriginPatterns: s.cfg.OriginPatterns})
+	cw := &corkingWriter{ResponseWriter: c.Response()}
+	conn, err := websocket.Accept(cw, c.Request(), &websocket.AcceptOptions{OriginPatterns: s.cfg.OriginPatterns})
 	if err != nil {
 		// Accept has written the refusal (a bad Origin, not a WebSocket request).
 		s.log.Info("websocket refused", "room", info.Code, "err", err)
@@ -73,7 +74,7 @@ func (s *Server) websocket(c echo.Context) error {
 	writerDone := make(chan struct{})
 	go func() {
 		defer close(writerDone)
-		s.writeLoop(ctx, conn, client)
+		s.writeLoop(ctx, conn, cw.conn, client)
 	}()
 
 	for {
@@ -119,11 +120,15 @@ func (s *Server) websocket(c echo.Context) error {
 // writeTimeout is how long one message may take to write before the connection is closed.
 const writeTimeout = 10 * time.Second
 
+// corkBatch bounds the messages the write loop sends in one write.
+const corkBatch = 32
+
 // writeLoop writes the client's outbox until the room drops the client or the connection ends,
-// then closes the connection with the room's reason. Writes carry no context deadline of their
-// own (a timer per message was a tenth of the server's CPU under load): a watchdog closes the
-// connection when one write has been stuck for writeTimeout.
-func (s *Server) writeLoop(ctx context.Context, conn *websocket.Conn, client *room.Client) {
+// then closes the connection with the room's reason. Messages queued together go out in one
+// write (cc corks the connection; nil writes each alone). Writes carry no context deadline of
+// their own (a timer per message was a tenth of the server's CPU under load): a watchdog closes
+// the connection when one write has been stuck for writeTimeout.
+func (s *Server) writeLoop(ctx context.Context, conn *websocket.Conn, cc *corkedConn, client *room.Client) {
 	var since atomic.Int64 // when the write in progress began (Unix ns); 0 between writes
 	stopWatch := make(chan struct{})
 	defer close(stopWatch)
@@ -148,10 +153,34 @@ func (s *Server) writeLoop(ctx context.Context, conn *websocket.Conn, client *ro
 		since.Store(0)
 		return err == nil
 	}
+	out := client.Out()
+	// send writes b and, corked, up to corkBatch-1 more messages already queued behind it.
+	send := func(b []byte) bool {
+		if cc == nil || len(out) == 0 {
+			return write(b)
+		}
+		since.Store(time.Now().UnixNano())
+		defer since.Store(0)
+		cc.cork()
+		err := conn.Write(context.Background(), websocket.MessageText, b)
+	batch:
+		for n := 1; err == nil && n < corkBatch; n++ {
+			select {
+			case b := <-out:
+				err = conn.Write(context.Background(), websocket.MessageText, b)
+			default:
+				break batch
+			}
+		}
+		if uerr := cc.uncork(); err == nil {
+			err = uerr
+		}
+		return err == nil
+	}
 	for {
 		select {
-		case b := <-client.Out():
-			if !write(b) {
+		case b := <-out:
+			if !send(b) {
 				_ = conn.CloseNow()
 				return
 			}
