@@ -78,7 +78,9 @@ func (s *Server) websocket(c echo.Context) error {
 	}()
 
 	for {
-		typ, data, err := conn.Read(ctx)
+		// No context for the read (one would cost a context.AfterFunc per message): the write loop
+		// closes the connection whenever this client must go, which ends the read.
+		typ, data, err := conn.Read(context.Background())
 		if err != nil {
 			break
 		}
