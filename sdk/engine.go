@@ -109,6 +109,7 @@ type BotAnswer struct {
 // (sdk/houserules.Enable() is the Lua one); without it a game naming house rules is refused.
 func NewEngine[S any](r Ruleset[S], opts ...EngineOption) Engine {
 	e := &engine[S]{r: r, info: r.Info()}
+	e.plainHead, _ = json.Marshal(envelope{Ruleset: e.info.ID, Version: e.info.StateVersion}) // strings and ints: always encodes
 	for _, o := range opts {
 		o(&e.cfg)
 	}
@@ -123,6 +124,10 @@ type engine[S any] struct {
 	// viewSize is the largest view encoded so far: the next buffers start that big, so encoding
 	// a view does not grow its buffer several times over.
 	viewSize atomic.Int64
+	// stateSize is the largest state a StateAppender has written, for the same reason.
+	stateSize atomic.Int64
+	// plainHead is the header line of a game without house rules, the same for every state.
+	plainHead []byte
 }
 
 // envelope is the header of a stored state: which ruleset, which state version, the house rules the
@@ -261,6 +266,7 @@ func (e *engine[S]) Act(ctx context.Context, req *ActRequest) (step *Step, err e
 	if err != nil {
 		return nil, err
 	}
+	e.cache.drop(req.State) // the host goes on from blob (and decodes req.State again should it retry)
 	st := e.step(res.State, blob, res.Events, false, hs)
 	if !req.NoViews {
 		st.Views, st.Spectator = e.views(res.State, st.Status.Seats, res.Events, hs, !req.NoSpectator)
@@ -399,16 +405,28 @@ func (e *engine[S]) views(s S, seats int, events []Event, hs *houseState, specta
 // encode writes the stored form of a state (header line, newline, state JSON) and remembers the
 // decoded state for the next call that brings these bytes back.
 func (e *engine[S]) encode(s S, rules []HouseRule, hs *houseState) ([]byte, error) {
-	head, err := json.Marshal(envelope{Ruleset: e.info.ID, Version: e.info.StateVersion, HouseRules: rules, House: hs})
-	if err != nil {
-		return nil, &FailureError{Ruleset: e.info.ID, Op: "encode state", Err: err}
+	head := e.plainHead
+	if len(rules) > 0 || hs != nil {
+		var err error
+		if head, err = json.Marshal(envelope{Ruleset: e.info.ID, Version: e.info.StateVersion, HouseRules: rules, House: hs}); err != nil {
+			return nil, &FailureError{Ruleset: e.info.ID, Op: "encode state", Err: err}
+		}
 	}
-	raw, err := json.Marshal(s)
-	if err != nil {
-		return nil, &FailureError{Ruleset: e.info.ID, Op: "encode state", Err: err}
+	var b []byte
+	if ap, ok := e.r.(StateAppender[S]); ok {
+		b = make([]byte, 0, len(head)+1+int(e.stateSize.Load()))
+		b = ap.AppendState(append(append(b, head...), '\n'), s)
+		if n := int64(len(b) - len(head) - 1); n > e.stateSize.Load() {
+			e.stateSize.Store(n)
+		}
+	} else {
+		raw, err := json.Marshal(s)
+		if err != nil {
+			return nil, &FailureError{Ruleset: e.info.ID, Op: "encode state", Err: err}
+		}
+		b = make([]byte, 0, len(head)+1+len(raw))
+		b = append(append(append(b, head...), '\n'), raw...)
 	}
-	b := make([]byte, 0, len(head)+1+len(raw))
-	b = append(append(append(b, head...), '\n'), raw...)
 	e.cache.put(b, s, envelope{Ruleset: e.info.ID, Version: e.info.StateVersion, HouseRules: rules, House: hs})
 	return b, nil
 }

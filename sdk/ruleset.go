@@ -214,6 +214,15 @@ type Redealer[S any] interface {
 	Redeal(state S, viewer int, rng *RNG) S
 }
 
+// StateAppender is an optional extra for speed: AppendState appends state's JSON to b, byte for
+// byte what json.Marshal writes for it, without reflection. The engine stores every new state with
+// it (a state is encoded on every action), and still reads states with json.Unmarshal. rulesettest.Run
+// checks it against json.Marshal at every state of its playouts; the sdk's Append*JSON helpers
+// write strings, cards, numbers and the RNG as json.Marshal does.
+type StateAppender[S any] interface {
+	AppendState(b []byte, state S) []byte
+}
+
 // Upgrader is an optional extra that reads state blobs written by an older StateVersion.
 type Upgrader interface {
 	UpgradeState(fromVersion int, state []byte) ([]byte, error)

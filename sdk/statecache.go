@@ -4,7 +4,9 @@ import "sync"
 
 // stateCacheSize bounds the decoded states an engine keeps: one per recently active game is enough
 // for the common case (a plugin gets back the state it produced by the previous action), and at a
-// few KiB per state the cache stays within a few tens of MiB.
+// few KiB per state the cache stays within a few tens of MiB. An accepted action drops the state
+// it started from (drop), so the cache holds about one state per game: the live heap stays small,
+// and so does the collector's work in a plugin serving hundreds of games.
 const stateCacheSize = 2048
 
 // stateCache maps stored state bytes to their decoded state. Keys are the exact bytes, so a hit is
@@ -19,6 +21,7 @@ type stateCache[S any] struct {
 type cachedState[S any] struct {
 	state S
 	env   envelope
+	slot  int // the entry's place in order
 }
 
 func (c *stateCache[S]) get(blob []byte) (S, envelope, bool) {
@@ -44,12 +47,29 @@ func (c *stateCache[S]) put(blob []byte, s S, env envelope) {
 	if _, ok := c.entries[key]; ok {
 		return
 	}
-	if len(c.order) < stateCacheSize {
+	slot := len(c.order)
+	if slot < stateCacheSize {
 		c.order = append(c.order, key)
 	} else {
-		delete(c.entries, c.order[c.next])
-		c.order[c.next] = key
+		slot = c.next
+		if old := c.order[slot]; old != "" {
+			delete(c.entries, old)
+		}
+		c.order[slot] = key
 		c.next = (c.next + 1) % stateCacheSize
 	}
-	c.entries[key] = cachedState[S]{state: s, env: env}
+	c.entries[key] = cachedState[S]{state: s, env: env, slot: slot}
+}
+
+// drop forgets the state of blob, if cached: an accepted action has replaced it. Its place in
+// order is left empty (eviction skips it), so the key's bytes go too.
+func (c *stateCache[S]) drop(blob []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.entries[string(blob)]
+	if !ok {
+		return
+	}
+	delete(c.entries, string(blob))
+	c.order[e.slot] = ""
 }

@@ -40,10 +40,7 @@ func (t *turn) emit(e sdk.Event) {
 	if !logged(e) || t.s.Simulated {
 		return
 	}
-	t.s.Log = append(t.s.Log, encodeEvent(e))
-	if over := len(t.s.Log) - logLimit; over > 0 {
-		t.s.Log = slices.Delete(t.s.Log, 0, over)
-	}
+	t.s.logLine(encodeEvent(e))
 }
 
 // apply dispatches an action. Checks come before changes where it reads easily; a refusal after
@@ -432,7 +429,7 @@ func (t *turn) deal() error {
 	s.Direction = 1
 	s.Color = colorOf(s.top())
 	s.Penalty, s.PenaltyKind, s.Drawn, s.Exposed = 0, "", nil, sdk.NoSeat
-	s.Log = nil
+	s.Log, s.logQuoted = nil, nil
 	t.emit(sdk.Event{Name: "dealt", Seat: s.Opener, Cards: []sdk.Card{s.top()}, Data: map[string]string{"round": strconv.Itoa(s.Round)}})
 	t.moveTo(s.Opener)
 	return nil

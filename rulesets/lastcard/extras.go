@@ -78,6 +78,7 @@ func (r *Rules) Redeal(s *State, viewer int, rng *sdk.RNG) *State {
 	for i, line := range c.Log {
 		if e, err := decodeEvent(line); err == nil && e.Private && e.Seat != viewer {
 			c.Log[i] = encodeEvent(e.For(viewer))
+			c.logQuoted = nil // out of step now: logLine quotes the log again when it next grows
 		}
 	}
 	return c

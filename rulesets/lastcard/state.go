@@ -74,6 +74,10 @@ type State struct {
 	// Log is this round's log, one encodeEvent line per event (private events kept whole and
 	// filtered per seat on the way out; "turn" events left out), at most logLimit, oldest first.
 	Log []string `json:"log,omitempty"`
+	// logQuoted holds Log's lines as JSON strings, quoted once when logged, so that AppendState
+	// does not escape the whole log again on every action. It is in step with Log when it has as
+	// many lines (a decoded state has none until its next logged event: logLine fills it).
+	logQuoted []string
 	// Simulated marks a world a search bot sampled (sampleState): its steps keep no log, which
 	// makes Apply about a fifth cheaper in the search's playouts. Never stored (json "-"); false
 	// in every real game.
@@ -109,7 +113,24 @@ func (s *State) clone() *State {
 	c.Called = slices.Clone(s.Called)
 	c.Scores = slices.Clone(s.Scores)
 	c.Log = slices.Clone(s.Log)
+	c.logQuoted = slices.Clone(s.logQuoted)
 	return &c
+}
+
+// logLine adds line to the round's log, keeping the newest logLimit lines and logQuoted in step.
+func (s *State) logLine(line string) {
+	if len(s.logQuoted) != len(s.Log) {
+		s.logQuoted = make([]string, 0, len(s.Log)+1)
+		for _, l := range s.Log {
+			s.logQuoted = append(s.logQuoted, string(sdk.AppendJSONString(nil, l)))
+		}
+	}
+	s.Log = append(s.Log, line)
+	s.logQuoted = append(s.logQuoted, string(sdk.AppendJSONString(nil, line)))
+	if over := len(s.Log) - logLimit; over > 0 {
+		s.Log = slices.Delete(s.Log, 0, over)
+		s.logQuoted = slices.Delete(s.logQuoted, 0, over)
+	}
 }
 
 // next is the seat steps places on from seat in the direction of play.

@@ -29,6 +29,8 @@ import (
 //     hand zones the viewer does not own) and, through the ruleset's sdk.Redealer (required),
 //     unchanged when what the viewer cannot see is redealt (views compared as JSON, events
 //     excluded); the redeal keeps the cards and does not mutate its input;
+//   - when the ruleset implements sdk.StateAppender, AppendState writes every state (and every
+//     redealt one) byte for byte as json.Marshal does;
 //   - when the ruleset implements sdk.TableEditor, SetTable(Table(s)) gives back an equivalent state
 //     (same table, observation and cards), and an edit that loses a card is either refused or
 //     shows in Cards, so the engine's conservation check catches it.
@@ -188,6 +190,28 @@ func (c *stateChecker[S]) readOnly(s S, viewers []int) bool {
 	return bytes.Equal(before, after)
 }
 
+// appendsAsMarshal checks a ruleset's sdk.StateAppender on s: it must write what json.Marshal
+// writes, byte for byte (a ruleset without one passes).
+func (c *stateChecker[S]) appendsAsMarshal(s S, where string) bool {
+	c.tb.Helper()
+	ap, ok := c.r.(sdk.StateAppender[S])
+	if !ok {
+		return true
+	}
+	want, err := json.Marshal(s)
+	if err != nil {
+		c.tb.Errorf("after %s: the state does not encode: %v", where, err)
+		return false
+	}
+	prefix := []byte("prefix")
+	got := ap.AppendState(slices.Clone(prefix), s)
+	if !bytes.HasPrefix(got, prefix) || !bytes.Equal(got[len(prefix):], want) {
+		c.tb.Errorf("after %s: AppendState writes another JSON than json.Marshal, or overwrites what it appends to (first: json.Marshal, replay: AppendState):\n%s", where, firstDifference(want, got[min(len(prefix), len(got)):]))
+		return false
+	}
+	return true
+}
+
 // checkState checks the views (structure and redeal) and the table of one state.
 func (c *stateChecker[S]) checkState(s S, where string) {
 	c.tb.Helper()
@@ -198,6 +222,9 @@ func (c *stateChecker[S]) checkState(s S, where string) {
 	}
 	if !c.readOnly(s, viewers) {
 		c.tb.Errorf("after %s: a read-only call (View, Status, Observe, Cards, History, or a bot editing its view) changed the state", where)
+		return
+	}
+	if !c.appendsAsMarshal(s, where) {
 		return
 	}
 	redealer, _ := c.r.(sdk.Redealer[S])
@@ -220,6 +247,9 @@ func (c *stateChecker[S]) checkState(s S, where string) {
 		}
 		if d := sdk.CardDiff(c.r.Cards(s), c.r.Cards(other)); d != "" {
 			c.tb.Errorf("after %s: Redeal for %s changed the cards: %s", where, viewerName(v), d)
+			return
+		}
+		if !c.appendsAsMarshal(other, fmt.Sprintf("%s, redealt for %s", where, viewerName(v))) {
 			return
 		}
 		a, b := viewJSON(view), viewJSON(c.r.View(other, v))
