@@ -3,6 +3,7 @@ package search_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"cardhouse/sdk"
 	"cardhouse/sdk/search"
@@ -138,5 +139,38 @@ func TestDefaultKeptWithinNoise(t *testing.T) {
 				t.Errorf("chose move a in %d of %d decisions, want %d to %d", chooseA, decisions, tc.wantA, tc.wantAtMostA)
 			}
 		})
+	}
+}
+
+// TestTimeBudgetStopsTheSearch checks that Config.Time ends a search whose node budget it could
+// never reach (the budget that keeps a level 5 move under 300 ms), that the result is still a
+// move the search weighed, and that search.WithOverride's NoClock switches the time budget off.
+func TestTimeBudgetStopsTheSearch(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r := coin{odds: map[string]int{"a": 40, "b": 60}}
+	s, _ := r.Start(ctx, sdk.StartRequest{Seed: 1})
+	const huge = 1 << 40
+	rng := sdk.NewRNG(1)
+	res, err := search.Search[*coinState](ctx, r, sdk.BotRequest{Seat: 0, View: r.View(s, 0), RNG: &rng},
+		search.Config{Iterations: huge, Time: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Iterations <= 0 || res.Iterations >= huge {
+		t.Fatalf("%d iterations: the time budget did not stop the search", res.Iterations)
+	}
+	if res.Action.Type != "a" && res.Action.Type != "b" {
+		t.Errorf("chose %+v, not a move of the game", res.Action)
+	}
+	noClock := search.WithOverride(ctx, search.Override{NoClock: true})
+	rng = sdk.NewRNG(1)
+	res, err = search.Search[*coinState](noClock, r, sdk.BotRequest{Seat: 0, View: r.View(s, 0), RNG: &rng},
+		search.Config{Iterations: 500, Time: time.Nanosecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Iterations != 500 {
+		t.Errorf("with the clock off: %d iterations, want the node budget of 500", res.Iterations)
 	}
 }

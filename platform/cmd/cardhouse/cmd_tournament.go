@@ -55,7 +55,8 @@ type levelResult struct {
 	// seats per game it held (its fair share of wins is Seats/seats when levels are equal).
 	Games, Wins, Seats int
 	Moves              int
-	Think              time.Duration
+	// Think is the bots' time for all their moves; Slowest their slowest single move.
+	Think, Slowest time.Duration
 }
 
 // tournamentResult is a whole run.
@@ -127,9 +128,11 @@ type gameOutcome struct {
 	levels []int
 	moves  []int
 	think  []time.Duration
-	steps  int
-	err    error
-	seed   uint64
+	// slowest is each seat's slowest move.
+	slowest []time.Duration
+	steps   int
+	err     error
+	seed    uint64
 }
 
 // newTournamentCmd is `cardhouse tournament`: bots against bots, many games in parallel.
@@ -146,9 +149,9 @@ func newTournamentCmd() *cobra.Command {
 			"default), in-process on the built-in rulesets or, with --plugins, through their plugin\n" +
 			"processes. Seats take the levels in turn and the assignment rotates every game, so each\n" +
 			"level opens as often as the others. Prints each level's win rate with its 95% confidence\n" +
-			"interval (Wilson) and the bots' mean time per move. With --duplicate every deal is played\n" +
-			"once per rotation of the levels, and the first level's share of each deal's wins gets a\n" +
-			"paired 95% interval too (narrower: the luck of the cards cancels out).\n\n" +
+			"interval (Wilson) and the bots' mean and slowest time per move. With --duplicate every\n" +
+			"deal is played once per rotation of the levels, and the first level's share of each deal's\n" +
+			"wins gets a paired 95% interval too (narrower: the luck of the cards cancels out).\n\n" +
 			"Example: cardhouse tournament --variant lastcard --seats 2 --levels 5,1 --games 200 --option target=single\n" +
 			"Built-in variants: " + strings.Join(builtinIDs(), ", "),
 		Args: cobra.NoArgs,
@@ -355,7 +358,7 @@ func gameSeed(cfg tournamentConfig, g int) uint64 {
 func playGame(ctx context.Context, e sdk.Engine, cfg tournamentConfig, g int) gameOutcome {
 	levels := seatLevels(cfg, g)
 	seed := gameSeed(cfg, g)
-	o := gameOutcome{winner: sdk.NoSeat, levels: levels, moves: make([]int, cfg.Seats), think: make([]time.Duration, cfg.Seats), seed: seed}
+	o := gameOutcome{winner: sdk.NoSeat, levels: levels, moves: make([]int, cfg.Seats), think: make([]time.Duration, cfg.Seats), slowest: make([]time.Duration, cfg.Seats), seed: seed}
 	st, err := e.NewGame(ctx, &sdk.NewGameRequest{Seats: cfg.Seats, Options: cfg.Options, Seed: seed, NoViews: true})
 	if err != nil {
 		o.err = err
@@ -387,7 +390,9 @@ func playGame(ctx context.Context, e sdk.Engine, cfg tournamentConfig, g int) ga
 				o.err = fmt.Errorf("bot of level %d for seat %d: %w", levels[seat], seat, err)
 				return o
 			}
-			o.think[seat] += time.Since(t0)
+			took := time.Since(t0)
+			o.think[seat] += took
+			o.slowest[seat] = max(o.slowest[seat], took)
 			if ans.Action != nil {
 				o.moves[seat]++
 				act = ans.Action
@@ -436,6 +441,7 @@ func tally(cfg tournamentConfig, name string, outcomes []gameOutcome, elapsed ti
 			lr := byLevel[l]
 			lr.Moves += o.moves[seat]
 			lr.Think += o.think[seat]
+			lr.Slowest = max(lr.Slowest, o.slowest[seat])
 			if !seen[l] {
 				seen[l] = true
 				lr.Games++
@@ -469,7 +475,7 @@ func wilson(wins, n int) (lo, hi float64) {
 }
 
 // print writes the result table: per level its games, wins, win rate with its 95% interval, its
-// fair share (what equal bots would win) and the mean time per bot call; then a verdict on
+// fair share (what equal bots would win), the mean time per bot call and the slowest call; then a verdict on
 // whether the first level beats its fair share with confidence.
 func (r *tournamentResult) print(w io.Writer) error {
 	opts := make([]string, 0, len(r.Config.Options))
@@ -488,7 +494,7 @@ func (r *tournamentResult) print(w io.Writer) error {
 		r.Name, r.Config.Variant, r.Config.Seats, strings.Join(opts, " "), r.Config.Games,
 		r.Config.Seed, gameSeed(r.Config, r.Config.Games-1), r.Config.Workers, mode, r.Elapsed.Round(time.Second))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "LEVEL\tSEATS/GAME\tGAMES\tWINS\tWIN RATE\t95% CI (WILSON)\tFAIR SHARE\tMS/MOVE\tMOVES")
+	fmt.Fprintln(tw, "LEVEL\tSEATS/GAME\tGAMES\tWINS\tWIN RATE\t95% CI (WILSON)\tFAIR SHARE\tMS/MOVE\tMAX MS\tMOVES")
 	for _, l := range r.Levels {
 		lo, hi := wilson(l.Wins, l.Games)
 		rate := 0.0
@@ -499,8 +505,9 @@ func (r *tournamentResult) print(w io.Writer) error {
 		if l.Moves > 0 {
 			ms = float64(l.Think.Microseconds()) / 1000 / float64(l.Moves)
 		}
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%.1f%%\t[%.1f%%, %.1f%%]\t%.1f%%\t%.2f\t%d\n",
-			l.Level, l.Seats, l.Games, l.Wins, 100*rate, 100*lo, 100*hi, 100*float64(l.Seats)/float64(r.Config.Seats), ms, l.Moves)
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%.1f%%\t[%.1f%%, %.1f%%]\t%.1f%%\t%.2f\t%.1f\t%d\n",
+			l.Level, l.Seats, l.Games, l.Wins, 100*rate, 100*lo, 100*hi, 100*float64(l.Seats)/float64(r.Config.Seats), ms,
+			float64(l.Slowest.Microseconds())/1000, l.Moves)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

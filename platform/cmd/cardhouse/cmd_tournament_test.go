@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestWilson checks the interval against known values (Wilson 1927; e.g. 50 of 100 gives
@@ -44,6 +45,9 @@ func TestTournamentTallies(t *testing.T) {
 		if l.Games != cfg.Games || l.Seats != 1 || l.Moves == 0 {
 			t.Errorf("level %d: %d games, %d seats, %d moves; want %d games, 1 seat, some moves", l.Level, l.Games, l.Seats, l.Moves, cfg.Games)
 		}
+		if l.Slowest <= 0 || l.Slowest > l.Think || l.Slowest*time.Duration(l.Moves) < l.Think {
+			t.Errorf("level %d: slowest move %v against %v for %d moves: not the slowest of them", l.Level, l.Slowest, l.Think, l.Moves)
+		}
 		wins += l.Wins
 	}
 	if wins != cfg.Games {
@@ -56,7 +60,7 @@ func TestTournamentTallies(t *testing.T) {
 	if err := res.print(&out); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Last Card (lastcard), 2 seats, options [target=single], 8 games", "95% CI (WILSON)", "verdict:"} {
+	for _, want := range []string{"Last Card (lastcard), 2 seats, options [target=single], 8 games", "95% CI (WILSON)", "MAX MS", "verdict:"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
