@@ -34,8 +34,11 @@ type Rollout[S any] interface {
 	RolloutMove(state S, seat int, rng *RNG) Action
 }
 
-// Evaluator is an optional extra for search bots that cut playouts short: Evaluate estimates,
-// for each seat, its chance of winning from state (each in [0, 1]), from the whole state.
+// Evaluator is an optional extra for search bots: Evaluate estimates, for each seat, its chance of
+// winning the game from state (each in [0, 1]), from the whole state. The search scores the end of
+// every playout with it: a playout cut short (Config.Horizon), and also a finished round, so a
+// game of several rounds can value a round by the scores it leaves; for a game that is over it
+// must give the winner 1 and the others 0. Without it, a round's winner scores 1.
 type Evaluator[S any] interface {
 	Evaluate(state S) []float64
 }
