@@ -137,3 +137,52 @@ func encode(t *testing.T, s *lastcard.State) string {
 	}
 	return string(b)
 }
+
+// TestSampleDeducesTheColoursAnOpponentLacks checks level 4 and 5's deductions (L-11: from the
+// history alone): an opponent who drew of its own will while red was in play held no red card
+// then, so no sampled world gives it more than one red card (the one it drew may be red); an
+// opponent who drew a Draw Two's penalty told nothing, and the worlds give it red cards freely.
+func TestSampleDeducesTheColoursAnOpponentLacks(t *testing.T) {
+	t.Parallel()
+	r := lastcard.New()
+	hands := []string{"R1 R+2 G2 B3 Y4 G5 B6", "G3 G4 B2 B7 Y8 Y9 G6"}
+	for _, tc := range []struct {
+		name    string
+		play    string
+		deduced bool
+	}{
+		{"a draw of its own will", "R1", true},
+		{"a penalty drawn", "R+2", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := start(t, table{pile: "R5", hands: hands, deck: "G9 B9 Y1 G8"}, map[string]any{"target": "single"})
+			s, _ = act(t, s, sdk.Action{Seat: 0, Type: sdk.ActPlay, Cards: cards(tc.play)})
+			s, _ = act(t, s, sdk.Action{Seat: 1, Type: sdk.ActDraw})
+			if s.Turn != 0 {
+				t.Fatalf("seat %d in turn after seat 1's draw, want 0", s.Turn)
+			}
+			most := 0
+			for seed := range uint64(300) {
+				rng := sdk.NewRNG(seed)
+				w, err := r.Sample(0, r.View(s, 0), r.History(s, 0), &rng)
+				if err != nil {
+					t.Fatal(err)
+				}
+				red := 0
+				for _, c := range w.Hands[1] {
+					if c.Color() == sdk.Red {
+						red++
+					}
+				}
+				most = max(most, red)
+			}
+			if tc.deduced && most > 1 {
+				t.Errorf("a sampled world gives seat 1 %d red cards; it held none when it drew on red", most)
+			}
+			if !tc.deduced && most < 2 {
+				t.Errorf("no sampled world of 300 gives seat 1 two red cards or more (at most %d): the penalty draw was read as a deduction", most)
+			}
+		})
+	}
+}
