@@ -363,6 +363,20 @@ func (t *turn) reshuffle() {
 // endRound scores the round for its winner (L-9) and ends it, or the game at the target.
 func (t *turn) endRound(winner int) {
 	s := t.s
+	points := s.scoreRound(winner)
+	won := map[string]string{"round": strconv.Itoa(s.Round)}
+	if s.Phase == sdk.PhaseGameOver {
+		won["game"] = "true"
+	}
+	t.emit(sdk.Event{Name: "won", Seat: winner, Data: won})
+	t.emit(sdk.Event{Name: "round_scored", Seat: winner, Count: points, Data: map[string]string{
+		"score": strconv.Itoa(s.Scores[winner]), "round": strconv.Itoa(s.Round),
+	}})
+}
+
+// scoreRound gives winner the points of the cards the others hold (L-9) and ends the round, or
+// the game when the winner reaches the target (or it is a single round); it returns the points.
+func (s *State) scoreRound(winner int) int {
 	points := 0
 	for seat, h := range s.Hands {
 		if seat == winner {
@@ -386,14 +400,7 @@ func (t *turn) endRound(winner int) {
 			s.Phase = sdk.PhaseGameOver
 		}
 	}
-	won := map[string]string{"round": strconv.Itoa(s.Round)}
-	if s.Phase == sdk.PhaseGameOver {
-		won["game"] = "true"
-	}
-	t.emit(sdk.Event{Name: "won", Seat: winner, Data: won})
-	t.emit(sdk.Event{Name: "round_scored", Seat: winner, Count: points, Data: map[string]string{
-		"score": strconv.Itoa(s.Scores[winner]), "round": strconv.Itoa(s.Round),
-	}})
+	return points
 }
 
 // deal is the host's Deal: the next round after a round, a new game after a game (L-10). The

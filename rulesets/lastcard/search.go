@@ -412,7 +412,7 @@ func (s *State) simPlay(seat int, card sdk.Card, color string) {
 	s.Drawn = nil
 	s.Exposed = sdk.NoSeat
 	if len(s.Hands[seat]) == 0 {
-		s.simEndRound(seat)
+		s.scoreRound(seat)
 		return
 	}
 	if isJoker(card) {
@@ -499,29 +499,6 @@ func (s *State) simDrawInto(seat, n int) int {
 		s.Called[seat] = false
 	}
 	return got
-}
-
-// simEndRound is Apply's endRound in place: the winner scores the others' cards (L-9).
-func (s *State) simEndRound(winner int) {
-	points := 0
-	for seat, h := range s.Hands {
-		if seat != winner {
-			for _, c := range h {
-				points += Points(c)
-			}
-		}
-	}
-	s.Scores[winner] += points
-	s.Winner = winner
-	s.Penalty, s.PenaltyKind = 0, ""
-	s.Drawn = nil
-	s.Exposed = sdk.NoSeat
-	s.Phase = sdk.PhaseRoundOver
-	if s.Settings.Target == targetSingle {
-		s.Phase = sdk.PhaseGameOver
-	} else if t, err := strconv.Atoi(s.Settings.Target); err == nil && s.Scores[winner] >= t {
-		s.Phase = sdk.PhaseGameOver
-	}
 }
 
 // handColour is the colour hand holds most of (a random one when it holds no coloured card).

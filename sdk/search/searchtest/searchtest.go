@@ -215,3 +215,35 @@ func SearchPlays[S any](t *testing.T, r Ruleset[S], cfg Config, sc search.Config
 	})
 	return searches, plies
 }
+
+// BenchmarkSearch times one search of cfg (the clock off) from the first decision of a game of
+// seats on the ruleset's options opts (seed 3), and reports the simulated actions per second and
+// per search: every ruleset's BenchmarkSearch is this one line.
+func BenchmarkSearch[S any](b *testing.B, r sdk.Ruleset[S], seats int, opts map[string]any, cfg search.Config) {
+	o, err := sdk.CheckOptions(r.Info(), r, seats, opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := r.Start(context.Background(), sdk.StartRequest{Seats: seats, Options: o, Seed: 3, RNG: sdk.NewRNG(3)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	hist, _ := r.(sdk.Historian[S])
+	ctx := search.WithOverride(context.Background(), search.Override{NoClock: true})
+	seat := r.Status(s).Actors[0]
+	var history []sdk.Event
+	if hist != nil {
+		history = hist.History(s, seat)
+	}
+	plies := 0
+	for i := 0; b.Loop(); i++ {
+		rng := sdk.NewRNG(uint64(i))
+		res, err := search.Search(ctx, r, sdk.BotRequest{Seat: seat, Level: 5, View: r.View(s, seat), History: history, RNG: &rng}, cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		plies += res.Plies
+	}
+	b.ReportMetric(float64(plies)/b.Elapsed().Seconds(), "plies/s")
+	b.ReportMetric(float64(plies)/float64(b.N), "plies/op")
+}
