@@ -27,9 +27,9 @@ import (
 // sdk.BotRequest (L-11): the searches sample the cards the seat cannot see from its view and
 // history (Sample), never from the state.
 
-// Search budgets of levels 4 and 5, spaced so that each level beats the one below (the closing
-// note of issue 9 has the tournament figures). Level 5's time budget keeps a move under 300 ms on
-// one core; its node budget is what it reaches in about 100 ms there, so on an idle machine the
+// Search budgets of levels 4 and 5, spaced so that each level beats the one below (docs/bots.md
+// has the tournament figures). Level 5's time budget keeps a move under 300 ms on one core; its
+// node budget takes some 35 ms on average there (75 ms at the slowest), so on an idle machine the
 // choice does not depend on the clock.
 var (
 	level4Search = search.Config{Iterations: 300, Time: 150 * time.Millisecond, Horizon: 24}
