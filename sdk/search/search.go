@@ -37,10 +37,6 @@ type Config struct {
 	MaxPlies int
 	// Exploration is the UCB1 constant; 0 means DefaultExploration.
 	Exploration float64
-	// RootFilter, when set, narrows the deciding seat's moves before the search weighs them (a
-	// level's style: a bot that saves its Jokers leaves them out while anything else goes). It
-	// must keep at least one move; an empty answer keeps them all.
-	RootFilter func(moves []sdk.Action) []sdk.Action
 	// Default, when set and among the deciding seat's moves, is the move the flat search keeps
 	// unless another beats it with confidence: by Confidence standard errors of their paired
 	// difference over the worlds sampled (common random numbers make the pairs). It is how a
@@ -243,11 +239,6 @@ func (s *searcher[S]) run() (*Result, error) {
 	moves := s.mover.Moves(first, s.req.Seat)
 	if len(moves) == 0 {
 		return nil, fmt.Errorf("search: seat %d has no move", s.req.Seat)
-	}
-	if s.cfg.RootFilter != nil {
-		if kept := s.cfg.RootFilter(slices.Clone(moves)); len(kept) > 0 {
-			moves = kept
-		}
 	}
 	root := &node{seat: sdk.NoSeat}
 	for _, m := range moves {
