@@ -86,6 +86,9 @@ func checkRun(t *testing.T, res *bench.Result, rooms int) {
 	if res.ServerCPU <= 0 || res.ActionsPerServerCPU <= 0 || res.ClientCPU <= 0 {
 		t.Errorf("CPU figures: server %.3f s, %.0f actions per CPU-second, client %.3f s", res.ServerCPU, res.ActionsPerServerCPU, res.ClientCPU)
 	}
+	if res.Commits <= 0 || res.Committed < res.Commits {
+		t.Errorf("group commits: %d transactions storing %d actions", res.Commits, res.Committed)
+	}
 	if res.ServerPeakRSS <= 0 {
 		t.Errorf("server peak RSS %d", res.ServerPeakRSS)
 	}

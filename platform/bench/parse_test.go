@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"cardhouse/platform/room"
@@ -82,5 +83,27 @@ func TestLatencyPercentiles(t *testing.T) {
 	}
 	if none := latencyOf(nil); none != (Latency{}) {
 		t.Errorf("no sample: %+v", none)
+	}
+}
+
+func TestParseCommitCounts(t *testing.T) {
+	metrics := `# HELP cardhouse_commit_actions_total Actions stored by the group committer.
+# TYPE cardhouse_commit_actions_total counter
+cardhouse_commit_actions_total 1.234567e+06
+# HELP cardhouse_commit_batches_total Transactions of the group committer.
+# TYPE cardhouse_commit_batches_total counter
+cardhouse_commit_batches_total 400000
+cardhouse_commit_retried_total 3
+cardhouse_actions_total{result="accepted",ruleset="lastcard"} 99
+`
+	c, err := parseCommitCounts(strings.NewReader(metrics))
+	if err != nil || c.batches != 400000 || c.actions != 1234567 {
+		t.Fatalf("parsed %+v, %v; want 400000 batches and 1234567 actions", c, err)
+	}
+	if _, err := parseCommitCounts(strings.NewReader("cardhouse_commit_batches_total 4\n")); err == nil {
+		t.Fatal("metrics without the actions counter parsed")
+	}
+	if _, err := parseCommitCounts(strings.NewReader("cardhouse_commit_batches_total x\ncardhouse_commit_actions_total 1\n")); err == nil {
+		t.Fatal("a counter that is not a number parsed")
 	}
 }

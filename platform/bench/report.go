@@ -45,6 +45,11 @@ type Result struct {
 	Errors      map[string]int64 `json:"errors"`
 	FirstErrors []string         `json:"first_errors,omitempty"`
 
+	// Commits counts the server's transactions in the window, storing Committed actions in all
+	// (its group commit counters; Commits is -1 when the server did not give them).
+	Commits   int64 `json:"commits"`
+	Committed int64 `json:"committed_actions"`
+
 	// ServerCPU is the CPU seconds (user+system) of the server and its plugin processes in the
 	// window; -1 when unknown (a targeted server without ServerPID).
 	ServerCPU float64 `json:"server_cpu_seconds"`
@@ -225,6 +230,9 @@ func (res *Result) Print(w io.Writer) error {
 		errs += " (" + byCount(res.Errors) + ")"
 	}
 	row("errors", "%s", errs)
+	if res.Commits > 0 {
+		row("transactions (group commits)", "%d, %.2f actions each", res.Commits, float64(res.Committed)/float64(res.Commits))
+	}
 	if res.ServerCPU >= 0 {
 		row("server CPU", "%.2f s (%.2f cores)", res.ServerCPU, res.ServerCPU/max(res.Window.Seconds(), 1e-9))
 		row("actions per server CPU-second", "%.0f", res.ActionsPerServerCPU)

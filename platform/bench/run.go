@@ -170,6 +170,7 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	if pid > 0 {
 		cpu0 = takeCPU(pid)
 	}
+	commits0, cerr := a.fetchCommitCounts(ctx)
 	client0 := selfCPU()
 	t0 := time.Now()
 	r.phase.Store(phaseMeasure)
@@ -199,6 +200,17 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	}
 	if werr != nil {
 		return nil, werr
+	}
+	if cerr == nil {
+		var commits1 commitCounts
+		if commits1, cerr = a.fetchCommitCounts(ctx); cerr == nil {
+			res.Commits = int64(commits1.batches - commits0.batches)
+			res.Committed = int64(commits1.actions - commits0.actions)
+		}
+	}
+	if cerr != nil {
+		res.Commits = -1
+		fmt.Fprintf(cfg.Progress, "no group commit figures: %v\n", cerr)
 	}
 	if perr := <-profDone; perr != nil {
 		r.noteError("server profile: " + perr.Error())

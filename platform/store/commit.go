@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"gorm.io/gorm"
 )
 
@@ -63,6 +64,24 @@ type CommitStats struct {
 func (s *Store) CommitStats() CommitStats {
 	c := s.commits
 	return CommitStats{Batches: c.batches.Load(), Actions: c.actions.Load(), Retried: c.retried.Load()}
+}
+
+// CommitCollectors are the group commit counters as Prometheus metrics:
+// cardhouse_commit_batches_total, cardhouse_commit_actions_total (their ratio is the mean batch)
+// and cardhouse_commit_retried_total.
+func (s *Store) CommitCollectors() []prometheus.Collector {
+	counter := func(name, help string, v func(CommitStats) int64) prometheus.Collector {
+		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help},
+			func() float64 { return float64(v(s.CommitStats())) })
+	}
+	return []prometheus.Collector{
+		counter("cardhouse_commit_batches_total", "Transactions of the group committer (each stores one or more actions).",
+			func(c CommitStats) int64 { return c.Batches }),
+		counter("cardhouse_commit_actions_total", "Actions stored by the group committer.",
+			func(c CommitStats) int64 { return c.Actions }),
+		counter("cardhouse_commit_retried_total", "Batches that failed as a whole and were stored action by action.",
+			func(c CommitStats) int64 { return c.Retried }),
+	}
 }
 
 func (s *Store) startCommitter() {

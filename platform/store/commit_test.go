@@ -10,6 +10,8 @@ import (
 
 	"cardhouse/platform/store"
 	"cardhouse/platform/store/storetest"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
 // Many games committing at once share transactions (group commit); a stale action thrown into the
@@ -91,6 +93,11 @@ func TestGroupCommit(t *testing.T) {
 			cs := st.CommitStats()
 			if want := int64(games * (actions + 2*(actions/10))); cs.Actions != want || cs.Batches < 1 || cs.Batches > cs.Actions {
 				t.Fatalf("commit stats %+v, want %d actions in at most as many batches", cs, want)
+			}
+			for i, want := range []int64{cs.Batches, cs.Actions, cs.Retried} {
+				if got := testutil.ToFloat64(st.CommitCollectors()[i]); got != float64(want) {
+					t.Errorf("commit collector %d reads %v, want %d", i, got, want)
+				}
 			}
 			t.Logf("%s: %d actions in %d transactions, %d batches retried one by one", dialect, cs.Actions, cs.Batches, cs.Retried)
 		})

@@ -118,6 +118,7 @@ func runServe(ctx context.Context, o serveOptions) error {
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	reg.MustRegister(st.CommitCollectors()...)
 	rooms, err := room.NewManager(ctx, room.Config{
 		Store: st, Engines: engines, Logger: log, Metrics: room.NewMetrics(reg),
 		BotDelay: o.botDelay, Grace: o.grace, PauseLimit: o.pause,
