@@ -302,6 +302,9 @@ func testRoomAdministration(t *testing.T, dialect string) {
 	if len(gl.Log) != 3 || gl.Game.Actions != 3 {
 		t.Errorf("game 1 log: %+v", gl)
 	}
+	if len(rd.Games) != 1 || rd.Games[0].Actions != 3 { // the game's state is stored at its start only
+		t.Errorf("the room's games: %+v", rd.Games)
+	}
 	root.refused("GET", "/admin/api/rooms/"+code+"/games/7", nil, http.StatusNotFound, "no_game")
 	root.refused("GET", "/admin/api/rooms/ZZZZZZ", nil, http.StatusNotFound, "no_room")
 	// The page escapes what players wrote.

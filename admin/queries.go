@@ -227,7 +227,7 @@ type GameSummary struct {
 }
 
 func gameSummary(code string, g *store.Game) GameSummary {
-	return GameSummary{Code: code, Number: g.Number, Ruleset: g.Ruleset, Seats: g.Seats, Actions: g.Seq, Phase: g.Phase,
+	return GameSummary{Code: code, Number: g.Number, Ruleset: g.Ruleset, Seats: g.Seats, Actions: max(g.Seq, g.LastSeq), Phase: g.Phase,
 		Status: g.Status, StartedAt: g.StartedAt, EndedAt: g.EndedAt}
 }
 

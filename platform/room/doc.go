@@ -4,8 +4,9 @@
 // Start reading at [Manager] (creating, loading and finding rooms) and then room.go: every
 // operation on a room, from a join request to a card played, is a function the actor runs in turn
 // (see Room.do). An accepted action goes to the engine (a variant plugin, as an sdk.Engine), then
-// action and new state are committed in one transaction, and only then does each connection get
-// its own view (P-7, P-9). protocol.go holds the versioned messages sent to clients; docs/protocol.md
+// the action is committed (with the new state every StateEvery actions and at every phase change),
+// and only then does each connection get its own view (P-7, P-9); a room loaded after a restart
+// replays the stored actions after the stored state (Room.catchUp). protocol.go holds the versioned messages sent to clients; docs/protocol.md
 // documents them. Time comes from a [Clock], so tests drive deadlines, grace periods and bot delays
 // without sleeping.
 //

@@ -36,7 +36,7 @@ type LoggedAction struct {
 }
 
 // Replay is a game rebuilt from its log: the log, the status reached, and whether the rebuilt
-// state is byte for byte the stored one.
+// state is byte for byte the stored one (the state stored after the first Game.Seq actions).
 type Replay struct {
 	Room    string         `json:"room"`
 	Game    int            `json:"game"`
@@ -49,7 +49,8 @@ type Replay struct {
 }
 
 // Replay rebuilds game number of room code from its seed, options and action log through the
-// ruleset's engine and compares the result with the stored state.
+// ruleset's engine and compares the state it reaches after the stored state's actions with the
+// stored state.
 func (m *Manager) Replay(ctx context.Context, code string, number int) (*Replay, error) {
 	sr, err := m.cfg.Store.RoomByCode(ctx, code)
 	if err != nil {
@@ -80,6 +81,9 @@ func (m *Manager) Replay(ctx context.Context, code string, number int) (*Replay,
 	if err != nil {
 		return nil, fmt.Errorf("replaying game %d: starting it: %w", g.Number, err)
 	}
+	// The stored state is that of the game's first g.Seq actions (states are stored every few
+	// actions): the replay must reach it there.
+	out.Matches = g.Seq == 0 && bytes.Equal(step.State, g.State)
 	for _, rec := range recs {
 		var a sdk.Action
 		if err := json.Unmarshal([]byte(rec.Action), &a); err != nil {
@@ -89,8 +93,10 @@ func (m *Manager) Replay(ctx context.Context, code string, number int) (*Replay,
 		if step, err = eng.Act(ctx, &sdk.ActRequest{State: step.State, Action: a, Now: rec.Now, NoViews: true}); err != nil {
 			return nil, fmt.Errorf("replaying game %d: action %d (%s of seat %d): %w", g.Number, rec.Seq, a.Type, a.Seat, err)
 		}
+		if rec.Seq == g.Seq {
+			out.Matches = bytes.Equal(step.State, g.State)
+		}
 	}
 	out.Final = step.Status
-	out.Matches = bytes.Equal(step.State, g.State)
 	return out, nil
 }

@@ -48,6 +48,11 @@ type Room struct {
 	chatTimes map[int64][]time.Time
 	looks     map[int64]look
 	broken    error
+	// storedSeq is the seq of the game's state in the store (Game.Seq there); unapplied are the
+	// stored actions after it not yet applied to r.game.State (after a restart), which refresh
+	// replays first.
+	storedSeq int
+	unapplied []store.ActionRecord
 	// houseRules are the room's enabled house rules; gameRules name the current game's pinned
 	// versions ("name vN"), houserules.go.
 	houseRules []store.EnabledHouseRule
@@ -71,7 +76,13 @@ func newRoom(ctx context.Context, m *Manager, sr *store.Room) (*Room, error) {
 		if err != nil {
 			return nil, fmt.Errorf("loading the game of room %s: %w", sr.Code, err)
 		}
-		r.game = g
+		r.game, r.storedSeq = g, g.Seq
+		if g.Status == store.GameLive && g.LastSeq > g.Seq {
+			if r.unapplied, err = m.cfg.Store.ActionsAfter(ctx, g.ID, g.Seq); err != nil {
+				return nil, fmt.Errorf("loading the actions of room %s's game: %w", sr.Code, err)
+			}
+			r.broken = errCatchingUp
+		}
 	}
 	if err := r.loadHouseRules(ctx); err != nil {
 		return nil, err
@@ -417,6 +428,10 @@ func engineErr(err error) error {
 
 // refresh re-reads status and views of the stored state (after a reload or an engine failure).
 func (r *Room) refresh() error {
+	if err := r.catchUp(); err != nil {
+		r.broken = err
+		return err
+	}
 	var in *sdk.Inspection
 	err := r.call("inspect", func(ctx context.Context) error {
 		var err error
@@ -429,6 +444,41 @@ func (r *Room) refresh() error {
 	}
 	r.broken = nil
 	r.status, r.views, r.spectator = in.Status, in.Views, in.Spectator
+	return nil
+}
+
+// errCatchingUp marks a room whose game has stored actions still to replay.
+var errCatchingUp = errors.New("the game's last actions are still to be replayed")
+
+// StateEvery is how often an action is stored with the game's state (besides every action that
+// changes the game's phase or status, and the game's end): the actions in between are stored
+// alone (P-7 holds: each is durable before anyone hears of it) and a game loaded after a restart
+// replays those after its stored state, at most StateEvery-1. Writing a 3-8 KiB state with every
+// action was most of a commit's cost.
+const StateEvery = 32
+
+// catchUp replays the stored actions after the stored state (r.unapplied) through the engine,
+// as the game played them, so that r.game holds the latest state.
+func (r *Room) catchUp() error {
+	for len(r.unapplied) > 0 {
+		rec := r.unapplied[0]
+		var a sdk.Action
+		if err := json.Unmarshal([]byte(rec.Action), &a); err != nil {
+			return fmt.Errorf("replaying game %d: action %d is unreadable: %w", r.game.Number, rec.Seq, err)
+		}
+		var step *sdk.Step
+		err := r.call("replay", func(ctx context.Context) error {
+			var err error
+			step, err = r.engine.Act(ctx, &sdk.ActRequest{State: r.game.State, Action: a, Now: rec.Now, NoViews: true})
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("replaying game %d: action %d (%s of seat %d): %w", r.game.Number, rec.Seq, a.Type, a.Seat, err)
+		}
+		r.game.State, r.game.Seq, r.game.Phase = step.State, rec.Seq, step.Status.Phase
+		r.unapplied = r.unapplied[1:]
+	}
+	r.unapplied = nil
 	return nil
 }
 
@@ -445,8 +495,8 @@ func (r *Room) resume() {
 
 // ---- applying actions ----
 
-// apply sends a to the engine, commits the accepted action and the new state in one transaction,
-// and only then tells everyone (P-7). It returns the refusal or failure, having changed nothing.
+// apply sends a to the engine, commits the accepted action (with the new state when it is due:
+// StateEvery) in one transaction, and only then tells everyone (P-7). It returns the refusal or failure, having changed nothing.
 func (r *Room) apply(a sdk.Action) error {
 	if !r.live() {
 		return errf(KindConflict, "no_game", "no game is being played; the host deals to start one")
@@ -486,8 +536,12 @@ func (r *Room) apply(a sdk.Action) error {
 		t := r.now().UTC()
 		ended = &t
 	}
+	var state *store.GameState
+	if status != store.GameLive || step.Status.Phase != r.game.Phase || rec.Seq-r.storedSeq >= StateEvery {
+		state = &store.GameState{State: step.State, Phase: step.Status.Phase, Status: status, Ended: ended, Since: r.storedSeq}
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	err = r.cfg.Store.CommitAction(ctx, r.game.ID, rec, step.State, step.Status.Phase, status, ended)
+	err = r.cfg.Store.CommitAction(ctx, r.game.ID, rec, state)
 	cancel()
 	if err != nil {
 		r.cfg.Metrics.Errors.WithLabelValues("store").Inc()
@@ -498,6 +552,9 @@ func (r *Room) apply(a sdk.Action) error {
 	r.cfg.Metrics.Actions.WithLabelValues(r.room.Ruleset, "accepted").Inc()
 	prevPhase := r.game.Phase
 	r.game.State, r.game.Seq, r.game.Phase, r.game.Status, r.game.EndedAt = step.State, rec.Seq, step.Status.Phase, status, ended
+	if state != nil {
+		r.storedSeq = rec.Seq
+	}
 	r.status = step.Status
 	if len(step.Views) == step.Status.Seats && (step.Spectator != nil || !watched) {
 		r.views, r.spectator = step.Views, step.Spectator // no spectators' view when nobody watches
@@ -1165,6 +1222,7 @@ func (r *Room) deal(u *store.User) error {
 		return errf(KindUnavailable, "store_failure", "the new game could not be stored; try again")
 	}
 	r.game, r.status, r.broken, r.gameRules = g, step.Status, nil, ruleNames
+	r.storedSeq, r.unapplied = 0, nil
 	r.views, r.spectator = step.Views, step.Spectator
 	if len(r.views) != step.Status.Seats {
 		_ = r.refresh()

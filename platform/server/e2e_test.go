@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -454,6 +455,63 @@ func TestRestartResumes(t *testing.T) {
 			ca.send(map[string]any{"type": "act", "action": choose(*after)})
 			ca.expect("accepted")
 		})
+	}
+}
+
+// TestRestartReplaysTheLog plays past room.StateEvery actions, so that the store holds the state
+// of action 32 and the actions after it alone, restarts the server and finds every seat's view
+// as it was: the game was rebuilt from the stored state and the log. It goes on from there, and a
+// replay of the whole log still reaches the stored state.
+func TestRestartReplaysTheLog(t *testing.T) { eachDialect(t, testRestartReplaysTheLog) }
+
+func testRestartReplaysTheLog(t *testing.T, dialect string) {
+	e := newEnv(t, dialect, inProcess())
+	alice, bob := e.register("Alice"), e.guest("Bob")
+	info := alice.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 2, "options": map[string]any{"hand_size": 6, "call_seconds": 0}})
+	bob.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
+	ca, cb := alice.connect(info.Code), bob.connect(info.Code)
+	alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
+	conns := []*conn{ca, cb}
+	const actions = room.StateEvery + 4
+	for range actions { // everyone draws: 39 cards in the deck, so the game goes on
+		v := ca.latestView()
+		c := conns[v.Turn]
+		c.send(map[string]any{"type": "act", "action": map[string]any{"type": sdk.ActDraw}})
+		c.expect("accepted")
+	}
+	ctx := context.Background()
+	sr, err := e.st.RoomByCode(ctx, info.Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := e.st.GameByID(ctx, *sr.GameID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Seq != room.StateEvery || g.LastSeq != actions {
+		t.Fatalf("stored: the state of action %d, the log to %d; want %d and %d", g.Seq, g.LastSeq, room.StateEvery, actions)
+	}
+	before, beforeB := ca.latestView(), cb.latestView()
+
+	e.stop()
+	e.start()
+	ca, cb = alice.connect(info.Code), bob.connect(info.Code)
+	after, afterB := ca.latestView(), cb.latestView()
+	noEvents := cmpopts.IgnoreFields(sdk.View{}, "Events")
+	if diff := cmp.Diff(before, after, noEvents); diff != "" {
+		t.Fatalf("alice's view after a restart (-before +after):\n%s", diff)
+	}
+	if diff := cmp.Diff(beforeB, afterB, noEvents); diff != "" {
+		t.Fatalf("bob's view after a restart (-before +after):\n%s", diff)
+	}
+	c := []*conn{ca, cb}[after.Turn]
+	c.send(map[string]any{"type": "act", "action": map[string]any{"type": sdk.ActDraw}})
+	if m := c.expect("accepted"); num(m["seq"]) != actions+1 {
+		t.Fatalf("the first action after the restart was accepted as %s, want seq %d", m["seq"], actions+1)
+	}
+	rep, err := e.rooms.Replay(ctx, info.Code, 1)
+	if err != nil || !rep.Matches || len(rep.Log) != actions+1 {
+		t.Fatalf("replay: %+v, %v; want a match over %d actions", rep, err, actions+1)
 	}
 }
 

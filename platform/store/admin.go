@@ -178,10 +178,13 @@ func (s *Store) Rooms(ctx context.Context, q RoomQuery) ([]Room, int64, error) {
 	return newestPage[Room](db, q.Offset, q.Limit, 50)
 }
 
+// gameListColumns are a game's columns but its state.
+const gameListColumns = "games.id, games.room_id, games.number, games.ruleset, games.seats, games.seed, games.options, games.seat_members, games.opener, games.start_now, games.seq, games.phase, games.status, games.started_at, games.ended_at"
+
 // RoomGames lists a room's games, newest first, without their state.
 func (s *Store) RoomGames(ctx context.Context, roomID int64) ([]Game, error) {
 	var gs []Game
-	err := s.db.WithContext(ctx).Omit("state").Where("room_id = ?", roomID).Order("number DESC").Find(&gs).Error
+	err := s.db.WithContext(ctx).Select(gameListColumns+", "+lastSeqColumn).Where("room_id = ?", roomID).Order("number DESC").Find(&gs).Error
 	return gs, err
 }
 
@@ -199,7 +202,7 @@ func (s *Store) UserGames(ctx context.Context, userID int64, limit int) ([]UserG
 	}
 	var gs []UserGame
 	err := s.db.WithContext(ctx).Table("games").
-		Select("games.id, games.room_id, games.number, games.ruleset, games.seats, games.seed, games.options, games.seat_members, games.opener, games.start_now, games.seq, games.phase, games.status, games.started_at, games.ended_at, rooms.code").
+		Select(gameListColumns+", "+lastSeqColumn+", rooms.code").
 		Joins("JOIN rooms ON rooms.id = games.room_id").
 		Where("rooms.host_id = ? OR rooms.id IN (SELECT room_id FROM members WHERE user_id = ?)", userID, userID).
 		Order("games.id DESC").Limit(limit).Scan(&gs).Error

@@ -15,8 +15,8 @@ import (
 )
 
 // Many games committing at once share transactions (group commit); a stale action thrown into the
-// same moment fails alone with ErrConflict while every other action is stored, in order, with its
-// game's state.
+// same moment fails alone with ErrConflict while every other action is stored, in order, with the
+// states that come with them.
 func TestGroupCommit(t *testing.T) {
 	for _, dialect := range storetest.Dialects() {
 		t.Run(dialect, func(t *testing.T) {
@@ -53,15 +53,23 @@ func TestGroupCommit(t *testing.T) {
 							status, phase, ended = store.GameOver, "game_over", &at
 						}
 						rec := &store.ActionRecord{Seq: seq, Seat: seq % 2, Action: fmt.Sprintf(`{"g":%d,"n":%d}`, i, seq), Now: int64(seq), CreatedAt: at}
-						if err := st.CommitAction(ctx, id, rec, fmt.Appendf(nil, "g%d s%d", i, seq), phase, status, ended); err != nil {
+						// The state comes with every third action and the last.
+						var gs *store.GameState
+						if seq%3 == 0 || seq == actions {
+							gs = &store.GameState{State: fmt.Appendf(nil, "g%d s%d", i, seq), Phase: phase, Status: status, Ended: ended, Since: seq - 1 - (seq-1)%3}
+						}
+						if err := st.CommitAction(ctx, id, rec, gs); err != nil {
 							errs <- fmt.Errorf("game %d action %d: %w", i, seq, err)
 						}
-						if seq%10 == 5 { // a stale writer at the same moment: a duplicate and a gap
-							if err := st.CommitAction(ctx, id, &store.ActionRecord{Seq: seq, Action: "{}"}, []byte("stale"), "playing", store.GameLive, nil); !errors.Is(err, store.ErrConflict) {
+						if seq%10 == 5 { // a stale writer at the same moment: a duplicate, a gap, a stale state
+							if err := st.CommitAction(ctx, id, &store.ActionRecord{Seq: seq, Action: "{}"}, nil); !errors.Is(err, store.ErrConflict) {
 								errs <- fmt.Errorf("game %d: a duplicate action %d gave %v, want ErrConflict", i, seq, err)
 							}
-							if err := st.CommitAction(ctx, id, &store.ActionRecord{Seq: seq + 2, Action: "{}"}, []byte("gap"), "playing", store.GameLive, nil); !errors.Is(err, store.ErrConflict) {
+							if err := st.CommitAction(ctx, id, &store.ActionRecord{Seq: seq + 2, Action: "{}"}, nil); !errors.Is(err, store.ErrConflict) {
 								errs <- fmt.Errorf("game %d: action %d after %d gave %v, want ErrConflict", i, seq+2, seq, err)
+							}
+							if err := st.CommitAction(ctx, id, &store.ActionRecord{Seq: seq + 1, Action: "{}"}, &store.GameState{State: []byte("stale"), Since: seq + 7}); !errors.Is(err, store.ErrConflict) {
+								errs <- fmt.Errorf("game %d: a state replacing one never stored gave %v, want ErrConflict", i, err)
 							}
 						}
 					}
@@ -91,7 +99,7 @@ func TestGroupCommit(t *testing.T) {
 				}
 			}
 			cs := st.CommitStats()
-			if want := int64(games * (actions + 2*(actions/10))); cs.Actions != want || cs.Batches < 1 || cs.Batches > cs.Actions {
+			if want := int64(games * (actions + 3*(actions/10))); cs.Actions != want || cs.Batches < 1 || cs.Batches > cs.Actions {
 				t.Fatalf("commit stats %+v, want %d actions in at most as many batches", cs, want)
 			}
 			for i, want := range []int64{cs.Batches, cs.Actions, cs.Retried} {
@@ -110,7 +118,7 @@ func TestCommitAfterClose(t *testing.T) {
 	_ = st.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := st.CommitAction(ctx, 1, &store.ActionRecord{Seq: 1, Action: "{}"}, []byte("s"), "playing", store.GameLive, nil); err == nil {
+	if err := st.CommitAction(ctx, 1, &store.ActionRecord{Seq: 1, Action: "{}"}, nil); err == nil {
 		t.Fatal("a commit after Close succeeded")
 	}
 }

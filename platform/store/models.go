@@ -103,7 +103,7 @@ const (
 )
 
 // Game is one game of a room: everything needed to replay it from its action log (ruleset, seats,
-// seed, options, the clock at its start) and the latest state with the number of actions applied.
+// seed, options, the clock at its start) and a recent state with the number of actions applied.
 type Game struct {
 	ID      int64 `gorm:"primaryKey"`
 	RoomID  int64
@@ -117,12 +117,17 @@ type Game struct {
 	SeatMembers string
 	Opener      int
 	StartNow    int64
-	State       []byte
-	Seq         int
-	Phase       string
-	Status      string
-	StartedAt   time.Time
-	EndedAt     *time.Time
+	// State is the game's state after its first Seq actions: it is stored with an action only
+	// every so often (at a phase's or the game's end, and every few actions: the room decides), so
+	// the actions after it (ActionsAfter) rebuild the latest state. LastSeq is the last action's
+	// seq, read by the queries that load games (not a column).
+	State     []byte
+	Seq       int
+	LastSeq   int `gorm:"->;column:last_seq"`
+	Phase     string
+	Status    string
+	StartedAt time.Time
+	EndedAt   *time.Time
 }
 
 // ActionRecord is one accepted action of a game, in order (Seq from 1).

@@ -55,7 +55,6 @@ type Store struct {
 	sqlDB   *sql.DB
 	dialect string
 	commits *committer
-	stmts   commitStmts
 }
 
 // Dialect reports "sqlite" or "postgres".
@@ -111,10 +110,6 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		return nil, err
 	}
 	st := &Store{db: db, sqlDB: sqlDB, dialect: dialect}
-	if err := st.prepareCommits(sqlDB); err != nil {
-		sqlDB.Close()
-		return nil, err
-	}
 	st.startCommitter()
 	return st, nil
 }
@@ -359,17 +354,20 @@ func (s *Store) StartGame(ctx context.Context, g *Game, r *Room, ms []*Member) e
 	})
 }
 
+// lastSeqColumn selects a game's last action (Game.LastSeq) beside its row.
+const lastSeqColumn = "COALESCE((SELECT MAX(a.seq) FROM actions a WHERE a.game_id = games.id), games.seq) AS last_seq"
+
 // GameByID loads a game.
 func (s *Store) GameByID(ctx context.Context, id int64) (*Game, error) {
 	var g Game
-	err := s.db.WithContext(ctx).Take(&g, id).Error
+	err := s.db.WithContext(ctx).Select("games.*, "+lastSeqColumn).Take(&g, id).Error
 	return &g, notFound(err, fmt.Sprintf("game %d", id))
 }
 
 // GameByNumber loads a room's game by its number (from 1).
 func (s *Store) GameByNumber(ctx context.Context, roomID int64, number int) (*Game, error) {
 	var g Game
-	err := s.db.WithContext(ctx).Where("room_id = ? AND number = ?", roomID, number).Take(&g).Error
+	err := s.db.WithContext(ctx).Select("games.*, "+lastSeqColumn).Where("room_id = ? AND number = ?", roomID, number).Take(&g).Error
 	return &g, notFound(err, fmt.Sprintf("game %d", number))
 }
 
@@ -391,8 +389,14 @@ func (s *Store) SetGameStatus(ctx context.Context, gameID int64, status string, 
 
 // Actions returns a game's action log in order.
 func (s *Store) Actions(ctx context.Context, gameID int64) ([]ActionRecord, error) {
+	return s.ActionsAfter(ctx, gameID, 0)
+}
+
+// ActionsAfter returns the actions of a game after the first seq, in order: those since its stored
+// state when seq is the game's Seq.
+func (s *Store) ActionsAfter(ctx context.Context, gameID int64, seq int) ([]ActionRecord, error) {
 	var as []ActionRecord
-	err := s.db.WithContext(ctx).Where("game_id = ?", gameID).Order("seq").Find(&as).Error
+	err := s.db.WithContext(ctx).Where("game_id = ? AND seq > ?", gameID, seq).Order("seq").Find(&as).Error
 	return as, err
 }
 

@@ -51,26 +51,55 @@ func TestStore(t *testing.T) {
 			if err := st.StartGame(ctx, g, r, []*store.Member{m}); err != nil {
 				t.Fatal(err)
 			}
+			// Action 1 comes with its state; 2 and 3 alone: the row keeps state 1, the log the rest.
 			for seq := 1; seq <= 3; seq++ {
 				rec := &store.ActionRecord{Seq: seq, Seat: seq % 2, Action: fmt.Sprintf(`{"n":%d}`, seq), Now: int64(seq)}
-				if err := st.CommitAction(ctx, g.ID, rec, []byte(fmt.Sprintf("s%d", seq)), "playing", store.GameLive, nil); err != nil {
+				var gs *store.GameState
+				if seq == 1 {
+					gs = &store.GameState{State: []byte("s1"), Phase: "playing", Status: store.GameLive}
+				}
+				if err := st.CommitAction(ctx, g.ID, rec, gs); err != nil {
 					t.Fatalf("commit %d: %v", seq, err)
 				}
-			}
-			stale := &store.ActionRecord{Seq: 3, Action: "{}"}
-			if err := st.CommitAction(ctx, g.ID, stale, []byte("bad"), "playing", store.GameLive, nil); !errors.Is(err, store.ErrConflict) {
-				t.Fatalf("stale commit: err = %v, want ErrConflict", err)
-			}
-			skip := &store.ActionRecord{Seq: 5, Action: "{}"}
-			if err := st.CommitAction(ctx, g.ID, skip, []byte("bad"), "playing", store.GameLive, nil); !errors.Is(err, store.ErrConflict) {
-				t.Fatalf("skipping commit: err = %v, want ErrConflict", err)
 			}
 			g2, err := st.GameByID(ctx, g.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if string(g2.State) != "s3" || g2.Seq != 3 || g2.Seed != -5 {
-				t.Fatalf("game after commits: state %q seq %d seed %d", g2.State, g2.Seq, g2.Seed)
+			if string(g2.State) != "s1" || g2.Seq != 1 || g2.LastSeq != 3 || g2.Seed != -5 {
+				t.Fatalf("game after commits: state %q seq %d last seq %d seed %d", g2.State, g2.Seq, g2.LastSeq, g2.Seed)
+			}
+			if after, err := st.ActionsAfter(ctx, g.ID, g2.Seq); err != nil || len(after) != 2 || after[0].Seq != 2 || after[1].Seq != 3 || after[1].Action != `{"n":3}` {
+				t.Fatalf("ActionsAfter(1) = %+v, %v", after, err)
+			}
+			// A state that does not replace the stored one fails, and its action with it.
+			four := &store.ActionRecord{Seq: 4, Action: `{"n":4}`}
+			if err := st.CommitAction(ctx, g.ID, four, &store.GameState{State: []byte("bad"), Phase: "playing", Status: store.GameLive, Since: 3}); !errors.Is(err, store.ErrConflict) {
+				t.Fatalf("a state replacing one not stored: err = %v, want ErrConflict", err)
+			}
+			ended := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+			if err := st.CommitAction(ctx, g.ID, four, &store.GameState{State: []byte("s4"), Phase: "over", Status: store.GameOver, Ended: &ended, Since: 1}); err != nil {
+				t.Fatalf("commit 4 with its state: %v", err)
+			}
+			stale := &store.ActionRecord{Seq: 3, Action: "{}"}
+			if err := st.CommitAction(ctx, g.ID, stale, nil); !errors.Is(err, store.ErrConflict) {
+				t.Fatalf("stale commit: err = %v, want ErrConflict", err)
+			}
+			skip := &store.ActionRecord{Seq: 6, Action: "{}"}
+			if err := st.CommitAction(ctx, g.ID, skip, nil); !errors.Is(err, store.ErrConflict) {
+				t.Fatalf("skipping commit: err = %v, want ErrConflict", err)
+			}
+			if g2, err = st.GameByNumber(ctx, r.ID, 1); err != nil {
+				t.Fatal(err)
+			}
+			if string(g2.State) != "s4" || g2.Seq != 4 || g2.LastSeq != 4 || g2.Status != store.GameOver || g2.Phase != "over" || g2.EndedAt == nil || !g2.EndedAt.Equal(ended) {
+				t.Fatalf("game after its end: %+v", g2)
+			}
+			if gs, err := st.RoomGames(ctx, r.ID); err != nil || len(gs) != 1 || gs[0].LastSeq != 4 || gs[0].State != nil {
+				t.Fatalf("RoomGames = %+v, %v", gs, err)
+			}
+			if gs, err := st.UserGames(ctx, u.ID, 5); err != nil || len(gs) != 1 || gs[0].LastSeq != 4 || gs[0].Code != "ABCDEF" {
+				t.Fatalf("UserGames = %+v, %v", gs, err)
 			}
 			log, err := st.Actions(ctx, g.ID)
 			if err != nil {
@@ -80,7 +109,7 @@ func TestStore(t *testing.T) {
 			for _, a := range log {
 				seqs = append(seqs, a.Seq)
 			}
-			if diff := cmp.Diff([]int{1, 2, 3}, seqs); diff != "" {
+			if diff := cmp.Diff([]int{1, 2, 3, 4}, seqs); diff != "" {
 				t.Fatalf("action log (-want +got):\n%s", diff)
 			}
 			if n, err := st.LastGameNumber(ctx, r.ID); err != nil || n != 1 {
