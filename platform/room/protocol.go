@@ -154,7 +154,11 @@ func encode(m Outgoing) []byte {
 // Now: now}) written directly: the view is already JSON from the ruleset's encoder, and
 // json.Marshal would scan (compact and escape) every view again for every connection.
 func viewMessage(seat, game, seq int, now int64, view []byte) []byte {
-	b := make([]byte, 0, len(view)+96)
+	return appendViewMessage(make([]byte, 0, len(view)+96), seat, game, seq, now, view)
+}
+
+// appendViewMessage appends the view message to b.
+func appendViewMessage(b []byte, seat, game, seq int, now int64, view []byte) []byte {
 	b = append(b, `{"v":`...)
 	b = strconv.AppendInt(b, ProtocolVersion, 10)
 	b = append(b, `,"type":"view","seat":`...)

@@ -320,7 +320,9 @@ func (r *Room) sendViewsShared(c *Client, spec *[]byte) {
 	sent := false
 	for _, s := range seats {
 		if s < len(r.views) {
-			c.push(viewMessage(s, r.game.Number, r.game.Seq, now, r.views[s]))
+			buf := messageBufs.Get().(*[]byte)
+			*buf = appendViewMessage((*buf)[:0], s, r.game.Number, r.game.Seq, now, r.views[s])
+			c.pushOwn(buf)
 			sent = true
 		}
 	}

@@ -44,3 +44,47 @@ func TestFakeClock(t *testing.T) {
 	c.AfterFunc(0, func() { done <- struct{}{} })
 	<-done
 }
+
+// A message built for one client comes out of its outbox as built, whatever is built in the pool's
+// buffers after it is queued; a client that is gone or full refuses it and the buffer goes back.
+func TestOwnMessages(t *testing.T) {
+	c := NewClient(1, 2)
+	want := []string{}
+	for i := range 2 {
+		buf := messageBufs.Get().(*[]byte)
+		*buf = appendViewMessage((*buf)[:0], i, 1, 10+i, 0, []byte(`{"hand":["R7"]}`))
+		want = append(want, string(*buf))
+		if !c.pushOwn(buf) {
+			t.Fatalf("message %d refused", i)
+		}
+	}
+	full := messageBufs.Get().(*[]byte)
+	*full = append((*full)[:0], "overflow"...)
+	if c.pushOwn(full) {
+		t.Fatal("a full outbox took a third message")
+	}
+	select {
+	case <-c.Gone():
+	default:
+		t.Fatal("the client whose outbox overflowed was not dropped")
+	}
+	for i := range 2 {
+		m := <-c.Out()
+		if got := string(m.Bytes()); got != want[i] {
+			t.Fatalf("message %d: %s, want %s", i, got, want[i])
+		}
+		if !strings.Contains(want[i], `"type":"view","seat":`) {
+			t.Fatalf("message %d is not a view message: %s", i, want[i])
+		}
+		m.Done()
+	}
+	// A shared message (push) has no buffer to give back: Done leaves its bytes alone.
+	shared := []byte(`{"v":1,"type":"room"}`)
+	c2 := NewClient(2, 1)
+	c2.push(shared)
+	m := <-c2.Out()
+	m.Done()
+	if string(shared) != `{"v":1,"type":"room"}` || string(m.Bytes()) != string(shared) {
+		t.Fatalf("a shared message changed: %s", shared)
+	}
+}

@@ -156,20 +156,24 @@ func (s *Server) writeLoop(ctx context.Context, conn *websocket.Conn, cc *corked
 		return err == nil
 	}
 	out := client.Out()
-	// send writes b and, corked, up to corkBatch-1 more messages already queued behind it.
-	send := func(b []byte) bool {
+	// send writes m and, corked, up to corkBatch-1 more messages already queued behind it.
+	send := func(m room.Message) bool {
 		if cc == nil || len(out) == 0 {
-			return write(b)
+			ok := write(m.Bytes())
+			m.Done()
+			return ok
 		}
 		since.Store(time.Now().UnixNano())
 		defer since.Store(0)
 		cc.cork()
-		err := conn.Write(context.Background(), websocket.MessageText, b)
+		err := conn.Write(context.Background(), websocket.MessageText, m.Bytes())
+		m.Done()
 	batch:
 		for n := 1; err == nil && n < corkBatch; n++ {
 			select {
-			case b := <-out:
-				err = conn.Write(context.Background(), websocket.MessageText, b)
+			case m := <-out:
+				err = conn.Write(context.Background(), websocket.MessageText, m.Bytes())
+				m.Done()
 			default:
 				break batch
 			}
@@ -181,8 +185,8 @@ func (s *Server) writeLoop(ctx context.Context, conn *websocket.Conn, cc *corked
 	}
 	for {
 		select {
-		case b := <-out:
-			if !send(b) {
+		case m := <-out:
+			if !send(m) {
 				_ = conn.CloseNow()
 				return
 			}
@@ -190,8 +194,10 @@ func (s *Server) writeLoop(ctx context.Context, conn *websocket.Conn, cc *corked
 			// Flush what the room queued before dropping us (a "bye"), then close with its reason.
 			for {
 				select {
-				case b := <-client.Out():
-					if write(b) {
+				case m := <-client.Out():
+					ok := write(m.Bytes())
+					m.Done()
+					if ok {
 						continue
 					}
 				default:
