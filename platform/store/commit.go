@@ -247,12 +247,19 @@ func (s *Store) writeActions(ctx context.Context, rs []*commitReq) (err error) {
 	for _, r := range rs {
 		if r.state != nil && r.state.Status != GameLive {
 			delete(c.last, r.gameID) // no more actions: forget it
-		} else {
-			c.last[r.gameID] = r.rec.Seq
+			continue
 		}
+		if len(c.last) >= maxLastSeqs {
+			clear(c.last) // games abandoned without a last action are never deleted: start afresh
+		}
+		c.last[r.gameID] = r.rec.Seq
 	}
 	return nil
 }
+
+// maxLastSeqs bounds the games whose last action the committer keeps (a cache: a game it does not
+// hold costs one SELECT when it next commits).
+const maxLastSeqs = 100_000
 
 // lastSeqQuery reads a game's last stored action (0 when none).
 func lastSeqQuery(dialect string) string {
