@@ -3,11 +3,13 @@ package server_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -512,6 +514,73 @@ func testRestartReplaysTheLog(t *testing.T, dialect string) {
 	rep, err := e.rooms.Replay(ctx, info.Code, 1)
 	if err != nil || !rep.Matches || len(rep.Log) != actions+1 {
 		t.Fatalf("replay: %+v, %v; want a match over %d actions", rep, err, actions+1)
+	}
+}
+
+// flakyEngine is an engine that can be taken down: every call fails while down is set.
+type flakyEngine struct {
+	sdk.Engine
+	down atomic.Bool
+}
+
+var errDown = errors.New("the ruleset is down")
+
+func (f *flakyEngine) Act(ctx context.Context, req *sdk.ActRequest) (*sdk.Step, error) {
+	if f.down.Load() {
+		return nil, errDown
+	}
+	return f.Engine.Act(ctx, req)
+}
+
+func (f *flakyEngine) Inspect(ctx context.Context, req *sdk.InspectRequest) (*sdk.Inspection, error) {
+	if f.down.Load() {
+		return nil, errDown
+	}
+	return f.Engine.Inspect(ctx, req)
+}
+
+// A room loaded while its ruleset is down cannot replay the actions after its stored state: its
+// players' actions are refused with engine_failure and nothing changes; once the ruleset is back,
+// the next action replays them first and the game goes on from where it was.
+func TestRestartWhileTheRulesetIsDown(t *testing.T) {
+	eng := &flakyEngine{Engine: testgame.Engine()}
+	e := newEnv(t, "sqlite", map[string]sdk.Engine{testgame.ID: eng})
+	alice, bob := e.register("Alice"), e.guest("Bob")
+	info := alice.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 2, "options": map[string]any{"hand_size": 6, "call_seconds": 0}})
+	bob.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
+	ca, cb := alice.connect(info.Code), bob.connect(info.Code)
+	alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
+	conns := []*conn{ca, cb}
+	const actions = 5
+	for range actions {
+		v := ca.latestView()
+		c := conns[v.Turn]
+		c.send(map[string]any{"type": "act", "action": map[string]any{"type": sdk.ActDraw}})
+		c.expect("accepted")
+	}
+	before := ca.latestView()
+
+	e.stop()
+	eng.down.Store(true)
+	e.start()
+	ca, cb = alice.connect(info.Code), bob.connect(info.Code)
+	c := []*conn{ca, cb}[before.Turn]
+	c.send(map[string]any{"type": "act", "id": "a1", "action": map[string]any{"type": sdk.ActDraw}})
+	if m := c.expect("error"); str(m["code"]) != "engine_failure" {
+		t.Fatalf("an action while the ruleset is down: %s %s, want engine_failure", m["code"], m["reason"])
+	}
+	eng.down.Store(false)
+	c.send(map[string]any{"type": "act", "id": "a2", "action": map[string]any{"type": sdk.ActDraw}})
+	if m := c.expect("accepted"); num(m["seq"]) != actions+1 {
+		t.Fatalf("the action after the ruleset came back was accepted as %s, want seq %d", m["seq"], actions+1)
+	}
+	after := ca.latestView()
+	if ca.lastSeq != actions+1 || after.Turn == before.Turn {
+		t.Fatalf("alice's view after the catch-up: seq %d, turn %d (before the restart: seq %d, turn %d)", ca.lastSeq, after.Turn, actions, before.Turn)
+	}
+	rep, err := e.rooms.Replay(context.Background(), info.Code, 1)
+	if err != nil || !rep.Matches || len(rep.Log) != actions+1 {
+		t.Fatalf("replay: %+v, %v", rep, err)
 	}
 }
 
