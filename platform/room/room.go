@@ -77,7 +77,7 @@ func newRoom(ctx context.Context, m *Manager, sr *store.Room) (*Room, error) {
 			return nil, fmt.Errorf("loading the game of room %s: %w", sr.Code, err)
 		}
 		r.game, r.storedSeq = g, g.Seq
-		if g.Status == store.GameLive && g.LastSeq > g.Seq {
+		if g.LastSeq > g.Seq { // live, or abandoned between two stored states
 			if r.unapplied, err = m.cfg.Store.ActionsAfter(ctx, g.ID, g.Seq); err != nil {
 				return nil, fmt.Errorf("loading the actions of room %s's game: %w", sr.Code, err)
 			}
@@ -498,7 +498,8 @@ func (r *Room) resume() {
 // ---- applying actions ----
 
 // apply sends a to the engine, commits the accepted action (with the new state when it is due:
-// StateEvery) in one transaction, and only then tells everyone (P-7). It returns the refusal or failure, having changed nothing.
+// StateEvery) in one transaction, and only then tells everyone (P-7). It returns the refusal or
+// failure, having changed nothing.
 func (r *Room) apply(a sdk.Action) error {
 	if !r.live() {
 		return errf(KindConflict, "no_game", "no game is being played; the host deals to start one")

@@ -18,9 +18,9 @@ import (
 // Group commit. Every accepted action of every room is stored by one committer goroutine: it takes
 // the first waiting action, then every other action already waiting (up to maxBatch), and writes
 // them all in one transaction: one INSERT for the action rows, one UPDATE for the games' states
-// that come with some of them. Each room
-// waits for its own action's result before it tells anyone (P-7), so nothing is broadcast before
-// it is committed; the batch is just what happened to be waiting while the previous one wrote.
+// that come with some of them. Each room waits for its own action's result before it tells anyone
+// (P-7), so nothing is broadcast before it is committed; the batch is what was waiting while the
+// previous one wrote (and, under load, what came within a short linger: below).
 //
 // On SQLite this also removes the writers' fight for the write lock (each losing writer slept in
 // the busy handler, milliseconds at a time); on PostgreSQL it turns N transactions into one. A
@@ -345,22 +345,18 @@ func updateStates(ctx context.Context, tx *sql.Tx, pg bool, rs []*commitReq) err
 		}
 		return nil
 	}
-	b := &sqlArgs{pg: pg}
-	n := 0
-	for _, r := range with {
+	b := &sqlArgs{pg: pg, args: make([]any, 0, 7*len(with))}
+	// SQLite names a VALUES list's columns column1, column2, ...; PostgreSQL takes names.
+	if pg {
+		b.q.WriteString("UPDATE games AS g SET state = v.state, seq = v.seq, phase = v.phase, status = v.status, ended_at = v.ended_at FROM (VALUES ")
+	} else {
+		b.q.WriteString("UPDATE games SET state = v.column2, seq = v.column3, phase = v.column4, status = v.column5, ended_at = v.column6 FROM (VALUES ")
+	}
+	for i, r := range with {
 		st := r.state
-		if n == 0 {
-			b.args = make([]any, 0, 7*len(with))
-			// SQLite names a VALUES list's columns column1, column2, ...; PostgreSQL takes names.
-			if pg {
-				b.q.WriteString("UPDATE games AS g SET state = v.state, seq = v.seq, phase = v.phase, status = v.status, ended_at = v.ended_at FROM (VALUES ")
-			} else {
-				b.q.WriteString("UPDATE games SET state = v.column2, seq = v.column3, phase = v.column4, status = v.column5, ended_at = v.column6 FROM (VALUES ")
-			}
-		} else {
+		if i > 0 {
 			b.q.WriteByte(',')
 		}
-		n++
 		var ended any
 		if st.Ended != nil {
 			ended = *st.Ended
@@ -392,8 +388,8 @@ func updateStates(ctx context.Context, tx *sql.Tx, pg bool, rs []*commitReq) err
 	}
 	if got, err := res.RowsAffected(); err != nil {
 		return err
-	} else if got != int64(n) {
-		return fmt.Errorf("%d of %d games held the state their new one replaces: %w", got, n, ErrConflict)
+	} else if got != int64(len(with)) {
+		return fmt.Errorf("%d of %d games held the state their new one replaces: %w", got, len(with), ErrConflict)
 	}
 	return nil
 }
