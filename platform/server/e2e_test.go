@@ -423,36 +423,57 @@ func testComputerRoomBotsPlay(t *testing.T, dialect string) {
 	}
 }
 
+// twoSeats sets up a dealt two-seat Matcher game of Alice (seat 0) and Bob with options.
+func twoSeats(e *env, options map[string]any) (alice, bob *user, code string, ca, cb *conn) {
+	alice, bob = e.register("Alice"), e.guest("Bob")
+	info := alice.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 2, "options": options})
+	bob.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
+	ca, cb = alice.connect(info.Code), bob.connect(info.Code)
+	alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
+	return alice, bob, info.Code, ca, cb
+}
+
+// restartSeesTheSameViews restarts the server and reconnects Alice and Bob, whose views must be
+// those before the restart (events aside). It returns the new connections and Alice's view.
+func restartSeesTheSameViews(t *testing.T, e *env, alice, bob *user, code string, ca, cb *conn) (*conn, *conn, *sdk.View) {
+	t.Helper()
+	before, beforeB := ca.latestView(), cb.latestView()
+	e.stop()
+	e.start()
+	ca, cb = alice.connect(code), bob.connect(code)
+	after, afterB := ca.latestView(), cb.latestView()
+	noEvents := cmpopts.IgnoreFields(sdk.View{}, "Events")
+	if diff := cmp.Diff(before, after, noEvents); diff != "" {
+		t.Fatalf("alice's view after a restart (-before +after):\n%s", diff)
+	}
+	if diff := cmp.Diff(beforeB, afterB, noEvents); diff != "" {
+		t.Fatalf("bob's view after a restart (-before +after):\n%s", diff)
+	}
+	return ca, cb, after
+}
+
+// drawAlternately has the seat whose turn it is draw, n times.
+func drawAlternately(ca, cb *conn, n int) {
+	for range n {
+		v := ca.latestView()
+		c := []*conn{ca, cb}[v.Turn]
+		c.send(map[string]any{"type": "act", "action": map[string]any{"type": sdk.ActDraw}})
+		c.expect("accepted")
+	}
+}
+
 func TestRestartResumes(t *testing.T) {
 	for _, dialect := range storetest.Dialects() {
 		t.Run(dialect, func(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t, dialect, inProcess())
-			alice, bob := e.register("Alice"), e.guest("Bob")
-			info := alice.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 2, "options": map[string]any{"hand_size": 6}})
-			bob.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
-			ca, cb := alice.connect(info.Code), bob.connect(info.Code)
-			alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
-			for i, c := range []*conn{ca, cb} {
+			alice, bob, code, ca, cb := twoSeats(e, map[string]any{"hand_size": 6})
+			for _, c := range []*conn{ca, cb} {
 				v := c.latestView()
 				c.send(map[string]any{"type": "act", "action": choose(*v)})
 				c.expect("accepted")
-				_ = i
 			}
-			before := ca.latestView()
-			beforeB := cb.latestView()
-
-			e.stop()
-			e.start()
-			ca, cb = alice.connect(info.Code), bob.connect(info.Code)
-			after, afterB := ca.latestView(), cb.latestView()
-			noEvents := cmpopts.IgnoreFields(sdk.View{}, "Events")
-			if diff := cmp.Diff(before, after, noEvents); diff != "" {
-				t.Fatalf("alice's view after a restart (-before +after):\n%s", diff)
-			}
-			if diff := cmp.Diff(beforeB, afterB, noEvents); diff != "" {
-				t.Fatalf("bob's view after a restart (-before +after):\n%s", diff)
-			}
+			ca, _, after := restartSeesTheSameViews(t, e, alice, bob, code, ca, cb)
 			// And the game goes on.
 			ca.send(map[string]any{"type": "act", "action": choose(*after)})
 			ca.expect("accepted")
@@ -468,21 +489,11 @@ func TestRestartReplaysTheLog(t *testing.T) { eachDialect(t, testRestartReplaysT
 
 func testRestartReplaysTheLog(t *testing.T, dialect string) {
 	e := newEnv(t, dialect, inProcess())
-	alice, bob := e.register("Alice"), e.guest("Bob")
-	info := alice.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 2, "options": map[string]any{"hand_size": 6, "call_seconds": 0}})
-	bob.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
-	ca, cb := alice.connect(info.Code), bob.connect(info.Code)
-	alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
-	conns := []*conn{ca, cb}
+	alice, bob, code, ca, cb := twoSeats(e, map[string]any{"hand_size": 6, "call_seconds": 0})
 	const actions = room.StateEvery + 4
-	for range actions { // everyone draws: 39 cards in the deck, so the game goes on
-		v := ca.latestView()
-		c := conns[v.Turn]
-		c.send(map[string]any{"type": "act", "action": map[string]any{"type": sdk.ActDraw}})
-		c.expect("accepted")
-	}
+	drawAlternately(ca, cb, actions) // 39 cards in the deck, so the game goes on
 	ctx := context.Background()
-	sr, err := e.st.RoomByCode(ctx, info.Code)
+	sr, err := e.st.RoomByCode(ctx, code)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -493,25 +504,13 @@ func testRestartReplaysTheLog(t *testing.T, dialect string) {
 	if g.Seq != room.StateEvery || g.LastSeq != actions {
 		t.Fatalf("stored: the state of action %d, the log to %d; want %d and %d", g.Seq, g.LastSeq, room.StateEvery, actions)
 	}
-	before, beforeB := ca.latestView(), cb.latestView()
-
-	e.stop()
-	e.start()
-	ca, cb = alice.connect(info.Code), bob.connect(info.Code)
-	after, afterB := ca.latestView(), cb.latestView()
-	noEvents := cmpopts.IgnoreFields(sdk.View{}, "Events")
-	if diff := cmp.Diff(before, after, noEvents); diff != "" {
-		t.Fatalf("alice's view after a restart (-before +after):\n%s", diff)
-	}
-	if diff := cmp.Diff(beforeB, afterB, noEvents); diff != "" {
-		t.Fatalf("bob's view after a restart (-before +after):\n%s", diff)
-	}
+	ca, cb, after := restartSeesTheSameViews(t, e, alice, bob, code, ca, cb)
 	c := []*conn{ca, cb}[after.Turn]
 	c.send(map[string]any{"type": "act", "action": map[string]any{"type": sdk.ActDraw}})
 	if m := c.expect("accepted"); num(m["seq"]) != actions+1 {
 		t.Fatalf("the first action after the restart was accepted as %s, want seq %d", m["seq"], actions+1)
 	}
-	rep, err := e.rooms.Replay(ctx, info.Code, 1)
+	rep, err := e.rooms.Replay(ctx, code, 1)
 	if err != nil || !rep.Matches || len(rep.Log) != actions+1 {
 		t.Fatalf("replay: %+v, %v; want a match over %d actions", rep, err, actions+1)
 	}
@@ -545,25 +544,15 @@ func (f *flakyEngine) Inspect(ctx context.Context, req *sdk.InspectRequest) (*sd
 func TestRestartWhileTheRulesetIsDown(t *testing.T) {
 	eng := &flakyEngine{Engine: testgame.Engine()}
 	e := newEnv(t, "sqlite", map[string]sdk.Engine{testgame.ID: eng})
-	alice, bob := e.register("Alice"), e.guest("Bob")
-	info := alice.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 2, "options": map[string]any{"hand_size": 6, "call_seconds": 0}})
-	bob.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
-	ca, cb := alice.connect(info.Code), bob.connect(info.Code)
-	alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
-	conns := []*conn{ca, cb}
+	alice, bob, code, ca, cb := twoSeats(e, map[string]any{"hand_size": 6, "call_seconds": 0})
 	const actions = 5
-	for range actions {
-		v := ca.latestView()
-		c := conns[v.Turn]
-		c.send(map[string]any{"type": "act", "action": map[string]any{"type": sdk.ActDraw}})
-		c.expect("accepted")
-	}
+	drawAlternately(ca, cb, actions)
 	before := ca.latestView()
 
 	e.stop()
 	eng.down.Store(true)
 	e.start()
-	ca, cb = alice.connect(info.Code), bob.connect(info.Code)
+	ca, cb = alice.connect(code), bob.connect(code)
 	c := []*conn{ca, cb}[before.Turn]
 	c.send(map[string]any{"type": "act", "id": "a1", "action": map[string]any{"type": sdk.ActDraw}})
 	if m := c.expect("error"); str(m["code"]) != "engine_failure" {
@@ -578,7 +567,7 @@ func TestRestartWhileTheRulesetIsDown(t *testing.T) {
 	if ca.lastSeq != actions+1 || after.Turn == before.Turn {
 		t.Fatalf("alice's view after the catch-up: seq %d, turn %d (before the restart: seq %d, turn %d)", ca.lastSeq, after.Turn, actions, before.Turn)
 	}
-	rep, err := e.rooms.Replay(context.Background(), info.Code, 1)
+	rep, err := e.rooms.Replay(context.Background(), code, 1)
 	if err != nil || !rep.Matches || len(rep.Log) != actions+1 {
 		t.Fatalf("replay: %+v, %v", rep, err)
 	}
