@@ -94,6 +94,7 @@ func runServe(ctx context.Context, o serveOptions) error {
 	slog.SetDefault(log)
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	tuneGC(ctx)
 
 	st, err := store.Open(ctx, store.Config{DSN: o.db, DataDir: o.data, Logger: log})
 	if err != nil {
