@@ -56,7 +56,9 @@ func newServeCmd() *cobra.Command {
 PostgreSQL DSN. Variants are the built-in ones plus the plugins found in --plugins. Every flag has an
 environment variable: CARDHOUSE_ADDR, CARDHOUSE_DATA, CARDHOUSE_DB, CARDHOUSE_PLUGINS.
 On SIGINT or SIGTERM the server stops taking requests, finishes the actions in flight, closes the
-WebSockets with "going away" and exits.`,
+WebSockets with "going away" and exits.
+Memory: the Go collector runs at GOGC 300 under a soft limit of 256 MiB or 2.5 times the live heap,
+whichever is larger (docs/performance.md); setting GOGC or GOMEMLIMIT replaces that with your own.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runServe(cmd.Context(), o)
