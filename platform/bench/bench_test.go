@@ -89,6 +89,16 @@ func checkRun(t *testing.T, res *bench.Result, rooms int) {
 	if res.Commits <= 0 || res.Committed < res.Commits {
 		t.Errorf("group commits: %d transactions storing %d actions", res.Commits, res.Committed)
 	}
+	// Every accepted act went through the room, a plugin call and a commit in the window (the
+	// histograms count the acts of the whole window, the bench only those answered in it).
+	if len(res.Stages) != 3 {
+		t.Errorf("server stages %+v; want the act, the plugin call and the commit wait", res.Stages)
+	}
+	for _, s := range res.Stages {
+		if s.Count < res.Actions/2 || s.P50 <= 0 || s.P99 < s.P50 {
+			t.Errorf("server stage %+v with %d actions accepted", s, res.Actions)
+		}
+	}
 	if res.ServerPeakRSS <= 0 {
 		t.Errorf("server peak RSS %d", res.ServerPeakRSS)
 	}

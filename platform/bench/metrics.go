@@ -5,65 +5,186 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 )
 
-// commitCounts are the server's group commit counters (from /metrics).
-type commitCounts struct {
+// serverMetrics is what the bench reads off the server's /metrics before and after the window:
+// the group commit counters and the latency histograms of an action's stages in the server.
+type serverMetrics struct {
 	batches, actions float64
+	// hists are the stage histograms by stage name (see stageMetrics), summed over their labels.
+	hists map[string]histogram
 }
 
-// fetchCommitCounts reads the group commit counters from the server's /metrics.
-func (a *api) fetchCommitCounts(ctx context.Context) (commitCounts, error) {
+// stageMetrics names the server's histograms the bench reports: the stage, the metric and the
+// labels a series must carry to count (all of them when empty).
+var stageMetrics = []struct {
+	stage, metric, labels string
+}{
+	{"act in the room (queue, plugin, commit)", "cardhouse_act_seconds", ""},
+	{"plugin act call", "cardhouse_engine_call_seconds", `op="act"`},
+	{"commit wait", "cardhouse_commit_wait_seconds", ""},
+}
+
+// histogram is a Prometheus histogram's cumulative bucket counts by upper bound (seconds).
+type histogram map[float64]float64
+
+// fetchMetrics reads the server's /metrics.
+func (a *api) fetchMetrics(ctx context.Context) (serverMetrics, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, a.base+"/metrics", nil)
 	if err != nil {
-		return commitCounts{}, err
+		return serverMetrics{}, err
 	}
 	resp, err := a.client.Do(req)
 	if err != nil {
-		return commitCounts{}, err
+		return serverMetrics{}, err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return commitCounts{}, fmt.Errorf("GET /metrics: %s", resp.Status)
+		return serverMetrics{}, fmt.Errorf("GET /metrics: %s", resp.Status)
 	}
-	return parseCommitCounts(resp.Body)
+	return parseMetrics(resp.Body)
 }
 
-// parseCommitCounts reads cardhouse_commit_batches_total and cardhouse_commit_actions_total from
-// metrics in Prometheus' text format.
-func parseCommitCounts(r io.Reader) (commitCounts, error) {
-	var c commitCounts
+// parseMetrics reads cardhouse_commit_batches_total, cardhouse_commit_actions_total and the
+// stage histograms (their _bucket series) from metrics in Prometheus' text format. The counters
+// must be there; a histogram the server does not have is left out.
+func parseMetrics(r io.Reader) (serverMetrics, error) {
+	m := serverMetrics{hists: map[string]histogram{}}
 	found := 0
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	for sc.Scan() {
-		name, value, ok := strings.Cut(sc.Text(), " ")
-		var into *float64
-		switch {
-		case !ok:
-			continue
-		case name == "cardhouse_commit_batches_total":
-			into = &c.batches
-		case name == "cardhouse_commit_actions_total":
-			into = &c.actions
-		default:
+		line := sc.Text()
+		if strings.HasPrefix(line, "#") {
 			continue
 		}
-		v, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
-		if err != nil {
-			return c, fmt.Errorf("/metrics: %s: %w", name, err)
+		series, value, ok := strings.Cut(line, " ")
+		if !ok {
+			continue
 		}
-		*into = v
-		found++
+		name, labels, _ := strings.Cut(series, "{")
+		switch name {
+		case "cardhouse_commit_batches_total", "cardhouse_commit_actions_total":
+			v, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+			if err != nil {
+				return m, fmt.Errorf("/metrics: %s: %w", name, err)
+			}
+			if name == "cardhouse_commit_batches_total" {
+				m.batches = v
+			} else {
+				m.actions = v
+			}
+			found++
+			continue
+		}
+		base, isBucket := strings.CutSuffix(name, "_bucket")
+		if !isBucket {
+			continue
+		}
+		for _, s := range stageMetrics {
+			if s.metric != base || !strings.Contains(labels, s.labels) {
+				continue
+			}
+			le, err := labelValue(labels, "le")
+			if err != nil {
+				return m, fmt.Errorf("/metrics: %s: %w", series, err)
+			}
+			v, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+			if err != nil {
+				return m, fmt.Errorf("/metrics: %s: %w", series, err)
+			}
+			h := m.hists[s.stage]
+			if h == nil {
+				h = histogram{}
+				m.hists[s.stage] = h
+			}
+			h[le] += v
+		}
 	}
 	if err := sc.Err(); err != nil {
-		return c, err
+		return m, err
 	}
 	if found != 2 {
-		return c, fmt.Errorf("/metrics has no group commit counters (a server older than the bench?)")
+		return m, fmt.Errorf("/metrics has no group commit counters (a server older than the bench?)")
 	}
-	return c, nil
+	return m, nil
+}
+
+// labelValue returns the value of label key in a series' labels (`a="x",le="0.5"}`) as a number.
+func labelValue(labels, key string) (float64, error) {
+	_, rest, ok := strings.Cut(labels, key+`="`)
+	if !ok {
+		return 0, fmt.Errorf("no %s label", key)
+	}
+	v, _, ok := strings.Cut(rest, `"`)
+	if !ok {
+		return 0, fmt.Errorf("unterminated %s label", key)
+	}
+	return strconv.ParseFloat(v, 64) // "+Inf" parses as infinity
+}
+
+// since is the histogram of the observations made after earlier.
+func (h histogram) since(earlier histogram) histogram {
+	d := histogram{}
+	for le, n := range h {
+		d[le] = n - earlier[le]
+	}
+	return d
+}
+
+// Stage is one stage's latency in the server over the window, from its histogram: the count and
+// quantiles interpolated linearly within buckets (as Prometheus' histogram_quantile), in ms.
+type Stage struct {
+	Name     string  `json:"name"`
+	Count    int64   `json:"count"`
+	P50      float64 `json:"p50_ms"`
+	P99      float64 `json:"p99_ms"`
+	Over10ms float64 `json:"over_10ms_share"`
+}
+
+// stage summarises h.
+func (h histogram) stage(name string) Stage {
+	bounds := slices.Sorted(func(yield func(float64) bool) {
+		for le := range h {
+			if !yield(le) {
+				return
+			}
+		}
+	})
+	if len(bounds) == 0 {
+		return Stage{Name: name}
+	}
+	total := h[bounds[len(bounds)-1]]
+	s := Stage{Name: name, Count: int64(total)}
+	if total <= 0 {
+		return s
+	}
+	if over, ok := h[0.01]; ok {
+		s.Over10ms = (total - over) / total
+	}
+	quantile := func(q float64) float64 {
+		rank := q * total
+		lower, below := 0.0, 0.0
+		for _, le := range bounds {
+			n := h[le]
+			if n >= rank {
+				if math.IsInf(le, 1) {
+					return lower * 1000 // past the last finite bound: report that bound
+				}
+				if n == below {
+					return le * 1000
+				}
+				return (lower + (le-lower)*(rank-below)/(n-below)) * 1000
+			}
+			lower, below = le, n
+		}
+		return lower * 1000
+	}
+	s.P50, s.P99 = quantile(0.5), quantile(0.99)
+	return s
 }

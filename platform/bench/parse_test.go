@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 
@@ -86,7 +87,7 @@ func TestLatencyPercentiles(t *testing.T) {
 	}
 }
 
-func TestParseCommitCounts(t *testing.T) {
+func TestParseMetrics(t *testing.T) {
 	metrics := `# HELP cardhouse_commit_actions_total Actions stored by the group committer.
 # TYPE cardhouse_commit_actions_total counter
 cardhouse_commit_actions_total 1.234567e+06
@@ -95,15 +96,60 @@ cardhouse_commit_actions_total 1.234567e+06
 cardhouse_commit_batches_total 400000
 cardhouse_commit_retried_total 3
 cardhouse_actions_total{result="accepted",ruleset="lastcard"} 99
+cardhouse_commit_wait_seconds_bucket{le="0.001"} 50
+cardhouse_commit_wait_seconds_bucket{le="0.01"} 90
+cardhouse_commit_wait_seconds_bucket{le="+Inf"} 100
+cardhouse_commit_wait_seconds_sum 1.5
+cardhouse_commit_wait_seconds_count 100
+cardhouse_engine_call_seconds_bucket{op="act",result="ok",ruleset="lastcard",le="0.001"} 10
+cardhouse_engine_call_seconds_bucket{op="act",result="ok",ruleset="lastcard",le="+Inf"} 10
+cardhouse_engine_call_seconds_bucket{op="act",result="ok",ruleset="hotspot",le="0.001"} 5
+cardhouse_engine_call_seconds_bucket{op="act",result="ok",ruleset="hotspot",le="+Inf"} 6
+cardhouse_engine_call_seconds_bucket{op="new_game",result="ok",ruleset="lastcard",le="0.001"} 7
+cardhouse_engine_call_seconds_bucket{op="new_game",result="ok",ruleset="lastcard",le="+Inf"} 7
 `
-	c, err := parseCommitCounts(strings.NewReader(metrics))
-	if err != nil || c.batches != 400000 || c.actions != 1234567 {
-		t.Fatalf("parsed %+v, %v; want 400000 batches and 1234567 actions", c, err)
+	m, err := parseMetrics(strings.NewReader(metrics))
+	if err != nil || m.batches != 400000 || m.actions != 1234567 {
+		t.Fatalf("parsed %+v, %v; want 400000 batches and 1234567 actions", m, err)
 	}
-	if _, err := parseCommitCounts(strings.NewReader("cardhouse_commit_batches_total 4\n")); err == nil {
+	commit := m.hists["commit wait"]
+	if commit[0.001] != 50 || commit[0.01] != 90 || commit[math.Inf(1)] != 100 {
+		t.Errorf("commit wait buckets %v", commit)
+	}
+	if call := m.hists["plugin act call"]; call[0.001] != 15 || call[math.Inf(1)] != 16 {
+		t.Errorf("plugin act buckets (summed over rulesets, new_game left out) %v", call)
+	}
+	if _, ok := m.hists["act in the room (queue, plugin, commit)"]; ok {
+		t.Error("a histogram the server does not have was reported")
+	}
+	if _, err := parseMetrics(strings.NewReader("cardhouse_commit_batches_total 4\n")); err == nil {
 		t.Fatal("metrics without the actions counter parsed")
 	}
-	if _, err := parseCommitCounts(strings.NewReader("cardhouse_commit_batches_total x\ncardhouse_commit_actions_total 1\n")); err == nil {
+	if _, err := parseMetrics(strings.NewReader("cardhouse_commit_batches_total x\ncardhouse_commit_actions_total 1\n")); err == nil {
 		t.Fatal("a counter that is not a number parsed")
+	}
+	if _, err := parseMetrics(strings.NewReader("cardhouse_commit_batches_total 1\ncardhouse_commit_actions_total 1\ncardhouse_act_seconds_bucket{le=\"x\"} 1\n")); err == nil {
+		t.Fatal("a bucket bound that is not a number parsed")
+	}
+}
+
+func TestHistogramStage(t *testing.T) {
+	before := histogram{0.001: 10, 0.01: 10, math.Inf(1): 10}
+	after := histogram{0.001: 60, 0.01: 108, math.Inf(1): 110}
+	s := after.since(before).stage("x")
+	// 100 observations in the window: 50 up to 1 ms, 48 in (1, 10] ms, 2 above.
+	if s.Count != 100 || s.P50 != 1 || s.Over10ms != 0.02 {
+		t.Errorf("stage %+v; want 100 observations, p50 1 ms, 2%% over 10 ms", s)
+	}
+	// The 99th is past the last finite bound: reported as that bound.
+	if s.P99 != 10 {
+		t.Errorf("p99 %.3f ms; want 10 (the last finite bound)", s.P99)
+	}
+	// Interpolated within a bucket: all 100 in (1, 2] ms, so the 50th is at 1.5 ms, the 99th at 1.99.
+	if q := (histogram{0.001: 0, 0.002: 100, math.Inf(1): 100}).stage("y"); math.Abs(q.P50-1.5) > 1e-9 || math.Abs(q.P99-1.99) > 1e-9 || q.Over10ms != 0 {
+		t.Errorf("interpolated %+v; want p50 1.5, p99 1.99, none over 10 ms", q)
+	}
+	if empty := (histogram{}).stage("z"); empty.Count != 0 || empty.P99 != 0 {
+		t.Errorf("empty histogram: %+v", empty)
 	}
 }

@@ -49,6 +49,9 @@ type Result struct {
 	// (its group commit counters; Commits is -1 when the server did not give them).
 	Commits   int64 `json:"commits"`
 	Committed int64 `json:"committed_actions"`
+	// Stages are the latencies of an action's stages inside the server in the window, from its
+	// histograms (cardhouse_act_seconds, the plugin's act calls, the commit wait).
+	Stages []Stage `json:"server_stages,omitempty"`
 
 	// ServerCPU is the CPU seconds (user+system) of the server and its plugin processes in the
 	// window; -1 when unknown (a targeted server without ServerPID).
@@ -232,6 +235,9 @@ func (res *Result) Print(w io.Writer) error {
 	row("errors", "%s", errs)
 	if res.Commits > 0 {
 		row("transactions (group commits)", "%d, %.2f actions each", res.Commits, float64(res.Committed)/float64(res.Commits))
+	}
+	for _, s := range res.Stages {
+		row("server: "+s.Name, "p50 %.2f / p99 %.2f ms, %.2f%% over 10 ms (%d)", s.P50, s.P99, 100*s.Over10ms, s.Count)
 	}
 	if res.ServerCPU >= 0 {
 		row("server CPU", "%.2f s (%.2f cores)", res.ServerCPU, res.ServerCPU/max(res.Window.Seconds(), 1e-9))

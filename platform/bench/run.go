@@ -170,7 +170,7 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	if pid > 0 {
 		cpu0 = takeCPU(pid)
 	}
-	commits0, cerr := a.fetchCommitCounts(ctx)
+	metrics0, cerr := a.fetchMetrics(ctx)
 	client0 := selfCPU()
 	t0 := time.Now()
 	r.phase.Store(phaseMeasure)
@@ -202,10 +202,15 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 		return nil, werr
 	}
 	if cerr == nil {
-		var commits1 commitCounts
-		if commits1, cerr = a.fetchCommitCounts(ctx); cerr == nil {
-			res.Commits = int64(commits1.batches - commits0.batches)
-			res.Committed = int64(commits1.actions - commits0.actions)
+		var metrics1 serverMetrics
+		if metrics1, cerr = a.fetchMetrics(ctx); cerr == nil {
+			res.Commits = int64(metrics1.batches - metrics0.batches)
+			res.Committed = int64(metrics1.actions - metrics0.actions)
+			for _, s := range stageMetrics {
+				if h, ok := metrics1.hists[s.stage]; ok {
+					res.Stages = append(res.Stages, h.since(metrics0.hists[s.stage]).stage(s.stage))
+				}
+			}
 		}
 	}
 	if cerr != nil {

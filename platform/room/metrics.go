@@ -8,8 +8,17 @@ type Metrics struct {
 	Connections prometheus.Gauge
 	Actions     *prometheus.CounterVec
 	EngineCalls *prometheus.HistogramVec
-	Errors      *prometheus.CounterVec
+	// CommitWait is how long an action waits for its durable commit (P-7) before anyone hears
+	// of it; ActTime is a player's act in the room, from the server handing it to the room (its
+	// wait in the room's queue included) to its views queued for every connection.
+	CommitWait prometheus.Histogram
+	ActTime    prometheus.Histogram
+	Errors     *prometheus.CounterVec
 }
+
+// latencyBuckets are the upper bounds (seconds) of the latency histograms: fine below 10 ms,
+// where an action's stages normally fall, coarse above.
+var latencyBuckets = []float64{.0001, .0002, .0005, .001, .002, .005, .01, .015, .02, .05, .1, .5, 1, 5}
 
 // NewMetrics creates the collectors and registers them with reg (nil: not registered).
 func NewMetrics(reg prometheus.Registerer) *Metrics {
@@ -19,11 +28,15 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		Actions: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "cardhouse_actions_total", Help: "Actions by ruleset and result (accepted, refused, failed)."},
 			[]string{"ruleset", "result"}),
 		EngineCalls: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "cardhouse_engine_call_seconds", Help: "Latency of calls into rulesets (plugins) by ruleset, operation and result.",
-			Buckets: []float64{.0001, .0002, .0005, .001, .002, .005, .01, .05, .1, .5, 1, 5}}, []string{"ruleset", "op", "result"}),
+			Buckets: latencyBuckets}, []string{"ruleset", "op", "result"}),
+		CommitWait: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "cardhouse_commit_wait_seconds",
+			Help: "How long an action waits for its durable commit before it is broadcast.", Buckets: latencyBuckets}),
+		ActTime: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "cardhouse_act_seconds",
+			Help: "A player's act in its room, from reaching the room's queue to its views queued for every connection (queue, plugin call, commit, encoding).", Buckets: latencyBuckets}),
 		Errors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "cardhouse_errors_total", Help: "Errors by kind (engine, store, slow_client)."}, []string{"kind"}),
 	}
 	if reg != nil {
-		reg.MustRegister(m.Rooms, m.Connections, m.Actions, m.EngineCalls, m.Errors)
+		reg.MustRegister(m.Rooms, m.Connections, m.Actions, m.EngineCalls, m.CommitWait, m.ActTime, m.Errors)
 	}
 	return m
 }

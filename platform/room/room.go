@@ -544,7 +544,9 @@ func (r *Room) apply(a sdk.Action) error {
 		state = &store.GameState{State: step.State, Phase: step.Status.Phase, Status: status, Ended: ended, Since: r.storedSeq}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	start := time.Now()
 	err = r.cfg.Store.CommitAction(ctx, r.game.ID, rec, state)
+	r.cfg.Metrics.CommitWait.Observe(time.Since(start).Seconds())
 	cancel()
 	if err != nil {
 		r.cfg.Metrics.Errors.WithLabelValues("store").Inc()
@@ -1381,6 +1383,7 @@ func (r *Room) say(u *store.User, text string) (ChatLine, error) {
 // Handle runs one message a client sent and answers that client only (the views of an accepted
 // action go to everyone). It returns an error only when the room cannot take the message.
 func (r *Room) Handle(ctx context.Context, u *store.User, c *Client, msg Incoming) error {
+	start := time.Now()
 	return r.do(ctx, func() error {
 		reply := func(err error, ok []byte) {
 			if err == nil {
@@ -1409,6 +1412,9 @@ func (r *Room) Handle(ctx context.Context, u *store.User, c *Client, msg Incomin
 			if err == nil {
 				a.Seat = s
 				err = r.apply(a)
+			}
+			if err == nil {
+				r.cfg.Metrics.ActTime.Observe(time.Since(start).Seconds())
 			}
 			seq := 0
 			if r.game != nil {
