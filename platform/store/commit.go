@@ -74,13 +74,14 @@ func (s *Store) CommitStats() CommitStats {
 
 // CommitCollectors are the group commit counters as Prometheus metrics:
 // cardhouse_commit_batches_total, cardhouse_commit_actions_total (their ratio is the mean batch)
-// and cardhouse_commit_retried_total.
+// and cardhouse_commit_retried_total; on SQLite also the background checkpoints
+// (cardhouse_sqlite_checkpoints_total, cardhouse_sqlite_checkpoints_complete_total).
 func (s *Store) CommitCollectors() []prometheus.Collector {
 	counter := func(name, help string, v func(CommitStats) int64) prometheus.Collector {
 		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help},
 			func() float64 { return float64(v(s.CommitStats())) })
 	}
-	return []prometheus.Collector{
+	cs := []prometheus.Collector{
 		counter("cardhouse_commit_batches_total", "Transactions of the group committer (each stores one or more actions).",
 			func(c CommitStats) int64 { return c.Batches }),
 		counter("cardhouse_commit_actions_total", "Actions stored by the group committer.",
@@ -88,6 +89,14 @@ func (s *Store) CommitCollectors() []prometheus.Collector {
 		counter("cardhouse_commit_retried_total", "Batches that failed as a whole and were stored action by action.",
 			func(c CommitStats) int64 { return c.Retried }),
 	}
+	if c := s.ckpt; c != nil {
+		cs = append(cs,
+			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "cardhouse_sqlite_checkpoints_total",
+				Help: "Background checkpoints of the SQLite WAL."}, func() float64 { return float64(c.runs.Load()) }),
+			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "cardhouse_sqlite_checkpoints_complete_total",
+				Help: "Background checkpoints that copied the whole WAL back (the next commit starts it afresh)."}, func() float64 { return float64(c.complete.Load()) }))
+	}
+	return cs
 }
 
 func (s *Store) startCommitter() {

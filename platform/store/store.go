@@ -31,9 +31,10 @@ var ErrConflict = errors.New("conflict")
 
 // sqlitePragmas hold SQLite to WAL with a busy timeout and IMMEDIATE transactions, the settings
 // that avoided "database is locked" under concurrent writers (DEPENDENCIES.md). Statement journals
-// stay in memory (temp_store), and the WAL is checkpointed every 4,000 pages rather than 1,000:
-// games' rows are rewritten by every action, so a longer WAL folds many versions of a page into
-// one write back (docs/performance.md).
+// stay in memory (temp_store). The WAL is checkpointed by the checkpointer (checkpoint.go) in the
+// background; a connection checkpoints on its own only once the WAL reaches 4,000 pages (rather
+// than 1,000), which happens only while commits come too fast for the background checkpoint to
+// ever copy the whole WAL back (docs/performance.md).
 const sqlitePragmas = "_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_pragma=temp_store(MEMORY)&_pragma=wal_autocheckpoint(4000)&_txlock=immediate"
 
 // maxConns bounds the database connections a server holds open.
@@ -55,6 +56,7 @@ type Store struct {
 	sqlDB   *sql.DB
 	dialect string
 	commits *committer
+	ckpt    *checkpointer // SQLite only
 }
 
 // Dialect reports "sqlite" or "postgres".
@@ -111,6 +113,9 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	}
 	st := &Store{db: db, sqlDB: sqlDB, dialect: dialect}
 	st.startCommitter()
+	if dialect == "sqlite" {
+		st.ckpt = newCheckpointer(sqlDB, cfg.Logger, checkpointEvery, func() int64 { return st.commits.batches.Load() })
+	}
 	return st, nil
 }
 
@@ -146,6 +151,9 @@ func migrateTo(ctx context.Context, db *sql.DB, dialect string, version int64) e
 // Close stores the actions still queued, then closes the database.
 func (s *Store) Close() error {
 	s.stopCommitter()
+	if s.ckpt != nil {
+		s.ckpt.close()
+	}
 	sqlDB, err := s.db.DB()
 	if err != nil {
 		return err
