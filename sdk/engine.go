@@ -121,8 +121,8 @@ type engine[S any] struct {
 	info  Info
 	cfg   engineConfig
 	cache stateCache[S]
-	// viewSize is the largest view encoded so far: the next buffers start that big, so encoding
-	// a view does not grow its buffer several times over.
+	// viewSize is the mean size of the last step's views: the next step's buffer starts a little
+	// bigger than that many views, so encoding them seldom grows it.
 	viewSize atomic.Int64
 	// stateSize is the largest state a StateAppender has written, for the same reason.
 	stateSize atomic.Int64
@@ -371,8 +371,17 @@ func (e *engine[S]) step(s S, blob []byte, events []Event, withViews bool, hs *h
 	return st
 }
 
-// views are the seats' views and, with spectator, the spectators' view, as JSON.
+// views are the seats' views and, with spectator, the spectators' view, as JSON. They are written
+// one after another into one buffer, sized from the last step's views, and each is a full slice
+// of its own part of it (appending to one cannot overwrite the next): one allocation per step
+// instead of one per view, each as large as the largest view seen.
 func (e *engine[S]) views(s S, seats int, events []Event, hs *houseState, spectator bool) ([][]byte, []byte) {
+	n := seats
+	if spectator {
+		n++
+	}
+	per := max(e.viewSize.Load(), 512)
+	buf := make([]byte, 0, int(per+per/8)*n)
 	one := func(viewer int) []byte {
 		v := e.r.View(s, viewer)
 		v.Viewer = viewer
@@ -386,20 +395,22 @@ func (e *engine[S]) views(s S, seats int, events []Event, hs *houseState, specta
 				v.Events[i] = ev.For(viewer)
 			}
 		}
-		b := v.AppendJSON(make([]byte, 0, max(e.viewSize.Load(), 1024)))
-		if n := int64(len(b)); n > e.viewSize.Load() {
-			e.viewSize.Store(n)
-		}
-		return b
+		start := len(buf)
+		buf = v.AppendJSON(buf)
+		return buf[start:len(buf):len(buf)]
 	}
 	views := make([][]byte, seats)
 	for i := range seats {
 		views[i] = one(i)
 	}
-	if !spectator {
-		return views, nil
+	var spec []byte
+	if spectator {
+		spec = one(Spectator)
 	}
-	return views, one(Spectator)
+	if n > 0 {
+		e.viewSize.Store(int64(len(buf) / n))
+	}
+	return views, spec
 }
 
 // encode writes the stored form of a state (header line, newline, state JSON) and remembers the

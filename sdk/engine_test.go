@@ -271,3 +271,40 @@ func BenchmarkEngineAct(b *testing.B) {
 		}
 	}
 }
+
+// The views of a step share one buffer: each must be exactly its own view's JSON, and appending to
+// one must leave the others as they were.
+func TestEngineViewsAreSeparate(t *testing.T) {
+	t.Parallel()
+	e, st := newTiny(t)
+	for range 3 { // the buffer is sized from the step before: check a few steps
+		next, err := e.Act(context.Background(), &ActRequest{State: st.State, Action: Action{Seat: st.Status.Turn, Type: ActDraw}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st = next
+		all := append(slices.Clone(st.Views), st.Spectator)
+		want := make([][]byte, len(all))
+		for i, v := range all {
+			want[i] = slices.Clone(v)
+			var decoded View
+			if err := json.Unmarshal(v, &decoded); err != nil {
+				t.Fatalf("view %d is not one JSON value: %v\n%s", i, err, v)
+			}
+			if i < len(st.Views) && decoded.Viewer != i || i == len(st.Views) && decoded.Viewer != Spectator {
+				t.Fatalf("view %d is the view of %d", i, decoded.Viewer)
+			}
+		}
+		for i, v := range all {
+			if cap(v) != len(v) {
+				t.Fatalf("view %d has room to grow into the next (len %d, cap %d)", i, len(v), cap(v))
+			}
+			_ = append(v, "overwritten"...)
+		}
+		for i, v := range all {
+			if !bytes.Equal(v, want[i]) {
+				t.Fatalf("view %d changed when the others were appended to:\n%s\nwant\n%s", i, v, want[i])
+			}
+		}
+	}
+}

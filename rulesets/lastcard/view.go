@@ -42,6 +42,11 @@ func (r *Rules) View(s *State, viewer int) sdk.View {
 		Round:     s.Round,
 		Winner:    s.Winner,
 		Roles:     maps.Clone(roles),
+		// Sized once: a view is built for every seat after every action, and growing these
+		// slices (large structs) was most of what building one allocated.
+		Players:    make([]sdk.PlayerView, 0, n),
+		Zones:      make([]sdk.Zone, 0, n+2),
+		Indicators: make([]sdk.Indicator, 0, 8),
 	}
 	if s.Phase == sdk.PhasePlaying {
 		v.Turn = s.Turn
@@ -78,15 +83,15 @@ func (r *Rules) View(s *State, viewer int) sdk.View {
 		sdk.Zone{ID: "pile", Kind: sdk.ZonePile, Owner: sdk.NoSeat, Label: "Discard pile", Cards: slices.Clone(s.Pile), Count: len(s.Pile)},
 		sdk.Zone{ID: "deck", Kind: sdk.ZoneDeck, Owner: sdk.NoSeat, Label: "Draw pile", Count: len(s.Deck), Hidden: true},
 	)
-	v.Indicators = []sdk.Indicator{
-		{ID: "color", Label: "Colour in play", Value: s.Color, Kind: "color"},
-		{ID: "penalty", Label: "Cards to draw", Value: strconv.Itoa(s.Penalty), Kind: "count"},
-		{ID: "direction", Label: "Direction", Value: strconv.Itoa(s.Direction), Kind: "text"},
-		{ID: "target", Label: "Play to", Value: s.Settings.Target, Kind: "text"},
-		{ID: OptStackDrawTwo, Label: "Stack Draw Twos", Value: strconv.FormatBool(s.Settings.StackDrawTwo), Kind: "flag"},
-		{ID: OptDrawFour, Label: "Joker Draw Four", Value: s.Settings.DrawFour, Kind: "text"},
-		{ID: OptLastCardMode, Label: "Forgotten \"Last card!\"", Value: s.Settings.LastCardMode, Kind: "text"},
-	}
+	v.Indicators = append(v.Indicators,
+		sdk.Indicator{ID: "color", Label: "Colour in play", Value: s.Color, Kind: "color"},
+		sdk.Indicator{ID: "penalty", Label: "Cards to draw", Value: strconv.Itoa(s.Penalty), Kind: "count"},
+		sdk.Indicator{ID: "direction", Label: "Direction", Value: strconv.Itoa(s.Direction), Kind: "text"},
+		sdk.Indicator{ID: "target", Label: "Play to", Value: s.Settings.Target, Kind: "text"},
+		sdk.Indicator{ID: OptStackDrawTwo, Label: "Stack Draw Twos", Value: strconv.FormatBool(s.Settings.StackDrawTwo), Kind: "flag"},
+		sdk.Indicator{ID: OptDrawFour, Label: "Joker Draw Four", Value: s.Settings.DrawFour, Kind: "text"},
+		sdk.Indicator{ID: OptLastCardMode, Label: "Forgotten \"Last card!\"", Value: s.Settings.LastCardMode, Kind: "text"},
+	)
 	if s.Drawn != nil && viewer == s.Turn && s.Phase == sdk.PhasePlaying {
 		v.Indicators = append(v.Indicators, sdk.Indicator{ID: "drawn", Label: "Just drawn", Value: s.Drawn.String(), Kind: "text"})
 	}
