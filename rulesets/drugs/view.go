@@ -85,6 +85,9 @@ func (*Rules) View(s *State, viewer int) sdk.View {
 	v := sdk.View{
 		Ruleset: ID, Viewer: viewer, Phase: s.Phase, Turn: sdk.NoSeat, Direction: s.Direction,
 		Round: s.Game, Winner: s.Winner, Roles: maps.Clone(Roles),
+		// Sized once: views are built for every seat after every action.
+		Players: make([]sdk.PlayerView, 0, s.Seats), Zones: make([]sdk.Zone, 0, 3*s.Seats+3),
+		Indicators: make([]sdk.Indicator, 0, 9),
 	}
 	if s.Phase == sdk.PhasePlaying {
 		v.Turn = s.Turn
@@ -126,16 +129,16 @@ func (*Rules) View(s *State, viewer int) sdk.View {
 		sdk.Zone{ID: "burned", Kind: sdk.ZoneBurned, Owner: sdk.NoSeat, Label: "burned", Count: len(s.Burned), Hidden: true},
 	)
 	flag := func(b bool) string { return strconv.FormatBool(b) }
-	v.Indicators = []sdk.Indicator{
-		{ID: "run", Label: "Run", Value: strconv.Itoa(s.run()), Kind: "count"},
-		{ID: "fire", Label: "Fire", Value: s.fire(), Kind: "text"},
-		{ID: "overdose", Label: "Overdose at", Value: strconv.Itoa(s.Overdose), Kind: "count"},
-		{ID: "max7", Label: "7 or lower", Value: flag(s.Phase == sdk.PhasePlaying && s.max7()), Kind: "flag"},
-		{ID: "armed", Label: "Time bomb", Value: flag(s.Armed), Kind: "flag"},
-		{ID: "open", Label: "Wide open", Value: flag(s.Phase == sdk.PhasePlaying && s.open()), Kind: "flag"},
-		{ID: "direction", Label: "Direction", Value: strconv.Itoa(s.Direction), Kind: "text"},
-		{ID: "burned", Label: "Burned", Value: strconv.Itoa(len(s.Burned)), Kind: "count"},
-	}
+	v.Indicators = append(v.Indicators,
+		sdk.Indicator{ID: "run", Label: "Run", Value: strconv.Itoa(s.run()), Kind: "count"},
+		sdk.Indicator{ID: "fire", Label: "Fire", Value: s.fire(), Kind: "text"},
+		sdk.Indicator{ID: "overdose", Label: "Overdose at", Value: strconv.Itoa(s.Overdose), Kind: "count"},
+		sdk.Indicator{ID: "max7", Label: "7 or lower", Value: flag(s.Phase == sdk.PhasePlaying && s.max7()), Kind: "flag"},
+		sdk.Indicator{ID: "armed", Label: "Time bomb", Value: flag(s.Armed), Kind: "flag"},
+		sdk.Indicator{ID: "open", Label: "Wide open", Value: flag(s.Phase == sdk.PhasePlaying && s.open()), Kind: "flag"},
+		sdk.Indicator{ID: "direction", Label: "Direction", Value: strconv.Itoa(s.Direction), Kind: "text"},
+		sdk.Indicator{ID: "burned", Label: "Burned", Value: strconv.Itoa(len(s.Burned)), Kind: "count"},
+	)
 	if s.GiftPending != sdk.NoSeat {
 		v.Indicators = append(v.Indicators, sdk.Indicator{ID: "gift_pending", Label: "Gift from seat", Value: strconv.Itoa(s.GiftPending), Kind: "text"})
 	}

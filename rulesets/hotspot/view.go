@@ -29,6 +29,9 @@ func (r *Rules) View(s *State, viewer int) sdk.View {
 	v := sdk.View{
 		Ruleset: ID, Viewer: viewer, Phase: s.Phase, Turn: s.Turn, Direction: s.Direction,
 		Round: s.Game, Winner: s.Winner, Roles: roles,
+		// Sized once: views are built for every seat after every action.
+		Players: make([]sdk.PlayerView, 0, len(s.Hands)), Zones: make([]sdk.Zone, 0, len(s.Hands)+3),
+		Indicators: make([]sdk.Indicator, 0, 5),
 	}
 	if s.over() {
 		v.Turn = sdk.NoSeat

@@ -2,7 +2,6 @@ package lastcard
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 
@@ -41,7 +40,7 @@ func (r *Rules) View(s *State, viewer int) sdk.View {
 		Direction: s.Direction,
 		Round:     s.Round,
 		Winner:    s.Winner,
-		Roles:     maps.Clone(roles),
+		Roles:     roles, // shared, read only (as Hotspot's)
 		// Sized once: a view is built for every seat after every action, and growing these
 		// slices (large structs) was most of what building one allocated.
 		Players:    make([]sdk.PlayerView, 0, n),
