@@ -16,9 +16,10 @@ type Metrics struct {
 	Errors     *prometheus.CounterVec
 }
 
-// latencyBuckets are the upper bounds (seconds) of the latency histograms: fine below 10 ms,
-// where an action's stages normally fall, coarse above.
-var latencyBuckets = []float64{.0001, .0002, .0005, .001, .002, .005, .01, .015, .02, .05, .1, .5, 1, 5}
+// latencyBuckets are the upper bounds (seconds) of the latency histograms: fine below 20 ms,
+// where an action's stages fall at a paced load, and in tenths of a second up to half a second,
+// where they fall on a saturated server.
+var latencyBuckets = []float64{.0001, .0002, .0005, .001, .002, .005, .01, .015, .02, .03, .05, .1, .2, .3, .5, 1, 5}
 
 // NewMetrics creates the collectors and registers them with reg (nil: not registered).
 func NewMetrics(reg prometheus.Registerer) *Metrics {
