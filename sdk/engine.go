@@ -63,6 +63,11 @@ type ActRequest struct {
 	// NoSpectator skips the spectators' view (Step.Spectator is nil): nobody watches. The seats'
 	// views still come unless NoViews.
 	NoSpectator bool `json:"no_spectator,omitempty"`
+	// ViewBuf, when not nil, is where the step's views are written, from its start (growing it by
+	// append when it is too small): a caller that reuses buffers passes one, and must not reuse
+	// it while it still holds the step's views. The plugin server does; it never crosses the
+	// plugin boundary.
+	ViewBuf []byte `json:"-"`
 }
 
 // Step is the result of starting a game or applying an action.
@@ -269,7 +274,7 @@ func (e *engine[S]) Act(ctx context.Context, req *ActRequest) (step *Step, err e
 	e.cache.drop(req.State) // the host goes on from blob (and decodes req.State again should it retry)
 	st := e.step(res.State, blob, res.Events, false, hs)
 	if !req.NoViews {
-		st.Views, st.Spectator = e.views(res.State, st.Status.Seats, res.Events, hs, !req.NoSpectator)
+		st.Views, st.Spectator = e.views(res.State, st.Status.Seats, res.Events, hs, !req.NoSpectator, req.ViewBuf)
 	}
 	return st, nil
 }
@@ -300,7 +305,7 @@ func (e *engine[S]) Inspect(ctx context.Context, req *InspectRequest) (in *Inspe
 	in = &Inspection{Status: e.r.Status(s), Observation: e.r.Observe(s), Cards: e.r.Cards(s)}
 	env.House.decorateStatus(&in.Status)
 	if req.Views {
-		in.Views, in.Spectator = e.views(s, in.Status.Seats, nil, env.House, true)
+		in.Views, in.Spectator = e.views(s, in.Status.Seats, nil, env.House, true, nil)
 	}
 	return in, nil
 }
@@ -366,22 +371,26 @@ func (e *engine[S]) step(s S, blob []byte, events []Event, withViews bool, hs *h
 	st := &Step{State: blob, Events: events, Status: e.r.Status(s)}
 	hs.decorateStatus(&st.Status)
 	if withViews {
-		st.Views, st.Spectator = e.views(s, st.Status.Seats, events, hs, true)
+		st.Views, st.Spectator = e.views(s, st.Status.Seats, events, hs, true, nil)
 	}
 	return st
 }
 
 // views are the seats' views and, with spectator, the spectators' view, as JSON. They are written
-// one after another into one buffer, sized from the last step's views, and each is a full slice
-// of its own part of it (appending to one cannot overwrite the next): one allocation per step
-// instead of one per view, each as large as the largest view seen.
-func (e *engine[S]) views(s S, seats int, events []Event, hs *houseState, spectator bool) ([][]byte, []byte) {
+// one after another into one buffer (into, when it is given and large enough; else a new one sized
+// from the last step's views), each a full slice of its own part of it, so appending to one cannot
+// overwrite the next: one buffer per step instead of one per view, each as large as the largest
+// view seen.
+func (e *engine[S]) views(s S, seats int, events []Event, hs *houseState, spectator bool, into []byte) ([][]byte, []byte) {
 	n := seats
 	if spectator {
 		n++
 	}
 	per := max(e.viewSize.Load(), 512)
-	buf := make([]byte, 0, int(per+per/8)*n)
+	buf := into[:0]
+	if need := int(per+per/8) * n; cap(buf) < need {
+		buf = make([]byte, 0, need)
+	}
 	one := func(viewer int) []byte {
 		v := e.r.View(s, viewer)
 		v.Viewer = viewer

@@ -308,3 +308,37 @@ func TestEngineViewsAreSeparate(t *testing.T) {
 		}
 	}
 }
+
+// ActRequest.ViewBuf: the views are written into the buffer given when it is large enough, and are
+// the same views either way.
+func TestEngineViewBuf(t *testing.T) {
+	t.Parallel()
+	e, st := newTiny(t)
+	a := Action{Seat: st.Status.Turn, Type: ActDraw}
+	plain, err := e.Act(context.Background(), &ActRequest{State: st.State, Action: a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range []int{0, 16, 64 << 10} {
+		buf := make([]byte, 0, size)
+		got, err := e.Act(context.Background(), &ActRequest{State: st.State, Action: a, ViewBuf: buf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range plain.Views {
+			if !bytes.Equal(got.Views[i], plain.Views[i]) {
+				t.Fatalf("buffer of %d bytes: view %d differs:\n%s\nwant\n%s", size, i, got.Views[i], plain.Views[i])
+			}
+		}
+		if !bytes.Equal(got.Spectator, plain.Spectator) {
+			t.Fatalf("buffer of %d bytes: the spectators' view differs", size)
+		}
+		inBuf := size > 0 && &buf[:1][0] == &got.Views[0][0]
+		if size == 64<<10 && !inBuf {
+			t.Errorf("a buffer of %d bytes was given and not used", size)
+		}
+		if size == 16 && inBuf {
+			t.Errorf("views of %d bytes were written into a buffer of %d", len(got.Views[0]), size)
+		}
+	}
+}

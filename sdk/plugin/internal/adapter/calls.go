@@ -41,7 +41,10 @@ func statusReply(id uint64, code codes.Code, msg string) *pb.Reply {
 // dispatch runs one call through the unary handlers (which already recover the engine's panics)
 // and wraps the answer. A panic that escapes even them becomes an Internal status: one bad call
 // never takes the plugin process down.
-func (s *Server) dispatch(ctx context.Context, c *pb.Call) (r *pb.Reply) {
+//
+// An action's views are written into a recycled buffer: dispatch sets *done to give it back, for
+// the caller to call once the reply is written.
+func (s *Server) dispatch(ctx context.Context, c *pb.Call, done *func()) (r *pb.Reply) {
 	defer func() {
 		if p := recover(); p != nil {
 			r = statusReply(c.GetId(), codes.Internal, fmt.Sprintf("panic serving call %d: %v\n%s", c.GetId(), p, debug.Stack()))
@@ -52,7 +55,7 @@ func (s *Server) dispatch(ctx context.Context, c *pb.Call) (r *pb.Reply) {
 	switch q := c.Request.(type) {
 	case *pb.Call_Act:
 		var resp *pb.StepResponse
-		if resp, err = s.act(ctx, q.Act, true); err == nil {
+		if resp, err = s.act(ctx, q.Act, true, done); err == nil {
 			r.Response = &pb.Reply_Step{Step: resp}
 		}
 	case *pb.Call_Bot:
@@ -200,7 +203,8 @@ func (ss *session) next() (*pb.Call, context.Context, context.CancelCauseFunc, e
 
 // serve runs one call and writes its reply.
 func (ss *session) serve(ctx context.Context, c *pb.Call, cancel context.CancelCauseFunc) {
-	r := ss.s.dispatch(ctx, c)
+	var done func()
+	r := ss.s.dispatch(ctx, c, &done)
 	ss.mu.Lock()
 	delete(ss.inflight, c.Id)
 	ss.mu.Unlock()
@@ -209,6 +213,10 @@ func (ss *session) serve(ctx context.Context, c *pb.Call, cancel context.CancelC
 	if err := ss.w.send(r); err != nil && !isGone(err) {
 		// The reply could not be written (too large, say): tell the host why.
 		_ = ss.w.send(statusReply(c.Id, codes.ResourceExhausted, err.Error()))
+	}
+	// Written (marshalled into the frame, or given up): the views' buffer can serve a later call.
+	if done != nil {
+		done()
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"sync"
 
 	"cardhouse/sdk"
 	pb "cardhouse/sdk/plugin/internal/pb/rulesetv1"
@@ -111,17 +112,52 @@ func (s *Server) newGame(ctx context.Context, req *pb.NewGameRequest, native boo
 
 // Act answers sdk.Engine.Act.
 func (s *Server) Act(ctx context.Context, req *pb.ActRequest) (*pb.StepResponse, error) {
-	return s.act(ctx, req, false)
+	return s.act(ctx, req, false, nil)
 }
 
-func (s *Server) act(ctx context.Context, req *pb.ActRequest, native bool) (resp *pb.StepResponse, err error) {
+// act applies an action. With done (the multiplexed channels), the views are written into a
+// recycled buffer, and *done is set to give it back: the caller calls it once the reply holding
+// the views is written.
+func (s *Server) act(ctx context.Context, req *pb.ActRequest, native bool, done *func()) (resp *pb.StepResponse, err error) {
 	defer s.guard("act", func(e *pb.Error) { resp = &pb.StepResponse{Error: e} }, &err)
 	a, err := ActionFromPB(req.Action)
 	if err != nil {
 		return s.step("act", nil, err, native)
 	}
-	st, err := s.engine.Act(ctx, &sdk.ActRequest{State: req.State, Action: a, Now: req.Now, NoViews: req.NoViews, NoSpectator: req.NoSpectator})
+	ar := &sdk.ActRequest{State: req.State, Action: a, Now: req.Now, NoViews: req.NoViews, NoSpectator: req.NoSpectator}
+	var bp *[]byte
+	if done != nil && !req.NoViews {
+		bp = viewBufs.Get().(*[]byte)
+		ar.ViewBuf = *bp
+	}
+	st, err := s.engine.Act(ctx, ar)
+	if bp != nil {
+		*done = func() { recycleViewBuf(bp, st) }
+	}
 	return s.step("act", st, err, native)
+}
+
+// viewBufs recycles the buffers the plugin's steps write their views into: the views of one step
+// (4 seats and a spectator: about 10 KiB) live only until the reply is written.
+var viewBufs = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+
+// recycleViewBuf gives bp back once st's views are written, grown to hold views as large as
+// st's when they did not fit (the engine then wrote them elsewhere).
+func recycleViewBuf(bp *[]byte, st *sdk.Step) {
+	if st != nil {
+		n := len(st.Spectator)
+		for _, v := range st.Views {
+			n += len(v)
+		}
+		if n > cap(*bp) {
+			if n > 1<<20 {
+				return // an outsized step: let the collector have it
+			}
+			*bp = make([]byte, 0, n+n/8)
+		}
+	}
+	*bp = (*bp)[:0]
+	viewBufs.Put(bp)
 }
 
 // Inspect answers sdk.Engine.Inspect.
