@@ -30,6 +30,7 @@ type checkpointer struct {
 	stopOnce sync.Once
 	done     chan struct{}
 	seen     int64 // the commits at the last tick (the ticking goroutine's)
+	failing  bool  // the last checkpoint failed (logged once, until one succeeds again)
 
 	runs     atomic.Int64 // checkpoints run
 	complete atomic.Int64 // of which copied the whole log back (the next commit starts it afresh)
@@ -78,8 +79,15 @@ func (c *checkpointer) checkpoint() {
 	defer cancel()
 	var busy, logFrames, copied int
 	if err := c.db.QueryRowContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &logFrames, &copied); err != nil {
-		c.log.Warn("checkpointing the SQLite log", "err", err)
+		if !c.failing {
+			c.log.Warn("checkpointing the SQLite log failed; commits will checkpoint it themselves once it reaches 4,000 pages", "err", err)
+			c.failing = true
+		}
 		return
+	}
+	if c.failing {
+		c.log.Info("checkpointing the SQLite log works again")
+		c.failing = false
 	}
 	c.runs.Add(1)
 	if busy == 0 && copied == logFrames {
