@@ -1,10 +1,14 @@
 package store
 
 import (
+	"bytes"
 	"context"
+	"database/sql"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -123,4 +127,24 @@ func newTestGame(t *testing.T, st *Store) int64 {
 		t.Fatal(err)
 	}
 	return g.ID
+}
+
+// A checkpoint that fails is logged once, not at every tick.
+func TestCheckpointerLogsAFailureOnce(t *testing.T) {
+	db, err := sql.Open("sqlite", filepath.Join(t.TempDir(), "gone.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close() // every query fails from now on
+	var logged bytes.Buffer
+	commits := int64(0)
+	c := newCheckpointer(db, slog.New(slog.NewTextHandler(&logged, nil)), time.Hour, func() int64 { return commits })
+	defer c.close()
+	for range 3 {
+		commits++
+		c.tick()
+	}
+	if n := strings.Count(logged.String(), "level=WARN"); n != 1 || c.runs.Load() != 0 {
+		t.Fatalf("%d warnings and %d checkpoints after three failed ticks; want 1 and 0:\n%s", n, c.runs.Load(), logged.String())
+	}
 }
