@@ -25,7 +25,7 @@ type serverMetrics struct {
 var stageMetrics = []struct {
 	stage, metric, labels string
 }{
-	{"act in the room (queue, plugin, commit)", "cardhouse_act_seconds", ""},
+	{"act in the room", "cardhouse_act_seconds", ""},
 	{"plugin act call", "cardhouse_engine_call_seconds", `op="act"`},
 	{"commit wait", "cardhouse_commit_wait_seconds", ""},
 }
