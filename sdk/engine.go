@@ -447,7 +447,7 @@ func (e *engine[S]) encode(s S, rules []HouseRule, hs *houseState) ([]byte, erro
 		b = make([]byte, 0, len(head)+1+len(raw))
 		b = append(append(append(b, head...), '\n'), raw...)
 	}
-	e.cache.put(b, s, envelope{Ruleset: e.info.ID, Version: e.info.StateVersion, HouseRules: rules, House: hs})
+	e.cache.put(b, true, s, envelope{Ruleset: e.info.ID, Version: e.info.StateVersion, HouseRules: rules, House: hs})
 	return b, nil
 }
 
@@ -484,7 +484,7 @@ func (e *engine[S]) decode(blob []byte) (S, envelope, error) {
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return zero, env, &FailureError{Ruleset: e.info.ID, Op: "decode state", Err: err}
 	}
-	e.cache.put(blob, s, env)
+	e.cache.put(blob, false, s, env)
 	return s, env, nil
 }
 
