@@ -72,6 +72,8 @@ type ActRequest struct {
 
 // Step is the result of starting a game or applying an action.
 type Step struct {
+	// State is the game's new stored state. Treat its bytes as read-only: the engine keeps them to
+	// recognise the state when it comes back with the next call (a changed copy is decoded afresh).
 	State  []byte  `json:"state"`
 	Events []Event `json:"events,omitempty"`
 	Status Status  `json:"status"`
