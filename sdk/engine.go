@@ -63,10 +63,10 @@ type ActRequest struct {
 	// NoSpectator skips the spectators' view (Step.Spectator is nil): nobody watches. The seats'
 	// views still come unless NoViews.
 	NoSpectator bool `json:"no_spectator,omitempty"`
-	// ViewBuf, when not nil, is where the step's views are written, from its start (growing it by
-	// append when it is too small): a caller that reuses buffers passes one, and must not reuse
-	// it while it still holds the step's views. The plugin server does; it never crosses the
-	// plugin boundary.
+	// ViewBuf, when its capacity is enough, is where the step's views are written, from its start
+	// (else, and when it is nil, the engine makes a buffer). A caller that reuses buffers passes
+	// one and must not reuse it while it still holds the step's views; the plugin server does. It
+	// never crosses the plugin boundary, and an Engine not made by NewEngine may ignore it.
 	ViewBuf []byte `json:"-"`
 }
 
@@ -379,10 +379,9 @@ func (e *engine[S]) step(s S, blob []byte, events []Event, withViews bool, hs *h
 }
 
 // views are the seats' views and, with spectator, the spectators' view, as JSON. They are written
-// one after another into one buffer (into, when it is given and large enough; else a new one sized
-// from the last step's views), each a full slice of its own part of it, so appending to one cannot
-// overwrite the next: one buffer per step instead of one per view, each as large as the largest
-// view seen.
+// one after another into one buffer (into, when its capacity is enough; else a new one sized from
+// the last step's views), each a full slice of its own part of it, so appending to one cannot
+// overwrite the next.
 func (e *engine[S]) views(s S, seats int, events []Event, hs *houseState, spectator bool, into []byte) ([][]byte, []byte) {
 	n := seats
 	if spectator {

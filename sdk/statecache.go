@@ -48,14 +48,12 @@ func (c *stateCache[S]) find(h uint64, blob []byte) int {
 func (c *stateCache[S]) get(blob []byte) (S, envelope, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.entries == nil {
-		var zero S
-		return zero, envelope{}, false
-	}
-	h := c.hash(blob)
-	if i := c.find(h, blob); i >= 0 {
-		e := c.entries[h][i]
-		return e.state, e.env, true
+	if c.entries != nil { // else the seed is not made yet either
+		h := c.hash(blob)
+		if i := c.find(h, blob); i >= 0 {
+			e := c.entries[h][i]
+			return e.state, e.env, true
+		}
 	}
 	var zero S
 	return zero, envelope{}, false

@@ -176,9 +176,6 @@ func (h histogram) stage(name string) Stage {
 				if math.IsInf(le, 1) {
 					return lower * 1000 // past the last finite bound: report that bound
 				}
-				if n == below {
-					return le * 1000
-				}
 				return (lower + (le-lower)*(rank-below)/(n-below)) * 1000
 			}
 			lower, below = le, n

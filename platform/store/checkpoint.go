@@ -14,8 +14,11 @@ import (
 // before that commit returns: the actions of that batch waited for the copy and its fsync (the
 // commit wait's tail, docs/performance.md). So a checkpointer goroutine of its own copies the
 // log back every checkpointEvery, on a connection of its own, while the committer goes on
-// writing (a PASSIVE checkpoint never blocks writers). The connections' own autocheckpoint stays
-// as a backstop, far beyond what the checkpointer lets the log reach.
+// writing (a PASSIVE checkpoint never blocks writers). While commits leave it gaps (a paced
+// load), it copies the whole log back and the next commit starts the log afresh, so the
+// connections never reach their own threshold. Under a constant stream of commits it never
+// catches the log's end; the connections' own checkpoint at walBackstopPages then bounds the log,
+// with less left to copy.
 
 // checkpointEvery is how often the checkpointer runs when actions were committed meanwhile.
 const checkpointEvery = 250 * time.Millisecond
@@ -80,7 +83,7 @@ func (c *checkpointer) checkpoint() {
 	var busy, logFrames, copied int
 	if err := c.db.QueryRowContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &logFrames, &copied); err != nil {
 		if !c.failing {
-			c.log.Warn("checkpointing the SQLite log failed; commits will checkpoint it themselves once it reaches 4,000 pages", "err", err)
+			c.log.Warn("checkpointing the SQLite log failed; commits will checkpoint it themselves once it reaches "+walBackstopPages+" pages", "err", err)
 			c.failing = true
 		}
 		return

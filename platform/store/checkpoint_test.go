@@ -29,6 +29,10 @@ func TestCheckpointer(t *testing.T) {
 		t.Fatal("a SQLite store has no checkpointer")
 	}
 	st.ckpt.close() // the store's own: this test ticks one of its own
+	var backstop string
+	if err := st.sqlDB.QueryRow("PRAGMA wal_autocheckpoint").Scan(&backstop); err != nil || backstop != walBackstopPages {
+		t.Fatalf("the connections checkpoint by themselves at %q pages (%v), want %s", backstop, err, walBackstopPages)
+	}
 	ctx := context.Background()
 	game := newTestGame(t, st)
 	// A checkpointer of the test's own that only checks when told (tick).

@@ -32,10 +32,14 @@ var ErrConflict = errors.New("conflict")
 // sqlitePragmas hold SQLite to WAL with a busy timeout and IMMEDIATE transactions, the settings
 // that avoided "database is locked" under concurrent writers (DEPENDENCIES.md). Statement journals
 // stay in memory (temp_store). The WAL is checkpointed by the checkpointer (checkpoint.go) in the
-// background; a connection checkpoints on its own only once the WAL reaches 4,000 pages (rather
-// than 1,000), which happens only while commits come too fast for the background checkpoint to
+// background; a connection checkpoints on its own only once the WAL reaches walBackstopPages
+// (rather than SQLite's 1,000), which happens only while commits come too fast for the background checkpoint to
 // ever copy the whole WAL back (docs/performance.md).
-const sqlitePragmas = "_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_pragma=temp_store(MEMORY)&_pragma=wal_autocheckpoint(4000)&_txlock=immediate"
+const sqlitePragmas = "_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_pragma=temp_store(MEMORY)&_pragma=wal_autocheckpoint(" + walBackstopPages + ")&_txlock=immediate"
+
+// walBackstopPages is the WAL size (in pages) at which a committing connection checkpoints by
+// itself (see checkpoint.go).
+const walBackstopPages = "4000"
 
 // maxConns bounds the database connections a server holds open.
 const maxConns = 16
