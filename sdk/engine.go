@@ -65,8 +65,10 @@ type ActRequest struct {
 	NoSpectator bool `json:"no_spectator,omitempty"`
 	// ViewBuf, when its capacity is enough, is where the step's views are written, from its start
 	// (else, and when it is nil, the engine makes a buffer). A caller that reuses buffers passes
-	// one and must not reuse it while it still holds the step's views; the plugin server does. It
-	// never crosses the plugin boundary, and an Engine not made by NewEngine may ignore it.
+	// one and must not reuse it while it still holds the step's views: the plugin server does,
+	// and so does a platform room, whose plugin client (sdk/plugin, on its socket channel) moves
+	// the reply's views into it. It never crosses the plugin boundary; other Engines, and the
+	// plugin client's other transports, may ignore it.
 	ViewBuf []byte `json:"-"`
 }
 

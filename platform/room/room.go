@@ -40,6 +40,11 @@ type Room struct {
 	status    sdk.Status
 	views     [][]byte
 	spectator []byte
+	// viewBufs are the two buffers an action's views are written into (sdk.ActRequest.ViewBuf),
+	// in turn: viewBufs[0] is passed to the next Act and holds nothing the room keeps; the views
+	// of the last adopted step may lie in viewBufs[1]. Swapping them when a step's views are
+	// adopted means a live game allocates nothing for its views (adoptViews).
+	viewBufs  [2][]byte
 	clients   map[*Client]struct{}
 	deadlines map[string]Timer
 	bots      map[int]Timer
@@ -519,7 +524,7 @@ func (r *Room) apply(a sdk.Action) error {
 	watched := r.watched()
 	err := r.call("act", func(ctx context.Context) error {
 		var err error
-		step, err = r.engine.Act(ctx, &sdk.ActRequest{State: r.game.State, Action: a, Now: nowMs, NoSpectator: !watched})
+		step, err = r.engine.Act(ctx, &sdk.ActRequest{State: r.game.State, Action: a, Now: nowMs, NoSpectator: !watched, ViewBuf: r.viewBufs[0]})
 		return err
 	})
 	if err != nil {
@@ -562,7 +567,7 @@ func (r *Room) apply(a sdk.Action) error {
 	}
 	r.status = step.Status
 	if len(step.Views) == step.Status.Seats && (step.Spectator != nil || !watched) {
-		r.views, r.spectator = step.Views, step.Spectator // no spectators' view when nobody watches
+		r.adoptViews(step) // no spectators' view when nobody watches
 	} else if err := r.refresh(); err != nil {
 		r.log.Error("reading views after an action", "err", err)
 	}
@@ -575,6 +580,27 @@ func (r *Room) apply(a sdk.Action) error {
 	r.updatePause()
 	r.schedule()
 	return nil
+}
+
+// adoptViews makes step's views, written into r.viewBufs[0] when it was large enough, the
+// room's, and swaps the buffers: the one that held the views before holds nothing kept now (the
+// views are copied into each connection's message), so the next step may write into it. A
+// step whose views did not fit gets a spare as large as they were for the next one.
+func (r *Room) adoptViews(step *sdk.Step) {
+	r.views, r.spectator = step.Views, step.Spectator
+	size := len(step.Spectator)
+	for _, v := range step.Views {
+		size += len(v)
+	}
+	if size <= cap(r.viewBufs[0]) {
+		r.viewBufs[0], r.viewBufs[1] = r.viewBufs[1], r.viewBufs[0]
+	} else {
+		// The views lie in a buffer of the engine's; both of the room's hold nothing kept.
+		r.viewBufs[1] = nil
+	}
+	if cap(r.viewBufs[0]) < size {
+		r.viewBufs[0] = make([]byte, 0, size+size/4)
+	}
 }
 
 // schedule arms the timers the current state needs: one per ruleset deadline, and one per bot

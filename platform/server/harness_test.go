@@ -21,7 +21,11 @@ import (
 	"cardhouse/sdk"
 
 	"github.com/coder/websocket"
+	"github.com/glebarez/sqlite"
 	"golang.org/x/crypto/bcrypt"
+	"gorm.io/driver/postgres"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
 )
 
 // waitFor bounds every wait for a message: tests wait on events, never sleep.
@@ -366,4 +370,24 @@ func eachDialect(t *testing.T, f func(t *testing.T, dialect string)) {
 			f(t, dialect)
 		})
 	}
+}
+
+// openRaw opens a connection of the test's own to the database behind dsn (storetest.DSN), to
+// break or inspect it beneath the server; closed when the test ends.
+func openRaw(t *testing.T, dialect, dsn string) *gorm.DB {
+	t.Helper()
+	dial := postgres.Open(dsn)
+	if dialect != "postgres" {
+		dial = sqlite.Open(strings.TrimPrefix(dsn, "sqlite:") + "?_pragma=busy_timeout(5000)")
+	}
+	db, err := gorm.Open(dial, &gorm.Config{Logger: logger.Discard})
+	if err != nil {
+		t.Fatalf("opening the test database: %v", err)
+	}
+	t.Cleanup(func() {
+		if sqlDB, err := db.DB(); err == nil {
+			sqlDB.Close()
+		}
+	})
+	return db
 }

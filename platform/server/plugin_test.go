@@ -16,6 +16,8 @@ import (
 	"cardhouse/platform/room"
 	"cardhouse/sdk"
 	"cardhouse/sdk/plugin"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // pluginEnv makes this test binary serve a test engine as a plugin process.
@@ -265,4 +267,64 @@ func playVariant(t *testing.T, dialect string, d *sdk.Description, p *plugin.Pro
 	}
 	raw, _ := json.Marshal(carol.roomInfo(info.Code))
 	t.Fatalf("the bots did not finish the game: %s", raw)
+}
+
+// TestFailedCommitKeepsTheViews plays through a real plugin process, whose views the room
+// receives into buffers it reuses, and makes one action's commit fail (the actions table is
+// renamed away for a moment): the action is refused with store_failure, and a player who then
+// connects again gets the view of the stored game, not of the action that was never stored.
+func TestFailedCommitKeepsTheViews(t *testing.T) { eachDialect(t, testFailedCommitKeepsTheViews) }
+
+func testFailedCommitKeepsTheViews(t *testing.T, dialect string) {
+	p := matcherPlugin(t)
+	e := newEnv(t, dialect, map[string]sdk.Engine{testgame.ID: p})
+	alice, bob := e.register("Alice"), e.guest("Bob")
+	info := alice.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 2, "options": map[string]any{"call_seconds": 0}})
+	bob.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
+	conns := map[int]*conn{0: alice.connect(info.Code), 1: bob.connect(info.Code)}
+	alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
+
+	// A few accepted actions, so that the room's two view buffers have both been used.
+	var turn int
+	for i := range 4 {
+		v := conns[0].latestView()
+		turn = v.Turn
+		c := conns[turn]
+		c.send(map[string]any{"type": "act", "id": fmt.Sprint("ok-", i), "action": choose(*c.latestView())})
+		c.expect("accepted")
+	}
+	v := conns[0].latestView()
+	turn = v.Turn
+	before := map[int]*sdk.View{0: conns[0].latestView(), 1: conns[1].latestView()}
+
+	db := openRaw(t, dialect, e.dsn)
+	exec := func(q string) {
+		t.Helper()
+		if err := db.Exec(q).Error; err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	exec("ALTER TABLE actions RENAME TO actions_away")
+	c := conns[turn]
+	c.send(map[string]any{"type": "act", "id": "lost", "action": choose(*before[turn])})
+	if m := c.expect("error"); str(m["id"]) != "lost" || str(m["code"]) != "store_failure" {
+		t.Fatalf("the act whose commit failed: %v, want the error store_failure", m)
+	}
+	exec("ALTER TABLE actions_away RENAME TO actions")
+
+	for seat, u := range map[int]*user{0: alice, 1: bob} {
+		again := u.connect(info.Code)
+		got := again.latestView()
+		if got == nil {
+			t.Fatalf("seat %d connected again and got no view", seat)
+		}
+		if diff := cmp.Diff(before[seat], got); diff != "" {
+			t.Fatalf("seat %d connecting again after the failed commit sees (-before +after):\n%s", seat, diff)
+		}
+		conns[seat] = again
+	}
+	// The game goes on from where it was stored.
+	c = conns[turn]
+	c.send(map[string]any{"type": "act", "id": "retry", "action": choose(*before[turn])})
+	c.expect("accepted")
 }

@@ -579,6 +579,11 @@ func testConcurrentCallsFromManyRooms(t *testing.T, transport string) {
 				errs <- fmt.Errorf("room %d: new game: %w", room, err)
 				return
 			}
+			// As a platform room does, each step's views go into one of two buffers in turn
+			// (sdk.ActRequest.ViewBuf) while the last step's, in the other, are kept: the
+			// host's transit buffers, shared by the rooms, must leave both alone.
+			var bufs [2][]byte // bufs[0] is passed; the kept views lie in bufs[1]
+			var kept, keptCopy [][]byte
 			for i := 0; want.Status.Phase == sdk.PhasePlaying; i++ {
 				ans, err := p.Bot(ctx, &sdk.BotCall{State: got.State, Seat: got.Status.Turn, Level: 1, Seed: uint64(i)})
 				if err != nil || ans.Action == nil {
@@ -590,6 +595,7 @@ func testConcurrentCallsFromManyRooms(t *testing.T, transport string) {
 					errs <- err
 					return
 				}
+				act.ViewBuf = bufs[0]
 				if got, err = p.Act(ctx, act); err != nil {
 					errs <- fmt.Errorf("room %d: act %d: %w", room, i, err)
 					return
@@ -597,6 +603,33 @@ func testConcurrentCallsFromManyRooms(t *testing.T, transport string) {
 				if diff := cmp.Diff(want, got, equate); diff != "" {
 					errs <- fmt.Errorf("room %d: act %d differs (-in-process +plugin):\n%s", room, i, diff)
 					return
+				}
+				for v := range kept {
+					if !bytes.Equal(kept[v], keptCopy[v]) {
+						errs <- fmt.Errorf("room %d: act %d overwrote the last step's view %d (the last is the spectators')", room, i, v)
+						return
+					}
+				}
+				size := len(got.Spectator)
+				for _, v := range got.Views {
+					size += len(v)
+				}
+				if size <= cap(bufs[0]) {
+					if transport == plugin.TransportSocket && &got.Views[0][:1][0] != &bufs[0][:1][0] {
+						errs <- fmt.Errorf("room %d: act %d: views of %d bytes not in the ViewBuf of %d", room, i, size, cap(bufs[0]))
+						return
+					}
+					bufs[0], bufs[1] = bufs[1], bufs[0]
+				} else {
+					bufs[1] = nil
+				}
+				if cap(bufs[0]) < size {
+					bufs[0] = make([]byte, 0, size+size/4)
+				}
+				kept = append(append([][]byte(nil), got.Views...), got.Spectator)
+				keptCopy = make([][]byte, len(kept))
+				for v := range kept {
+					keptCopy[v] = bytes.Clone(kept[v])
 				}
 			}
 		})

@@ -134,17 +134,21 @@ func (c *Client) Close() {
 }
 
 // invoke sends one call on the channel, or as a unary call, and returns the reply. A reply that
-// carries a status comes back as the error the status means.
-func (c *Client) invoke(ctx context.Context, method string, call *pb.Call) (*pb.Reply, error) {
+// carries a status comes back as the error the status means. A step's views are written into
+// viewBuf when its capacity is enough (sdk.ActRequest.ViewBuf), else into a buffer of their own.
+func (c *Client) invoke(ctx context.Context, method string, call *pb.Call, viewBuf []byte) (*pb.Reply, error) {
 	if m := c.mux.Load(); m != nil {
 		r, err := m.call(ctx, method, call, c.timeout)
 		if err != nil {
 			return nil, err
 		}
+		if r.transit != nil {
+			ownViews(r.GetStep(), r.transit, viewBuf)
+		}
 		if s, ok := r.Response.(*pb.Reply_Status); ok {
 			return nil, statusError(method, s.Status)
 		}
-		return r, nil
+		return r.Reply, nil
 	}
 	if _, ok := ctx.Deadline(); !ok && c.timeout > 0 {
 		var cancel context.CancelFunc
@@ -229,7 +233,7 @@ func badReply(op string, err error) error {
 
 // Describe implements sdk.Engine.
 func (c *Client) Describe(ctx context.Context) (*sdk.Description, error) {
-	r, err := c.invoke(ctx, "Describe", &pb.Call{Request: &pb.Call_Describe{Describe: &pb.DescribeRequest{}}})
+	r, err := c.invoke(ctx, "Describe", &pb.Call{Request: &pb.Call_Describe{Describe: &pb.DescribeRequest{}}}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -271,7 +275,7 @@ func (c *Client) NewGame(ctx context.Context, req *sdk.NewGameRequest) (*sdk.Ste
 	if err != nil {
 		return nil, err
 	}
-	r, err := c.invoke(ctx, "NewGame", &pb.Call{Request: &pb.Call_NewGame{NewGame: q}})
+	r, err := c.invoke(ctx, "NewGame", &pb.Call{Request: &pb.Call_NewGame{NewGame: q}}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -287,7 +291,7 @@ func (c *Client) Act(ctx context.Context, req *sdk.ActRequest) (*sdk.Step, error
 	if err != nil {
 		return nil, err
 	}
-	r, err := c.invoke(ctx, "Act", &pb.Call{Request: &pb.Call_Act{Act: &pb.ActRequest{State: req.State, Action: a, Now: req.Now, NoViews: req.NoViews, NoSpectator: req.NoSpectator}}})
+	r, err := c.invoke(ctx, "Act", &pb.Call{Request: &pb.Call_Act{Act: &pb.ActRequest{State: req.State, Action: a, Now: req.Now, NoViews: req.NoViews, NoSpectator: req.NoSpectator}}}, req.ViewBuf)
 	if err != nil {
 		return nil, err
 	}
@@ -299,7 +303,7 @@ func (c *Client) Inspect(ctx context.Context, req *sdk.InspectRequest) (*sdk.Ins
 	if req == nil {
 		return nil, errNoRequest("Inspect")
 	}
-	r, err := c.invoke(ctx, "Inspect", &pb.Call{Request: &pb.Call_Inspect{Inspect: &pb.InspectRequest{State: req.State, Views: req.Views}}})
+	r, err := c.invoke(ctx, "Inspect", &pb.Call{Request: &pb.Call_Inspect{Inspect: &pb.InspectRequest{State: req.State, Views: req.Views}}}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -322,7 +326,7 @@ func (c *Client) Bot(ctx context.Context, req *sdk.BotCall) (*sdk.BotAnswer, err
 	if req == nil {
 		return nil, errNoRequest("Bot")
 	}
-	r, err := c.invoke(ctx, "Bot", &pb.Call{Request: &pb.Call_Bot{Bot: &pb.BotRequest{State: req.State, Seat: int32(req.Seat), Level: int32(req.Level), Seed: req.Seed}}})
+	r, err := c.invoke(ctx, "Bot", &pb.Call{Request: &pb.Call_Bot{Bot: &pb.BotRequest{State: req.State, Seat: int32(req.Seat), Level: int32(req.Level), Seed: req.Seed}}}, nil)
 	if err != nil {
 		return nil, err
 	}

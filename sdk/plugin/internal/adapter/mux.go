@@ -50,13 +50,13 @@ type mux struct {
 	watch *watchdog // expires calls that have no deadline of their own
 
 	mu      sync.Mutex
-	pending map[uint64]chan *pb.Reply
+	pending map[uint64]chan reply
 	err     error         // why the channel ended; set once
 	dead    chan struct{} // closed when err is set
 }
 
 func newMux(kind string, w clientWire) *mux {
-	m := &mux{kind: kind, w: w, watch: newWatchdog(), pending: map[uint64]chan *pb.Reply{}, dead: make(chan struct{})}
+	m := &mux{kind: kind, w: w, watch: newWatchdog(), pending: map[uint64]chan reply{}, dead: make(chan struct{})}
 	if sw, ok := w.(socketClientWire); ok {
 		m.direct = sw.w
 		m.token = make(chan struct{}, 1)
@@ -75,19 +75,28 @@ func (m *mux) read() {
 			m.fail(err)
 			return
 		}
-		m.deliver(r)
+		m.deliver(reply{Reply: r})
 	}
+}
+
+// reply is a Reply and, when a step's views came in a transit buffer (decodeReply: socket only),
+// that buffer.
+type reply struct {
+	*pb.Reply
+	transit *[]byte
 }
 
 // deliver hands r to the caller waiting for it; a reply nobody waits for (its caller gave up) is
 // dropped.
-func (m *mux) deliver(r *pb.Reply) {
+func (m *mux) deliver(r reply) {
 	m.mu.Lock()
 	ch := m.pending[r.Id]
 	delete(m.pending, r.Id)
 	m.mu.Unlock()
 	if ch != nil {
 		ch <- r // buffered: never blocks
+	} else {
+		releaseTransit(r.transit)
 	}
 }
 
@@ -95,7 +104,7 @@ func (m *mux) deliver(r *pb.Reply) {
 // handed over on ch), handing the other replies to their callers. It returns the reply, or
 // ctx's error when ctx ended first, or neither when the channel died. A read is interrupted (and
 // later resumed where it stopped) when ctx ends or the watchdog expires a call.
-func (m *mux) readFor(ctx context.Context, id uint64, ch chan *pb.Reply) (*pb.Reply, error) {
+func (m *mux) readFor(ctx context.Context, id uint64, ch chan reply) (reply, error) {
 	if ctx.Done() != nil {
 		stop := context.AfterFunc(ctx, m.interrupt)
 		defer stop()
@@ -107,19 +116,20 @@ func (m *mux) readFor(ctx context.Context, id uint64, ch chan *pb.Reply) (*pb.Re
 		default:
 		}
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return reply{}, err
 		}
 		if !m.alive() {
-			return nil, nil
+			return reply{}, nil
 		}
-		r := new(pb.Reply)
-		if err := m.direct.readMsg(r); err != nil {
+		r := reply{Reply: new(pb.Reply)}
+		var err error
+		if r.transit, err = m.direct.readReply(r.Reply); err != nil {
 			if errors.Is(err, os.ErrDeadlineExceeded) { // interrupted: look again why
 				_ = m.direct.conn.SetReadDeadline(time.Time{})
 				continue
 			}
 			m.fail(err)
-			return nil, nil
+			return reply{}, nil
 		}
 		if r.Id == id {
 			m.forget(id)
@@ -173,24 +183,25 @@ func (m *mux) lost(method string) error {
 var expired = &pb.Reply{}
 
 // call sends c and waits for its reply, for at most the context's deadline or, when it has none,
-// timeout (0: no limit). Errors come typed as the unary path types them: a wrap of
+// timeout (0: no limit). A step's views may come in a transit buffer (see reply), which the
+// caller gives back (ownViews). Errors come typed as the unary path types them: a wrap of
 // context.DeadlineExceeded or context.Canceled, or a *TransportError (Lost when the channel died).
-func (m *mux) call(ctx context.Context, method string, c *pb.Call, timeout time.Duration) (*pb.Reply, error) {
+func (m *mux) call(ctx context.Context, method string, c *pb.Call, timeout time.Duration) (reply, error) {
 	var deadline time.Time
 	if d, ok := ctx.Deadline(); ok {
 		if c.TimeoutNs = int64(time.Until(d)); c.TimeoutNs <= 0 {
-			return nil, fmt.Errorf("plugin call %s: %w", method, context.DeadlineExceeded)
+			return reply{}, fmt.Errorf("plugin call %s: %w", method, context.DeadlineExceeded)
 		}
 	} else if timeout > 0 {
 		deadline = time.Now().Add(timeout)
 		c.TimeoutNs = int64(timeout)
 	}
 	c.Id = m.nextID.Add(1)
-	ch := make(chan *pb.Reply, 1)
+	ch := make(chan reply, 1)
 	m.mu.Lock()
 	if m.err != nil {
 		m.mu.Unlock()
-		return nil, m.lost(method)
+		return reply{}, m.lost(method)
 	}
 	m.pending[c.Id] = ch
 	m.mu.Unlock()
@@ -206,10 +217,10 @@ func (m *mux) call(ctx context.Context, method string, c *pb.Call, timeout time.
 	if err != nil {
 		m.forget(c.Id)
 		if unsent(err) { // this call only: the channel is fine
-			return nil, &TransportError{Method: method, Err: err}
+			return reply{}, &TransportError{Method: method, Err: err}
 		}
 		m.fail(err) // a write that failed half-way leaves the channel unusable
-		return nil, m.lost(method)
+		return reply{}, m.lost(method)
 	}
 
 	for {
@@ -222,18 +233,18 @@ func (m *mux) call(ctx context.Context, method string, c *pb.Call, timeout time.
 				return m.answer(method, c.Id, r, timeout)
 			default:
 			}
-			return nil, m.lost(method)
+			return reply{}, m.lost(method)
 		case <-ctx.Done():
 			m.abandon(c.Id)
-			return nil, fmt.Errorf("plugin call %s: %w", method, ctx.Err())
+			return reply{}, fmt.Errorf("plugin call %s: %w", method, ctx.Err())
 		case <-m.token: // nil on a stream: never ready
 			r, err := m.readFor(ctx, c.Id, ch)
 			m.token <- struct{}{}
 			if err != nil {
 				m.abandon(c.Id)
-				return nil, fmt.Errorf("plugin call %s: %w", method, err)
+				return reply{}, fmt.Errorf("plugin call %s: %w", method, err)
 			}
-			if r != nil {
+			if r.Reply != nil {
 				return m.answer(method, c.Id, r, timeout)
 			}
 			// The channel died: the next turn of the loop says so.
@@ -257,10 +268,10 @@ func (m *mux) keepWriteDeadline(timeout time.Duration) {
 }
 
 // answer is the end of a call that got a reply, or ran out of time.
-func (m *mux) answer(method string, id uint64, r *pb.Reply, timeout time.Duration) (*pb.Reply, error) {
-	if r == expired {
+func (m *mux) answer(method string, id uint64, r reply, timeout time.Duration) (reply, error) {
+	if r.Reply == expired {
 		m.abandon(id)
-		return nil, fmt.Errorf("plugin call %s: no answer within %v: %w", method, timeout, context.DeadlineExceeded)
+		return reply{}, fmt.Errorf("plugin call %s: no answer within %v: %w", method, timeout, context.DeadlineExceeded)
 	}
 	m.watch.remove(id)
 	return r, nil
@@ -273,7 +284,7 @@ func (m *mux) expire(id uint64) {
 	delete(m.pending, id)
 	m.mu.Unlock()
 	if ch != nil {
-		ch <- expired
+		ch <- reply{Reply: expired}
 		if m.direct != nil {
 			m.interrupt() // its caller may be the one reading
 		}

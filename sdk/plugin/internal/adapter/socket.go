@@ -8,6 +8,8 @@ import (
 	"net"
 	"sync"
 
+	pb "cardhouse/sdk/plugin/internal/pb/rulesetv1"
+
 	"google.golang.org/protobuf/proto"
 )
 
@@ -135,6 +137,19 @@ func (w *socketWire) makeRoom(n int) {
 		return
 	}
 	w.r, w.w = 0, unread
+}
+
+// readReply reads one reply frame into r, a step's views into a transit buffer (decodeReply).
+func (w *socketWire) readReply(r *pb.Reply) (*[]byte, error) {
+	b, err := w.readFrame()
+	if err != nil {
+		return nil, err
+	}
+	transit, err := decodeReply(b, r)
+	if err != nil {
+		return nil, fmt.Errorf("decoding a frame of %d bytes: %w", len(b), err)
+	}
+	return transit, nil
 }
 
 // readMsg reads one frame into m.

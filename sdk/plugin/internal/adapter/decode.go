@@ -1,0 +1,190 @@
+package adapter
+
+import (
+	"sync"
+
+	pb "cardhouse/sdk/plugin/internal/pb/rulesetv1"
+
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+)
+
+// The host reads most of a plugin's replies with proto.Unmarshal, which copies every bytes field
+// out of the frame into an allocation of its own. For a step those are the new state and every
+// seat's view, about 12 KiB per action and most of the host's garbage. decodeReply gathers a
+// step's views instead into one recycled buffer, the transit, and the caller moves them from
+// there into the buffer it passed as sdk.ActRequest.ViewBuf (ownViews). A room that alternates two
+// such buffers then allocates nothing for its views. The state is still copied: the host keeps it.
+
+// Field numbers of the messages decodeReply reads itself (ruleset.proto).
+const (
+	replyID       = 1 // Reply.id
+	replyStep     = 3 // Reply.step
+	stepViews     = 4 // StepResponse.views
+	stepSpectator = 5 // StepResponse.spectator
+)
+
+// transitMaxKeep bounds the transit buffers kept for reuse; a larger one (a huge step) is left to
+// the collector.
+const transitMaxKeep = 1 << 20
+
+// transits recycles the buffers a step's views cross in, from the frame to their owner.
+var transits = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+
+// decodeReply decodes the frame b into r as proto.Unmarshal does (unknown fields dropped), except
+// that a step's views and spectators' view lie in a transit buffer, returned (nil when there are
+// none), which the caller gives back with ownViews once it no longer needs them. Any reply that
+// is not a plain step goes through proto.Unmarshal.
+func decodeReply(b []byte, r *pb.Reply) (*[]byte, error) {
+	id, step, ok := splitStepReply(b)
+	if !ok {
+		return nil, proto.Unmarshal(b, r)
+	}
+	s := new(pb.StepResponse)
+	transit, err := decodeStep(step, s)
+	if err != nil {
+		return nil, err
+	}
+	r.Id, r.Response = id, &pb.Reply_Step{Step: s}
+	return transit, nil
+}
+
+// splitStepReply finds the id and the step of a Reply that holds only those, each at most once;
+// anything else (another response, an unknown field, a malformed frame) is not ok and left to
+// proto.Unmarshal, which merges repeated fields and reports errors as the protocol defines.
+func splitStepReply(b []byte) (id uint64, step []byte, ok bool) {
+	seenID := false
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return 0, nil, false
+		}
+		b = b[n:]
+		switch {
+		case num == replyID && typ == protowire.VarintType && !seenID:
+			if id, n = protowire.ConsumeVarint(b); n < 0 {
+				return 0, nil, false
+			}
+			seenID = true
+		case num == replyStep && typ == protowire.BytesType && step == nil:
+			if step, n = protowire.ConsumeBytes(b); n < 0 {
+				return 0, nil, false
+			}
+			if step == nil {
+				step = []byte{} // present but empty: an empty step
+			}
+		default:
+			return 0, nil, false
+		}
+		b = b[n:]
+	}
+	return id, step, step != nil
+}
+
+// decodeStep decodes a StepResponse into s. Its fields other than the views go through
+// proto.Unmarshal (merging, in runs between the views, as one message would); the views are
+// gathered into a transit buffer, each a full slice of its own part of it.
+func decodeStep(b []byte, s *pb.StepResponse) (*[]byte, error) {
+	var spans [10][]byte // the views as they lie in the frame; more seats grow it
+	views := spans[:0]
+	var spectator []byte
+	hasSpectator := false
+	merge := proto.UnmarshalOptions{Merge: true, DiscardUnknown: true} // the host reads no unknown field
+	run := 0                                                           // start of the fields not yet decoded
+	for at := 0; at < len(b); {
+		num, typ, n := protowire.ConsumeTag(b[at:])
+		if n < 0 {
+			return nil, protowire.ParseError(n)
+		}
+		if (num == stepViews || num == stepSpectator) && typ == protowire.BytesType {
+			v, m := protowire.ConsumeBytes(b[at+n:])
+			if m < 0 {
+				return nil, protowire.ParseError(m)
+			}
+			if at > run {
+				if err := merge.Unmarshal(b[run:at], s); err != nil {
+					return nil, err
+				}
+			}
+			if num == stepViews {
+				views = append(views, v)
+			} else {
+				spectator, hasSpectator = v, true // a singular field: the last one wins
+			}
+			at += n + m
+			run = at
+			continue
+		}
+		m := protowire.ConsumeFieldValue(num, typ, b[at+n:])
+		if m < 0 {
+			return nil, protowire.ParseError(m)
+		}
+		at += n + m
+	}
+	if run < len(b) {
+		if err := merge.Unmarshal(b[run:], s); err != nil {
+			return nil, err
+		}
+	}
+	size := len(spectator)
+	for _, v := range views {
+		size += len(v)
+	}
+	if len(views) == 0 && len(spectator) == 0 {
+		return nil, nil
+	}
+	transit := transits.Get().(*[]byte)
+	buf := (*transit)[:0]
+	if cap(buf) < size {
+		buf = make([]byte, 0, size)
+	}
+	s.Views = make([][]byte, len(views))
+	for i, v := range views {
+		start := len(buf)
+		buf = append(buf, v...)
+		s.Views[i] = buf[start:len(buf):len(buf)]
+	}
+	if hasSpectator && len(spectator) > 0 { // proto3 reads an empty singular bytes field as nil
+		start := len(buf)
+		buf = append(buf, spectator...)
+		s.Spectator = buf[start:len(buf):len(buf)]
+	}
+	*transit = buf
+	return transit, nil
+}
+
+// ownViews moves the views of s out of transit into into, from its start, when its capacity is
+// enough (the contract of sdk.ActRequest.ViewBuf), else into one new buffer, and gives transit
+// back. A nil transit (the views were decoded by proto.Unmarshal) leaves s as it is.
+func ownViews(s *pb.StepResponse, transit *[]byte, into []byte) {
+	if transit == nil {
+		return
+	}
+	size := len(s.Spectator)
+	for _, v := range s.Views {
+		size += len(v)
+	}
+	buf := into[:0]
+	if cap(buf) < size {
+		buf = make([]byte, 0, size)
+	}
+	for i, v := range s.Views {
+		start := len(buf)
+		buf = append(buf, v...)
+		s.Views[i] = buf[start:len(buf):len(buf)]
+	}
+	if len(s.Spectator) > 0 {
+		start := len(buf)
+		buf = append(buf, s.Spectator...)
+		s.Spectator = buf[start:len(buf):len(buf)]
+	}
+	releaseTransit(transit)
+}
+
+// releaseTransit gives a transit buffer back; an outsized one is left to the collector.
+func releaseTransit(transit *[]byte) {
+	if transit != nil && cap(*transit) <= transitMaxKeep {
+		*transit = (*transit)[:0]
+		transits.Put(transit)
+	}
+}
