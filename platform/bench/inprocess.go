@@ -186,7 +186,7 @@ func playInProcess(ctx context.Context, e sdk.Engine, bot sdk.Bots, seed uint64,
 						continue
 					}
 					var v sdk.View
-					if err := json.Unmarshal(st.Views[seat], &v); err != nil {
+					if err := decodeJSON(st.Views[seat], &v); err != nil {
 						return fmt.Errorf("in-process %s: decoding the view of seat %d: %w", d.ID, seat, err)
 					}
 					a, err := bot.Bot(ctx, sdk.BotRequest{Seat: seat, Level: botLevel, View: v, RNG: &rng})

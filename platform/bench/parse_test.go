@@ -2,13 +2,20 @@ package bench
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
 	"cardhouse/platform/room"
+	"cardhouse/rulesets/drugs"
+	"cardhouse/rulesets/hotspot"
+	"cardhouse/rulesets/lastcard"
 	"cardhouse/sdk"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestCheapParseReadsServerMessages holds the players' hand-rolled parsing to the server's own
@@ -151,5 +158,76 @@ func TestHistogramStage(t *testing.T) {
 	}
 	if empty := (histogram{}).stage("z"); empty.Count != 0 || empty.P99 != 0 {
 		t.Errorf("empty histogram: %+v", empty)
+	}
+}
+
+// TestDecodeJSONMatchesStd holds the client's decoder (goccy/go-json) to encoding/json on every
+// view of a game of each variant, from the deal to the end (or 400 steps): the same sdk.View
+// from the same bytes, and an error for what is not JSON.
+func TestDecodeJSONMatchesStd(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, r := range []struct {
+		e   sdk.Engine
+		bot sdk.Bots
+	}{{sdk.NewEngine(lastcard.New()), lastcard.New()}, {sdk.NewEngine(hotspot.New()), hotspot.New()}, {sdk.NewEngine(drugs.New()), drugs.New()}} {
+		e := r.e
+		d, err := e.Describe(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(d.ID, func(t *testing.T) {
+			st, err := e.NewGame(ctx, &sdk.NewGameRequest{Seats: 4, Seed: 7, Options: onlineOptions(d), Now: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := sdk.NewRNG(11)
+			views := 0
+			for step := 0; step < 400 && st.Status.Phase != sdk.PhaseGameOver; step++ {
+				var act *sdk.Action
+				for seat, raw := range append(slices.Clone(st.Views), st.Spectator) {
+					var want, got sdk.View
+					if err := json.Unmarshal(raw, &want); err != nil {
+						t.Fatalf("step %d: encoding/json cannot read the view: %v", step, err)
+					}
+					if err := decodeJSON(raw, &got); err != nil {
+						t.Fatalf("step %d: decodeJSON cannot read the view: %v\n%s", step, err, raw)
+					}
+					if diff := cmp.Diff(want, got); diff != "" {
+						t.Fatalf("step %d, view %d: decodeJSON reads (-encoding/json +decodeJSON):\n%s", step, seat, diff)
+					}
+					views++
+					if act == nil && seat < len(st.Views) && len(got.Actions) > 0 {
+						if a, err := r.bot.Bot(ctx, sdk.BotRequest{Seat: seat, Level: 1, View: got, RNG: &rng}); err == nil && a != nil {
+							a.Seat, act = seat, a
+						}
+					}
+				}
+				if st.Status.Phase == sdk.PhaseRoundOver {
+					act = &sdk.Action{Seat: sdk.Host, Type: sdk.ActDeal}
+				}
+				if act == nil {
+					if len(st.Status.Deadlines) == 0 {
+						t.Fatalf("step %d: nobody can act and no deadline is set", step)
+					}
+					act = &sdk.Action{Seat: sdk.Clock, Type: sdk.ActDeadline, Deadline: st.Status.Deadlines[0].ID}
+				}
+				if st, err = e.Act(ctx, &sdk.ActRequest{State: st.State, Action: *act, Now: int64(step + 2)}); err != nil {
+					t.Fatalf("step %d: %v", step, err)
+				}
+			}
+			if views < 100 {
+				t.Fatalf("only %d views compared", views)
+			}
+		})
+	}
+	var v sdk.View
+	for _, bad := range []string{`{"phase":`, `{"zones":[{"cards":[7]}]}`, `not json`} {
+		if json.Unmarshal([]byte(bad), &v) == nil {
+			t.Fatalf("encoding/json reads %s", bad)
+		}
+		if decodeJSON([]byte(bad), &v) == nil {
+			t.Errorf("decodeJSON reads %s, encoding/json does not", bad)
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"cardhouse/sdk"
 
 	"github.com/coder/websocket"
+	gojson "github.com/goccy/go-json"
 )
 
 // Phases of a run. Only what happens in phaseMeasure is counted (errors excepted: they count from
@@ -158,6 +159,13 @@ func (p *player) write(b []byte) {
 	}
 }
 
+// decodeJSON is the client's JSON decoder for what the server sends: goccy/go-json, a drop-in for
+// encoding/json that reads a Last Card view into sdk.View about four times as fast (25 → 6 µs).
+// The client shares the machine with the server it measures, and decoding the view a bot chooses
+// from was a third of its CPU. TestDecodeJSONMatchesStd checks it reads the variants' views as
+// encoding/json does.
+var decodeJSON = gojson.Unmarshal
+
 // msgPrefix starts every server message: the server writes "v" then "type" first.
 var msgPrefix = []byte(`{"v":1,"type":"`)
 
@@ -172,7 +180,7 @@ func messageType(data []byte) string {
 	var m struct {
 		Type string `json:"type"`
 	}
-	_ = json.Unmarshal(data, &m)
+	_ = decodeJSON(data, &m)
 	return m.Type
 }
 
@@ -195,7 +203,7 @@ func (p *player) handle(data []byte, now time.Time) []byte {
 		return p.onView(data, now)
 	case "accepted", "error":
 		var a answer
-		if err := json.Unmarshal(data, &a); err != nil {
+		if err := decodeJSON(data, &a); err != nil {
 			p.st.errors["bad_server_message"]++
 			return nil
 		}
@@ -207,7 +215,7 @@ func (p *player) handle(data []byte, now time.Time) []byte {
 		p.helloOnce.Do(func() { close(p.hello) })
 	case "bye":
 		var a answer
-		_ = json.Unmarshal(data, &a)
+		_ = decodeJSON(data, &a)
 		if p.run.phase.Load() != phaseStopped {
 			p.st.errors["bye_"+a.Code]++
 			p.run.noteError(fmt.Sprintf("room %s seat %d: bye %s: %s", p.room, p.seat, a.Code, a.Reason))
@@ -274,7 +282,7 @@ func (p *player) onView(data []byte, now time.Time) []byte {
 			Seq  *int            `json:"seq"`
 			View json.RawMessage `json:"view"`
 		}
-		if err := json.Unmarshal(data, &m); err != nil || m.Seat == nil || m.Seq == nil {
+		if err := decodeJSON(data, &m); err != nil || m.Seat == nil || m.Seq == nil {
 			p.st.errors["bad_server_message"]++
 			return nil
 		}
@@ -367,7 +375,7 @@ func (p *player) maybeActNow() []byte {
 	}
 	p.actedGame, p.actedSeq = p.candGame, p.candSeq
 	var v sdk.View
-	if err := json.Unmarshal(p.cand, &v); err != nil {
+	if err := decodeJSON(p.cand, &v); err != nil {
 		p.st.errors["bad_view"]++
 		p.run.noteError(fmt.Sprintf("room %s seat %d: decoding a view: %v", p.room, p.seat, err))
 		return nil
