@@ -198,7 +198,11 @@ func TestDecodeJSONMatchesStd(t *testing.T) {
 					}
 					views++
 					if act == nil && seat < len(st.Views) && len(got.Actions) > 0 {
-						if a, err := r.bot.Bot(ctx, sdk.BotRequest{Seat: seat, Level: 1, View: got, RNG: &rng}); err == nil && a != nil {
+						a, err := r.bot.Bot(ctx, sdk.BotRequest{Seat: seat, Level: 1, View: got, RNG: &rng})
+						if err != nil {
+							t.Fatalf("step %d: the bot of seat %d: %v", step, seat, err)
+						}
+						if a != nil {
 							a.Seat, act = seat, a
 						}
 					}

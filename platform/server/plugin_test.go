@@ -285,32 +285,28 @@ func testFailedCommitKeepsTheViews(t *testing.T, dialect string) {
 	alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
 
 	// A few accepted actions, so that the room's two view buffers have both been used.
-	var turn int
 	for i := range 4 {
-		v := conns[0].latestView()
-		turn = v.Turn
-		c := conns[turn]
+		c := conns[conns[0].latestView().Turn]
 		c.send(map[string]any{"type": "act", "id": fmt.Sprint("ok-", i), "action": choose(*c.latestView())})
 		c.expect("accepted")
 	}
-	v := conns[0].latestView()
-	turn = v.Turn
 	before := map[int]*sdk.View{0: conns[0].latestView(), 1: conns[1].latestView()}
+	turn := before[0].Turn
 
 	db := openRaw(t, dialect, e.dsn)
-	exec := func(q string) {
+	alter := func(q string) {
 		t.Helper()
 		if err := db.Exec(q).Error; err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	exec("ALTER TABLE actions RENAME TO actions_away")
+	alter("ALTER TABLE actions RENAME TO actions_away")
 	c := conns[turn]
 	c.send(map[string]any{"type": "act", "id": "lost", "action": choose(*before[turn])})
 	if m := c.expect("error"); str(m["id"]) != "lost" || str(m["code"]) != "store_failure" {
 		t.Fatalf("the act whose commit failed: %v, want the error store_failure", m)
 	}
-	exec("ALTER TABLE actions_away RENAME TO actions")
+	alter("ALTER TABLE actions_away RENAME TO actions")
 
 	for seat, u := range map[int]*user{0: alice, 1: bob} {
 		again := u.connect(info.Code)

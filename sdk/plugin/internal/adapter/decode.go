@@ -88,7 +88,6 @@ func decodeStep(b []byte, s *pb.StepResponse) (*[]byte, error) {
 	var spans [10][]byte // the views as they lie in the frame; more seats grow it
 	views := spans[:0]
 	var spectator []byte
-	hasSpectator := false
 	merge := proto.UnmarshalOptions{Merge: true, DiscardUnknown: true} // the host reads no unknown field
 	run := 0                                                           // start of the fields not yet decoded
 	for at := 0; at < len(b); {
@@ -109,7 +108,7 @@ func decodeStep(b []byte, s *pb.StepResponse) (*[]byte, error) {
 			if num == stepViews {
 				views = append(views, v)
 			} else {
-				spectator, hasSpectator = v, true // a singular field: the last one wins
+				spectator = v // a singular field: the last one wins
 			}
 			at += n + m
 			run = at
@@ -126,30 +125,11 @@ func decodeStep(b []byte, s *pb.StepResponse) (*[]byte, error) {
 			return nil, err
 		}
 	}
-	size := len(spectator)
-	for _, v := range views {
-		size += len(v)
-	}
 	if len(views) == 0 && len(spectator) == 0 {
 		return nil, nil
 	}
 	transit := transits.Get().(*[]byte)
-	buf := (*transit)[:0]
-	if cap(buf) < size {
-		buf = make([]byte, 0, size)
-	}
-	s.Views = make([][]byte, len(views))
-	for i, v := range views {
-		start := len(buf)
-		buf = append(buf, v...)
-		s.Views[i] = buf[start:len(buf):len(buf)]
-	}
-	if hasSpectator && len(spectator) > 0 { // proto3 reads an empty singular bytes field as nil
-		start := len(buf)
-		buf = append(buf, spectator...)
-		s.Spectator = buf[start:len(buf):len(buf)]
-	}
-	*transit = buf
+	*transit = placeViews(s, *transit, views, spectator)
 	return transit, nil
 }
 
@@ -160,25 +140,38 @@ func ownViews(s *pb.StepResponse, transit *[]byte, into []byte) {
 	if transit == nil {
 		return
 	}
-	size := len(s.Spectator)
-	for _, v := range s.Views {
+	placeViews(s, into, s.Views, s.Spectator)
+	releaseTransit(transit)
+}
+
+// placeViews writes views and then spectator into buf, from its start (into a new buffer when
+// buf is too small), and points s's views at them, each a full slice of its own part. An empty
+// spectators' view is nil, as proto3 reads an empty singular bytes field. It returns the buffer
+// written.
+func placeViews(s *pb.StepResponse, buf []byte, views [][]byte, spectator []byte) []byte {
+	size := len(spectator)
+	for _, v := range views {
 		size += len(v)
 	}
-	buf := into[:0]
+	buf = buf[:0]
 	if cap(buf) < size {
 		buf = make([]byte, 0, size)
 	}
-	for i, v := range s.Views {
+	if len(s.Views) != len(views) {
+		s.Views = make([][]byte, len(views))
+	}
+	for i, v := range views {
 		start := len(buf)
 		buf = append(buf, v...)
 		s.Views[i] = buf[start:len(buf):len(buf)]
 	}
-	if len(s.Spectator) > 0 {
+	s.Spectator = nil
+	if len(spectator) > 0 {
 		start := len(buf)
-		buf = append(buf, s.Spectator...)
+		buf = append(buf, spectator...)
 		s.Spectator = buf[start:len(buf):len(buf)]
 	}
-	releaseTransit(transit)
+	return buf
 }
 
 // releaseTransit gives a transit buffer back; an outsized one is left to the collector.
