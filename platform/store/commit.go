@@ -176,11 +176,19 @@ func (c *committer) busy(now time.Time, n int) bool {
 	return c.lastRate >= lingerRate
 }
 
-// linger adds to batch the requests that come within lingerFor, up to maxBatch.
+// linger adds to batch the requests that come within lingerFor, up to maxBatch. Requests already
+// waiting are always taken, even once the wait is over (a select would pick at random between
+// them and the timer).
 func (c *committer) linger(batch []*commitReq) []*commitReq {
 	t := time.NewTimer(lingerFor)
 	defer t.Stop()
 	for len(batch) < maxBatch {
+		select {
+		case r := <-c.queue:
+			batch = append(batch, r)
+			continue
+		default:
+		}
 		select {
 		case r := <-c.queue:
 			batch = append(batch, r)
