@@ -4,36 +4,22 @@ package admin
 // or query, answer.
 
 import (
-	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
 	"strings"
 
+	"cardhouse/platform/server"
 	"cardhouse/platform/store"
 
 	"github.com/labstack/echo/v4"
 )
 
-// bind decodes a JSON body strictly into v: malformed JSON, unknown fields and wrong types are a
-// 400 naming where. An empty body leaves v as it is.
+// bind decodes a JSON body strictly (server.DecodeJSON): malformed JSON, text after the value,
+// unknown fields and wrong types are a 400 bad_json naming where. An empty body leaves v as it is.
 func bind(c echo.Context, v any) error {
-	req := c.Request()
-	if req.ContentLength == 0 {
-		return nil
-	}
-	dec := json.NewDecoder(req.Body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		var se *json.SyntaxError
-		var te *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &se):
-			return errorf(http.StatusBadRequest, "bad_json", "malformed JSON at byte %d: %v", se.Offset, err)
-		case errors.As(err, &te):
-			return errorf(http.StatusBadRequest, "bad_json", "field %s: want %s, got %s", te.Field, te.Type, te.Value)
-		}
-		return errorf(http.StatusBadRequest, "bad_json", "bad request body: %v", err)
+	if err := server.BindBody(c.Request(), v); err != nil {
+		return errorf(http.StatusBadRequest, "bad_json", "%s", err.Error())
 	}
 	return nil
 }

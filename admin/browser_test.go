@@ -3,6 +3,7 @@ package admin_test
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -236,4 +237,39 @@ func TestAdminPagesInChromium(t *testing.T) {
 		}
 	}
 	b.shot("admin-audit")
+}
+
+// TestLoginNextInChromium: signing in from a login page whose next is off-site (as the server
+// would no longer render it, forced here onto the form) lands on /admin of this origin; the
+// page's own check refuses every next a browser would read as another host, and keeps admin paths.
+func TestLoginNextInChromium(t *testing.T) {
+	ctx := newBrowser(t)
+	e := newEnv(t, "sqlite")
+	e.admin("Root")
+	b := &browse{t: t, ctx: ctx, e: e}
+	b.open("/admin/login?next=%2Fadmin%2Fusers")
+	if got := eval[string](b, `document.querySelector("#login").dataset.next`); got != "/admin/users" {
+		t.Fatalf("data-next %q, want /admin/users", got)
+	}
+	for _, next := range append(evilNexts, "/\t/evil.example/", "/\n/evil.example/", "\\\\evil.example", "/\\evil.example") {
+		decoded, err := url.PathUnescape(next)
+		if err != nil {
+			decoded = next
+		}
+		for _, n := range []string{next, decoded} {
+			if got := eval[string](b, fmt.Sprintf("cardhouseAdmin.sameOriginAdminPath(%q)", n)); got != "/admin" {
+				t.Errorf("the page keeps next %q as %q, want /admin", n, got)
+			}
+		}
+	}
+	if got := eval[string](b, `cardhouseAdmin.sameOriginAdminPath("/admin/rooms?page=2#top")`); got != "/admin/rooms?page=2#top" {
+		t.Errorf("the page turns an admin path into %q", got)
+	}
+	// The whole flow with the worst value on the form: the admin stays on this site.
+	eval[bool](b, `(() => { document.querySelector("#login").dataset.next = "/\t/evil.example/"; return true })()`)
+	b.submit("#login", map[string]string{"username": "root", "password": password})
+	b.wait(`location.pathname === "/admin" && document.body.dataset.ready === "1"`)
+	if got := eval[string](b, "location.origin"); got != e.http.URL {
+		t.Fatalf("signed in at %s, want %s", got, e.http.URL)
+	}
 }

@@ -103,12 +103,35 @@ func TestEveryAdminRouteRefusesNonAdmins(t *testing.T) {
 
 	// The public routes really are public, and the login page links nowhere off-site.
 	anon := e.anonymous()
-	st, page := anon.raw("GET", "/admin/login?next=//evil.example/", nil)
-	if st != http.StatusOK || !strings.Contains(string(page), `data-next="/admin"`) {
-		t.Errorf("login page: %d, next not reset to /admin: %s", st, page)
-	}
+	checkLoginNext(t, anon)
 	if st, _ := anon.raw("GET", "/admin/assets/admin.js", nil); st != http.StatusOK {
 		t.Errorf("admin.js: %d", st)
+	}
+}
+
+// evilNexts are login "next" values a browser would read as another host (it drops tabs and
+// newlines and reads a backslash as a slash), or that leave the admin area.
+var evilNexts = []string{
+	"//evil.example/", "/%09/evil.example/", "/%0a/evil.example/", "/%0d%0a/evil.example/",
+	"/%5cevil.example/", "/%5C%5Cevil.example/", `/\evil.example/`, "https://evil.example/",
+	"http:evil.example", "javascript:alert(1)", "/admin%0a/../..//evil.example", "/%20/evil.example",
+	"/%00/evil.example", "evil.example", "/admin/../../evil.example", "/api/rooms", "/%2f%2fevil.example",
+}
+
+// checkLoginNext: the login page keeps a path of the admin area and sends anything else to /admin.
+func checkLoginNext(t *testing.T, anon *user) {
+	t.Helper()
+	for _, next := range evilNexts {
+		st, page := anon.raw("GET", "/admin/login?next="+next, nil)
+		if st != http.StatusOK || !strings.Contains(string(page), `data-next="/admin"`) {
+			t.Errorf("login page with next=%s: %d, next not reset to /admin", next, st)
+		}
+	}
+	for next, want := range map[string]string{"/admin/rooms%3Fpage%3D2": "/admin/rooms?page=2", "/admin": "/admin", "/admin/users/7": "/admin/users/7"} {
+		st, page := anon.raw("GET", "/admin/login?next="+next, nil)
+		if st != http.StatusOK || !strings.Contains(string(page), `data-next="`+want+`"`) {
+			t.Errorf("login page with next=%s: %d, want data-next %q", next, st, want)
+		}
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"cardhouse/platform/server"
 	"cardhouse/platform/store"
@@ -166,12 +167,34 @@ func listPage(c echo.Context, limit int) (int, error) {
 }
 
 func (a *Admin) loginPage(c echo.Context) error {
-	next := c.QueryParam("next")
-	// Only a path of this site: never an absolute URL (an open redirect).
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.Contains(next, `\`) {
-		next = Prefix
+	return a.render(c, http.StatusOK, "login", "Sign in", "", map[string]any{"Next": safeNext(c.QueryParam("next"))}, nil)
+}
+
+// safeNext is where the login page sends a signed-in admin: next when it is a path of the admin
+// area of this site, else the dashboard. A browser reads more as "another host" than a URL
+// parser does (it drops tabs and newlines, turns backslashes into slashes, so "/\t/evil" and
+// "/\\evil" become "//evil"): next must be free of control characters, backslashes and
+// percent-encoded ones, parse as a bare path, and lie under Prefix. admin.js checks it again.
+func safeNext(next string) string {
+	if next == "" || len(next) > 2048 {
+		return Prefix
 	}
-	return a.render(c, http.StatusOK, "login", "Sign in", "", map[string]any{"Next": next}, nil)
+	for _, r := range next {
+		if r < 0x20 || r == 0x7f || r == '\\' || unicode.IsSpace(r) {
+			return Prefix
+		}
+	}
+	if lower := strings.ToLower(next); strings.Contains(lower, "%5c") || strings.Contains(lower, "%2f%2f") {
+		return Prefix
+	}
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" {
+		return Prefix
+	}
+	if p := u.Path; strings.HasPrefix(p, "//") || (p != Prefix && !strings.HasPrefix(p, Prefix+"/")) || strings.Contains(p, "/../") || strings.HasSuffix(p, "/..") {
+		return Prefix
+	}
+	return next
 }
 
 func (a *Admin) dashboardPage(c echo.Context) error {

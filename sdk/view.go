@@ -83,6 +83,10 @@ type ActionSpec struct {
 	ChoiceFor []Card   `json:"choice_for,omitempty"`
 	Targets   []int    `json:"targets,omitempty"`
 	Indexes   []int    `json:"indexes,omitempty"`
+	// Args are the Action.Args keys this action takes (Last Card's "call" with a play). "choice"
+	// needs no mention: an action with Choices takes it. The host refuses a seat's action that
+	// carries a key no open action of its type declares, so nothing undeclared is ever stored.
+	Args []string `json:"args,omitempty"`
 }
 
 // Has reports whether an action of type t is open in the view.

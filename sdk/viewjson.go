@@ -189,6 +189,10 @@ func (a *ActionSpec) appendJSON(b []byte) []byte {
 		b = append(b, `,"indexes":`...)
 		b = appendInts(b, a.Indexes)
 	}
+	if len(a.Args) > 0 {
+		b = append(b, `,"args":`...)
+		b = appendStrings(b, a.Args)
+	}
 	return append(b, '}')
 }
 

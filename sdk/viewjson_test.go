@@ -46,7 +46,7 @@ func randomView(rng *RNG) View {
 		v.Indicators = []Indicator{{ID: s(), Label: s(), Value: s(), Kind: s()}}
 	}
 	if rng.Intn("t", 2) == 0 {
-		v.Actions = []ActionSpec{{Type: s(), Label: s(), Cards: cards(), Multi: true, From: s(), Choices: []string{s()}, ChoiceFor: cards(), Targets: ints(), Indexes: ints()}, {Type: "draw", Label: "Draw"}}
+		v.Actions = []ActionSpec{{Type: s(), Label: s(), Cards: cards(), Multi: true, From: s(), Choices: []string{s()}, ChoiceFor: cards(), Targets: ints(), Indexes: ints(), Args: []string{s(), s()}}, {Type: "draw", Label: "Draw"}}
 	}
 	if rng.Intn("t", 2) == 0 {
 		v.Deadlines = []Deadline{{ID: s(), Seat: 2, At: 1 << 40, Kind: s()}}

@@ -18,6 +18,18 @@
     return out;
   }
 
+  // sameOriginAdminPath is next when the browser itself reads it as a path of the admin area of
+  // this origin, else "/admin": the server checks next too (safeNext), this is the second wall.
+  function sameOriginAdminPath(next) {
+    if (!next || /[\u0000-\u001f\u007f\\\s]/.test(next) || !next.startsWith("/") || next.startsWith("//")) return "/admin";
+    let u;
+    try { u = new URL(next, window.location.origin); } catch (_) { return "/admin"; }
+    if (u.origin !== window.location.origin) return "/admin";
+    if (u.pathname !== "/admin" && !u.pathname.startsWith("/admin/")) return "/admin";
+    return u.pathname + u.search + u.hash;
+  }
+  window.cardhouseAdmin = { sameOriginAdminPath };
+
   async function send(form, ev) {
     ev.preventDefault();
     const output = form.querySelector("output");
@@ -45,7 +57,7 @@
       if (output) { output.textContent = reason; output.className = "error"; }
       return;
     }
-    if (form.dataset.next !== undefined) { window.location.assign(form.dataset.next || "/admin"); return; }
+    if (form.dataset.next !== undefined) { window.location.assign(sameOriginAdminPath(form.dataset.next)); return; }
     if (form.dataset.show && data && data[form.dataset.show] !== undefined) {
       if (output) { output.textContent = String(data[form.dataset.show]); output.className = "ok secret"; }
       return;

@@ -36,7 +36,7 @@ var errorCodes = map[string]bool{
 	"bad_json": true, "bad_message": true, "bad_version": true, "unknown_type": true, "too_large": true,
 	"not_member": true, "pending": true, "spectator": true, "not_your_seat": true, "not_host": true,
 	"seats": true, "busy": true, "engine_failure": true, "store_failure": true, "no_ruleset": true,
-	"house_rule_unusable": true, "error": true,
+	"house_rule_unusable": true, "error": true, "bad_action": true,
 }
 
 // run is what every player of a run shares.

@@ -1063,7 +1063,7 @@ func (r *Room) Leave(ctx context.Context, u *store.User) error {
 	return r.do(ctx, func() error {
 		ms := r.membersOf(u.ID)
 		if len(ms) == 0 {
-			return errf(KindNotFound, "not_member", "you are not a member of room %s", r.code)
+			return errf(KindForbidden, "not_member", "you are not a member of room %s", r.code)
 		}
 		for _, m := range ms {
 			if err := r.remove(m); err != nil {
@@ -1308,22 +1308,12 @@ func (r *Room) Act(ctx context.Context, u *store.User, seat *int, a sdk.Action) 
 		if err != nil {
 			return err
 		}
-		if err := checkActionShape(a); err != nil {
+		a.Seat = s
+		if err := r.checkAction(a); err != nil {
 			return err
 		}
-		a.Seat = s
 		return r.apply(a)
 	})
-}
-
-func checkActionShape(a sdk.Action) error {
-	switch a.Type {
-	case "":
-		return errf(KindInvalid, "bad_action", "the action has no type")
-	case sdk.ActDeadline, sdk.ActDeal:
-		return errf(KindForbidden, "bad_action", "%q actions come from the clock and the host, not from a seat", a.Type)
-	}
-	return nil
 }
 
 // Check is a dry run of an action: it says whether it would be accepted, and why not, storing and
@@ -1337,10 +1327,10 @@ func (r *Room) check(uid int64, seat *int, a sdk.Action) error {
 	if err != nil {
 		return err
 	}
-	if err := checkActionShape(a); err != nil {
+	a.Seat = s
+	if err := r.checkAction(a); err != nil {
 		return err
 	}
-	a.Seat = s
 	if r.broken != nil {
 		if err := r.refresh(); err != nil {
 			return engineErr(err)
@@ -1433,10 +1423,10 @@ func (r *Room) Handle(ctx context.Context, u *store.User, c *Client, msg Incomin
 			a := *msg.Action
 			s, err := r.actingSeat(u.ID, msg.Seat)
 			if err == nil {
-				err = checkActionShape(a)
+				a.Seat = s
+				err = r.checkAction(a)
 			}
 			if err == nil {
-				a.Seat = s
 				err = r.apply(a)
 			}
 			if err == nil {

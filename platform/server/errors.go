@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -55,25 +54,11 @@ func (es fieldErrors) Error() string {
 
 func fieldError(field, reason string) error { return fieldErrors{{field, reason}} }
 
-// bind decodes a JSON body strictly: malformed JSON, unknown fields and wrong types are a 400
-// naming where.
+// bind decodes a JSON body strictly (DecodeJSON): malformed JSON, text after the value, unknown
+// fields and wrong types are a 400 bad_json naming where. An empty body leaves v as it is.
 func bind(c echo.Context, v any) error {
-	req := c.Request()
-	if req.ContentLength == 0 {
-		return nil
-	}
-	dec := json.NewDecoder(req.Body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		var se *json.SyntaxError
-		var te *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &se):
-			return apiError(http.StatusBadRequest, "bad_json", fmt.Sprintf("malformed JSON at byte %d: %v", se.Offset, err))
-		case errors.As(err, &te):
-			return apiError(http.StatusBadRequest, "bad_json", fmt.Sprintf("field %s: want %s, got %s", te.Field, te.Type, te.Value))
-		}
-		return apiError(http.StatusBadRequest, "bad_json", "bad request body: "+err.Error())
+	if err := BindBody(c.Request(), v); err != nil {
+		return apiError(http.StatusBadRequest, "bad_json", err.Error())
 	}
 	return nil
 }

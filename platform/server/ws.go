@@ -1,14 +1,13 @@
 package server
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"cardhouse/platform/room"
 
@@ -92,10 +91,13 @@ func (s *Server) websocket(c echo.Context) error {
 			client.Send(room.ErrorMessage("", "too_large", fmt.Sprintf("message of %d bytes is over the limit of %d", len(data), s.cfg.MaxMessage)))
 			continue
 		}
+		if !utf8.Valid(data) {
+			// RFC 6455 section 8.1: a text frame that is not UTF-8 fails the connection with 1007.
+			_ = conn.Close(websocket.StatusInvalidFramePayloadData, "text message is not valid UTF-8")
+			break
+		}
 		var msg room.Incoming
-		dec := json.NewDecoder(bytes.NewReader(data))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&msg); err != nil {
+		if err := DecodeJSON(data, &msg); err != nil {
 			client.Send(room.ErrorMessage("", "bad_json", "malformed message: "+err.Error()))
 			continue
 		}

@@ -116,6 +116,9 @@ func actions(s *State, viewer int) []sdk.ActionSpec {
 			if len(play.ChoiceFor) > 0 {
 				play.Choices = slices.Clone(colorChoices)
 			}
+			if len(hand) == 2 && !s.Called[viewer] {
+				play.Args = []string{ArgCall} // L-8: "Last card!" with the play
+			}
 			out = append(out, play)
 		}
 		switch {

@@ -1,0 +1,238 @@
+package server_test
+
+// Tests for what attacking the server from outside found (issue 19): each fails without its fix.
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"cardhouse/platform/internal/testgame"
+	"cardhouse/sdk"
+
+	"github.com/coder/websocket"
+)
+
+// storedActions is the action log as the database holds it, oldest first.
+func storedActions(t *testing.T, e *env, dialect string) []string {
+	t.Helper()
+	var rows []string
+	if err := openRaw(t, dialect, e.dsn).Raw("SELECT action FROM actions ORDER BY id").Scan(&rows).Error; err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+// TestOneJSONValue: a body or a message is exactly one JSON value; text after it is bad_json and
+// changes nothing, over HTTP and over the WebSocket (pings too).
+func TestOneJSONValue(t *testing.T) { eachDialect(t, testOneJSONValue) }
+
+func testOneJSONValue(t *testing.T, dialect string) {
+	e := newEnv(t, dialect, inProcess())
+	alice, bob, code, ca, cb := twoSeats(e, nil)
+	if ca.latestView().Turn != 0 { // the one in turn acts
+		alice, ca = bob, cb
+	}
+
+	for _, body := range []string{
+		`{"action":{"type":"draw"}} this is not JSON`,
+		`{"action":{"type":"draw"}}{"action":{"type":"draw"}}`,
+		`{"action":{"type":"draw"}}]`,
+		`{"action":{"type":"draw"}} "trailing string"`,
+		"{\"action\":{\"type\":\"draw\",\"label\":\"\xff\"}}",
+	} {
+		var got apiErr
+		if st := alice.call("POST", "/api/rooms/"+code+"/act", body, &got); st != http.StatusBadRequest || got.Error.Code != "bad_json" {
+			t.Errorf("act %q: %d %q (%s), want 400 bad_json", body, st, got.Error.Code, got.Error.Reason)
+		}
+	}
+	if n := len(storedActions(t, e, dialect)); n != 0 {
+		t.Fatalf("%d actions stored after refused bodies", n)
+	}
+	// White space after the value is not text.
+	alice.must("POST", "/api/rooms/"+code+"/act", "{\"action\":{\"type\":\"draw\"}} \n\t ", nil)
+	if n := len(storedActions(t, e, dialect)); n != 1 {
+		t.Fatalf("%d actions stored, want 1", n)
+	}
+
+	// The WebSocket: an act and a ping with trailing bytes are bad_json and get no other answer.
+	ca.sync()
+	for _, msg := range []string{
+		`{"type":"ping","id":"p1"} junk`,
+		`{"type":"act","id":"a1","action":{"type":"draw"}}{"type":"act","id":"a2","action":{"type":"draw"}}`,
+	} {
+		ca.sendRaw([]byte(msg))
+		before := ca.sync()
+		if len(before) != 1 || str(before[0]["type"]) != "error" || str(before[0]["code"]) != "bad_json" {
+			t.Errorf("message %q: answered %v, want one bad_json error", msg, before)
+		}
+	}
+	if n := len(storedActions(t, e, dialect)); n != 1 {
+		t.Fatalf("%d actions stored after refused messages, want 1", n)
+	}
+}
+
+// TestInvalidUTF8Closes: a text frame that is not UTF-8 closes the connection with 1007 (RFC 6455
+// section 8.1), and nothing it said is applied.
+func TestInvalidUTF8Closes(t *testing.T) {
+	e := newEnv(t, "sqlite", inProcess())
+	_, _, _, ca, _ := twoSeats(e, nil)
+	ca.sync()
+	ca.sendRaw([]byte("{\"type\":\"chat\",\"text\":\"caf\xe9\"}"))
+	deadline := time.After(waitFor)
+wait:
+	for {
+		select {
+		case _, ok := <-ca.msgs:
+			if !ok {
+				break wait
+			}
+			<-ca.raw
+		case <-deadline:
+			t.Fatalf("the connection is still open %s after an invalid UTF-8 frame", waitFor)
+		}
+	}
+	if got := websocket.CloseStatus(ca.closeErr); got != websocket.StatusInvalidFramePayloadData {
+		t.Fatalf("closed with %v (%v), want 1007", got, ca.closeErr)
+	}
+	var lines int64
+	if err := openRaw(t, "sqlite", e.dsn).Raw("SELECT count(*) FROM chat_messages").Scan(&lines).Error; err != nil {
+		t.Fatal(err)
+	}
+	if lines != 0 {
+		t.Fatalf("%d chat lines stored from an invalid frame", lines)
+	}
+}
+
+// TestActionsCarryOnlyWhatTheirTypeTakes: an action with cards, a target, an index, a zone, a
+// choice or args its type does not take (judged by the seat's view) is refused, changes nothing
+// and is never stored; args are capped; the actions stored hold only what was asked for.
+func TestActionsCarryOnlyWhatTheirTypeTakes(t *testing.T) {
+	eachDialect(t, testActionsCarryOnlyWhatTheirTypeTakes)
+}
+
+func testActionsCarryOnlyWhatTheirTypeTakes(t *testing.T, dialect string) {
+	e := newEnv(t, dialect, inProcess())
+	alice, bob, code, ca, cb := twoSeats(e, nil)
+	conns, users := []*conn{ca, cb}, []*user{alice, bob}
+	v := ca.latestView()
+	u, c := users[v.Turn], conns[v.Turn]
+	mine := c.latestView()
+	play, canPlay := mine.Action(sdk.ActPlay)
+	one, three := 1, 3
+	big := strings.Repeat("x", 15<<10)
+	many := map[string]string{}
+	for i := range 9 {
+		many[string(rune('a'+i))] = "1"
+	}
+	junk := []struct {
+		name   string
+		action map[string]any
+	}{
+		{"draw with an index", map[string]any{"type": "draw", "index": 3}},
+		{"draw with a target", map[string]any{"type": "draw", "target": one}},
+		{"draw with cards", map[string]any{"type": "draw", "cards": []string{"AS"}}},
+		{"draw from a zone", map[string]any{"type": "draw", "from": "face_up"}},
+		{"draw with a suit", map[string]any{"type": "draw", "suit": "H"}},
+		{"draw with 15 KB of args", map[string]any{"type": "draw", "args": map[string]string{"note": big}}},
+		{"draw with nine args", map[string]any{"type": "draw", "args": many}},
+		{"draw with an undeclared arg", map[string]any{"type": "draw", "args": map[string]string{"call": "true"}}},
+		{"draw with a deadline", map[string]any{"type": "draw", "deadline": "turn"}},
+		{"a type nobody offers, with a target", map[string]any{"type": "swap_hands", "target": three}},
+	}
+	if canPlay {
+		card := play.Cards[0].String()
+		junk = append(junk,
+			struct {
+				name   string
+				action map[string]any
+			}{"play with a target", map[string]any{"type": "play", "cards": []string{card}, "target": one}},
+			struct {
+				name   string
+				action map[string]any
+			}{"play with an index", map[string]any{"type": "play", "cards": []string{card}, "index": 0}},
+			struct {
+				name   string
+				action map[string]any
+			}{"play with a colour", map[string]any{"type": "play", "cards": []string{card}, "color": "R"}},
+		)
+	}
+	for i, tc := range junk {
+		var got apiErr
+		if st := u.call("POST", "/api/rooms/"+code+"/act", map[string]any{"action": tc.action}, &got); st != http.StatusBadRequest || got.Error.Code != "bad_action" {
+			t.Errorf("%s over HTTP: %d %q (%s), want 400 bad_action", tc.name, st, got.Error.Code, got.Error.Reason)
+		}
+		id := "j" + strconvI(int64(i))
+		c.send(map[string]any{"type": "act", "id": id, "action": tc.action})
+		m := c.expect("error")
+		if str(m["code"]) != "bad_action" || str(m["id"]) != id {
+			t.Errorf("%s over the WebSocket: %s %s, want bad_action", tc.name, m["code"], m["reason"])
+		}
+		// A dry run says the same.
+		var chk map[string]any
+		if st := u.call("POST", "/api/rooms/"+code+"/check", map[string]any{"action": tc.action}, &chk); st != http.StatusBadRequest {
+			t.Errorf("%s checked: %d %v, want 400", tc.name, st, chk)
+		}
+	}
+	if rows := storedActions(t, e, dialect); len(rows) != 0 {
+		t.Fatalf("refused actions were stored: %v", rows)
+	}
+	if after := c.latestView(); after.Turn != mine.Turn || len(after.Zones) != len(mine.Zones) {
+		t.Fatalf("the table changed after refused actions")
+	}
+
+	// What the view offers is accepted, and stored as it was asked for, no more.
+	if canPlay {
+		u.must("POST", "/api/rooms/"+code+"/act", map[string]any{"action": map[string]any{"type": "play", "cards": []string{play.Cards[0].String()}}}, nil)
+	} else {
+		u.must("POST", "/api/rooms/"+code+"/act", map[string]any{"action": map[string]any{"type": "draw"}}, nil)
+	}
+	rows := storedActions(t, e, dialect)
+	if len(rows) != 1 {
+		t.Fatalf("stored %d actions, want 1", len(rows))
+	}
+	var stored map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(rows[0]), &stored); err != nil {
+		t.Fatal(err)
+	}
+	for k := range stored {
+		if k != "seat" && k != "type" && k != "cards" {
+			t.Errorf("the stored action %s carries %q", rows[0], k)
+		}
+	}
+}
+
+// TestMemberOnlyRoutesAnswerAlike: every member-only route answers a signed-in non-member 403 not_member
+// (or not_host where only the host may), never 404 for a room that exists.
+func TestMemberOnlyRoutesAnswerAlike(t *testing.T) {
+	e := newEnv(t, "sqlite", inProcess())
+	alice := e.register("Alice")
+	info := alice.createRoom(map[string]any{"ruleset": testgame.ID})
+	dave := e.guest("Dave")
+	base := "/api/rooms/" + info.Code
+	for _, tc := range []struct {
+		method, path string
+		body         any
+		code         string
+	}{
+		{"POST", base + "/leave", nil, "not_member"},
+		{"POST", base + "/act", map[string]any{"action": map[string]any{"type": "draw"}}, "not_member"},
+		{"POST", base + "/check", map[string]any{"action": map[string]any{"type": "draw"}}, "not_member"},
+		{"GET", base + "/chat", nil, "not_member"},
+		{"POST", base + "/chat", map[string]any{"text": "hi"}, "not_member"},
+		{"GET", base + "/games/1/replay", nil, "not_member"},
+		{"GET", base + "/ws", nil, "not_member"},
+		{"POST", base + "/lock", map[string]any{"locked": true}, "not_host"},
+		{"POST", base + "/kick", map[string]any{"member_id": 1}, "not_host"},
+		{"POST", base + "/host", map[string]any{"member_id": 1}, "not_host"},
+		{"POST", base + "/bots", map[string]any{"level": 1}, "not_host"},
+		{"POST", base + "/deal", nil, "not_host"},
+	} {
+		var got apiErr
+		if st := dave.call(tc.method, tc.path, tc.body, &got); st != http.StatusForbidden || got.Error.Code != tc.code {
+			t.Errorf("%s %s as a non-member: %d %q (%s), want 403 %s", tc.method, tc.path, st, got.Error.Code, got.Error.Reason, tc.code)
+		}
+	}
+}
