@@ -13,13 +13,22 @@ import (
 
 var (
 	buildMu sync.Mutex
-	built   = map[string]string{}
+	built   = map[string]*builtPlugin{}
 )
 
-// LaunchPlugin builds the plugin main package in dir (once per test binary) with `go build`, and
-// returns a supervised process of it, closed when the test ends. It is how a plugin author runs
-// the scenarios and RunEngine across the real process boundary. It skips the test when the go
-// command is not on PATH, and fails it when the build fails.
+// builtPlugin is a plugin binary built by LaunchPlugin, shared by the tests using it at once and
+// removed (its whole temporary folder) when the last of them ends.
+type builtPlugin struct {
+	dir, bin string
+	users    int
+}
+
+// LaunchPlugin builds the plugin main package in dir with `go build` (once for the tests that
+// use it at the same time; Go's build cache makes a later build quick), and returns a supervised
+// process of it, closed when the test ends. It is how a plugin author runs the scenarios and
+// RunEngine across the real process boundary. The binary (some 20 MB) lives in a temporary
+// folder removed when the last test using it ends. It skips the test when the go command is not
+// on PATH, and fails it when the build fails.
 func LaunchPlugin(tb testing.TB, dir string) *plugin.Process {
 	tb.Helper()
 	gobin, err := exec.LookPath("go")
@@ -31,27 +40,37 @@ func LaunchPlugin(tb testing.TB, dir string) *plugin.Process {
 		tb.Fatal(err)
 	}
 	buildMu.Lock()
-	bin, ok := built[abs]
+	b, ok := built[abs]
 	if !ok {
 		tmp, err := os.MkdirTemp("", "cardhouse-plugin-")
 		if err != nil {
 			buildMu.Unlock()
 			tb.Fatal(err)
 		}
-		bin = filepath.Join(tmp, filepath.Base(abs))
-		cmd := exec.Command(gobin, "build", "-o", bin, ".")
+		b = &builtPlugin{dir: tmp, bin: filepath.Join(tmp, filepath.Base(abs))}
+		cmd := exec.Command(gobin, "build", "-o", b.bin, ".")
 		cmd.Dir = abs
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildMu.Unlock()
+			_ = os.RemoveAll(tmp)
 			tb.Fatalf("go build %s: %v\n%s", dir, err, out)
 		}
-		built[abs] = bin
+		built[abs] = b
 	}
+	b.users++
 	buildMu.Unlock()
-	p := plugin.NewProcess(plugin.Spec{Path: bin}, plugin.Config{})
+	p := plugin.NewProcess(plugin.Spec{Path: b.bin}, plugin.Config{})
 	tb.Cleanup(func() {
 		if err := p.Close(); err != nil {
 			tb.Errorf("closing the plugin %s: %v", dir, err)
+		}
+		buildMu.Lock()
+		defer buildMu.Unlock()
+		if b.users--; b.users == 0 {
+			delete(built, abs)
+			if err := os.RemoveAll(b.dir); err != nil {
+				tb.Errorf("removing the plugin binary of %s: %v", dir, err)
+			}
 		}
 	})
 	return p

@@ -1,0 +1,10 @@
+// Command toyplugin serves the toy ruleset as a plugin executable, for LaunchPlugin's own tests.
+package main
+
+import (
+	"cardhouse/sdk"
+	"cardhouse/sdk/plugin"
+	"cardhouse/sdk/rulesettest/toy"
+)
+
+func main() { plugin.Serve(sdk.NewEngine[toy.State](toy.Ruleset{})) }
