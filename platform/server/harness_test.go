@@ -33,7 +33,7 @@ const waitFor = 20 * time.Second
 
 // env is one running server over a store, with a fake clock.
 type env struct {
-	t       *testing.T
+	t       testing.TB
 	dsn     string
 	engines map[string]sdk.Engine
 	clock   *room.FakeClock
@@ -48,7 +48,7 @@ func quietLogger() *slog.Logger {
 }
 
 // newEnv starts a server on a fresh database of dialect.
-func newEnv(t *testing.T, dialect string, engines map[string]sdk.Engine) *env {
+func newEnv(t testing.TB, dialect string, engines map[string]sdk.Engine) *env {
 	t.Helper()
 	storetest.SkipUnlessAvailable(t, dialect)
 	e := &env{t: t, dsn: storetest.DSN(t, dialect, t.TempDir()), engines: engines, clock: room.NewFakeClock(time.Unix(1_800_000_000, 0))}
