@@ -139,6 +139,9 @@ type MemberInfo struct {
 	// user joined or connected; empty when unknown (a bot, or nobody connected since a restart).
 	Avatar string `json:"avatar,omitempty"`
 	Colour string `json:"colour,omitempty"`
+	// ClaimsSeat is the seat a pending member asks the host for, to take it back by name (a
+	// guest from another device in a locked room or one with approval).
+	ClaimsSeat *int `json:"claims_seat,omitempty"`
 }
 
 func encode(m Outgoing) []byte {

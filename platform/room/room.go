@@ -49,6 +49,10 @@ type Room struct {
 	deadlines map[string]Timer
 	bots      map[int]Timer
 	graces    map[int64]Timer
+	// claims are the pending members asking the host for a dropped guest's seat by name (member
+	// id -> the seat's member id), rejoin.go. Kept in memory: after a restart a claim is an
+	// ordinary join request.
+	claims map[int64]int64
 	pause     Timer
 	chatTimes map[int64][]time.Time
 	looks     map[int64]look
@@ -74,7 +78,7 @@ func newRoom(ctx context.Context, m *Manager, sr *store.Room) (*Room, error) {
 		inbox: make(chan func(), m.cfg.QueueSize), quit: make(chan struct{}), done: make(chan struct{}),
 		room: sr, members: ms, desc: m.descs[sr.Ruleset], engine: m.cfg.Engines[sr.Ruleset],
 		clients: map[*Client]struct{}{}, deadlines: map[string]Timer{}, bots: map[int]Timer{},
-		graces: map[int64]Timer{}, chatTimes: map[int64][]time.Time{}, looks: map[int64]look{},
+		graces: map[int64]Timer{}, claims: map[int64]int64{}, chatTimes: map[int64][]time.Time{}, looks: map[int64]look{},
 	}
 	if sr.GameID != nil {
 		g, err := m.cfg.Store.GameByID(ctx, *sr.GameID)
@@ -273,6 +277,9 @@ func (r *Room) info() Info {
 	}
 	for _, m := range r.members {
 		mi := MemberInfo{ID: m.ID, Name: m.Name, Role: m.Role, Seat: m.Seat, BotLevel: m.BotLevel, WantsSeat: m.WantsSeat, Covered: m.Covered}
+		if seat := r.claimedSeat(m); seat != nil {
+			mi.ClaimsSeat = &seat.Seat
+		}
 		if m.UserID != nil {
 			mi.UserID = *m.UserID
 			mi.Connected = r.connected(*m.UserID)
@@ -881,35 +888,11 @@ func (r *Room) Join(ctx context.Context, u *store.User, spectate bool) (MemberIn
 			out = r.memberInfo(ms[0])
 			return nil
 		}
-		// The seat comes back whether the game still runs or ended while they were away (the seat
-		// is theirs for the next game too).
-		for _, m := range r.members {
-			if isHuman(m) && m.Role == store.MemberPlayer && m.Seat >= 0 && strings.EqualFold(strings.TrimSpace(m.Name), strings.TrimSpace(u.DisplayName)) && !r.connected(*m.UserID) && r.game != nil && r.room.Mode != store.ModeDevice {
-				old := *m.UserID
-				// A registered player comes back by logging in; only a guest's seat is taken
-				// back by name, as a guest has nothing else to prove who they are.
-				if prev, err := r.cfg.Store.UserByID(ctx, old); err != nil || !prev.Guest {
-					continue
-				}
-				uid := u.ID
-				m.UserID = &uid
-				if err := r.saveMembers(m); err != nil {
-					m.UserID = &old
-					return err
-				}
-				if r.room.HostID == old {
-					r.room.HostID = u.ID
-					r.saveRoom()
-				}
-				if t, ok := r.graces[m.ID]; ok {
-					t.Stop()
-					delete(r.graces, m.ID)
-				}
-				r.log.Info("a dropped player rejoined by name", "seat", m.Seat, "name", m.Name)
-				out = r.memberInfo(m)
-				r.broadcastRoom()
-				return nil
-			}
+		// A dropped guest's seat comes back by name (rejoin.go).
+		if m, prev := r.droppedGuestSeat(ctx, u); m != nil {
+			var err error
+			out, err = r.rejoinByName(u, m, prev)
+			return err
 		}
 		if r.room.Locked {
 			return errf(KindConflict, "locked", "room %s is locked: it takes no new members", r.code)
@@ -970,6 +953,9 @@ func (r *Room) Decide(ctx context.Context, u *store.User, memberID int64, approv
 			r.dropUser(*m.UserID, "denied", "the host declined your request")
 			r.broadcastRoom()
 			return nil
+		}
+		if seat := r.claimedSeat(m); seat != nil {
+			return r.grantClaim(m, seat)
 		}
 		old := *m
 		switch {

@@ -25,6 +25,15 @@ import (
 // SessionCookie is the name of the session cookie (HttpOnly, SameSite=Lax).
 const SessionCookie = "cardhouse_session"
 
+// GuestCookie holds the browser's guest key: a random token set when the browser first makes a
+// guest and kept for a year, so that a new guest of the same browser (its session expired, its
+// cookie lost) gets its dropped seat back by name silently, while a guest of the same name from
+// another device does not (docs/protocol.md, "Rejoining"). Only its SHA-256 is stored.
+const GuestCookie = "cardhouse_guest"
+
+// guestKeyTTL is how long a browser keeps its guest key.
+const guestKeyTTL = 365 * 24 * time.Hour
+
 // CSRFHeader is the header a state-changing request of a logged-in browser must carry, holding the
 // csrf_token the account endpoints return.
 const CSRFHeader = "X-CSRF-Token"
@@ -274,7 +283,15 @@ func (s *Server) guest(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	u := &store.User{DisplayName: name, Guest: true, Role: store.RolePlayer}
+	key := ""
+	if ck, err := c.Cookie(GuestCookie); err == nil && len(ck.Value) >= 32 && len(ck.Value) <= 64 {
+		key = ck.Value
+	} else {
+		key = randomToken()
+	}
+	c.SetCookie(&http.Cookie{Name: GuestCookie, Value: key, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode,
+		Secure: s.cfg.SecureCookies, Expires: time.Now().Add(guestKeyTTL)})
+	u := &store.User{DisplayName: name, Guest: true, Role: store.RolePlayer, GuestKeyHash: hashToken(key)}
 	if err := s.cfg.Store.CreateUser(c.Request().Context(), u); err != nil {
 		return err
 	}

@@ -5,11 +5,15 @@ package server_test
 import (
 	"encoding/json"
 	"net/http"
+	"net/http/cookiejar"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
 
 	"cardhouse/platform/internal/testgame"
+	"cardhouse/platform/room"
+	"cardhouse/platform/server"
 	"cardhouse/sdk"
 
 	"github.com/coder/websocket"
@@ -234,5 +238,131 @@ func TestMemberOnlyRoutesAnswerAlike(t *testing.T) {
 		if st := dave.call(tc.method, tc.path, tc.body, &got); st != http.StatusForbidden || got.Error.Code != tc.code {
 			t.Errorf("%s %s as a non-member: %d %q (%s), want 403 %s", tc.method, tc.path, st, got.Error.Code, got.Error.Reason, tc.code)
 		}
+	}
+}
+
+// sameBrowserGuest is a new guest session named name in u's browser: the session cookie is gone
+// (expired, cleared), the browser's guest key stays.
+func (u *user) sameBrowserGuest(name string) *user {
+	u.e.t.Helper()
+	base, _ := url.Parse(u.e.http.URL)
+	jar, _ := cookiejar.New(nil)
+	for _, c := range u.c.Jar.Cookies(base) {
+		if c.Name == server.GuestCookie {
+			jar.SetCookies(base, []*http.Cookie{{Name: c.Name, Value: c.Value, Path: "/"}})
+		}
+	}
+	nu := &user{e: u.e, name: name, c: &http.Client{Jar: jar}}
+	var a accountResp
+	nu.must("POST", "/api/guest", map[string]string{"name": name}, &a)
+	return nu.signedIn(a)
+}
+
+// seatHolder is the user id holding seat in code.
+func seatHolder(t *testing.T, u *user, code string, seat int) int64 {
+	t.Helper()
+	for _, m := range u.roomInfo(code).Members {
+		if m.Seat == seat && m.Role == "player" {
+			return m.UserID
+		}
+	}
+	t.Fatalf("nobody holds seat %d", seat)
+	return 0
+}
+
+// TestGuestSeatsAreNotTakenByName: a dropped guest's seat comes back silently to a guest of the
+// same browser, even in a locked room and with the host role; from another device it needs the
+// host's approval in a locked room, and never carries the host role.
+func TestGuestSeatsAreNotTakenByName(t *testing.T) { eachDialect(t, testGuestSeatsAreNotTakenByName) }
+
+func testGuestSeatsAreNotTakenByName(t *testing.T, dialect string) {
+	e := newEnv(t, dialect, inProcess())
+	alice, bob, code, ca, cb := twoSeats(e, nil) // bob is a guest in seat 1
+	alice.must("POST", "/api/rooms/"+code+"/lock", map[string]any{"locked": true}, nil)
+	drop := func(c *conn, who string) {
+		ca.sync() // what ca holds from before the drop says nothing of it
+		c.ws.CloseNow()
+		for {
+			var in room.Info
+			_ = json.Unmarshal(ca.expect("room")["room"], &in)
+			if m, ok := memberNamed(in, who); ok && !m.Connected {
+				return
+			}
+		}
+	}
+	drop(cb, "Bob")
+
+	// Another device, a locked room: a request to the host, not the seat.
+	mallory := e.guest("bob")
+	var joined struct {
+		Member room.MemberInfo `json:"member"`
+	}
+	mallory.must("POST", "/api/rooms/"+code+"/join", nil, &joined)
+	if joined.Member.Role != "pending" || joined.Member.ClaimsSeat == nil || *joined.Member.ClaimsSeat != 1 {
+		t.Fatalf("a guest of the same name from another device got %+v, want a pending claim on seat 1", joined.Member)
+	}
+	if got := seatHolder(t, alice, code, 1); got != bob.id {
+		t.Fatalf("seat 1 went to user %d by name alone, want bob (%d)", got, bob.id)
+	}
+	var st apiErr
+	if s := mallory.call("POST", "/api/rooms/"+code+"/act", map[string]any{"action": map[string]any{"type": "draw"}}, &st); s != http.StatusForbidden {
+		t.Fatalf("the claimant acted: %d %+v", s, st)
+	}
+
+	// The same browser: the seat back at once, though the room is locked.
+	bob2 := bob.sameBrowserGuest("Bob")
+	bob2.must("POST", "/api/rooms/"+code+"/join", nil, &joined)
+	if joined.Member.Role != "player" || joined.Member.Seat != 1 {
+		t.Fatalf("the same browser got %+v, want seat 1", joined.Member)
+	}
+	if got := seatHolder(t, alice, code, 1); got != bob2.id {
+		t.Fatalf("seat 1 is user %d's, want bob's new guest %d", got, bob2.id)
+	}
+	if v := bob2.connect(code).latestView(); v == nil || v.Viewer != 1 {
+		t.Fatalf("bob's view after taking the seat back: %+v", v)
+	}
+	// The superseded claim no longer stands; the host answering it gives nothing.
+	var req int64
+	for _, m := range alice.roomInfo(code).Members {
+		if m.UserID == mallory.id {
+			req = m.ID
+		}
+	}
+	if req != 0 {
+		alice.must("POST", "/api/rooms/"+code+"/requests/"+strconvI(req), map[string]any{"approve": true}, nil)
+		if got := seatHolder(t, alice, code, 1); got != bob2.id {
+			t.Fatalf("approving a stale claim moved seat 1 to %d", got)
+		}
+	}
+}
+
+// TestHostRoleNotByName: a guest host's dropped seat taken back by name from another device
+// (an open room) comes without the host role, which passes to another member; from the same
+// browser the host role comes back too.
+func TestHostRoleNotByName(t *testing.T) {
+	e := newEnv(t, "sqlite", inProcess())
+	gina, bob := e.guest("Gina"), e.register("Bob")
+	info := gina.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 2})
+	bob.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
+	cg, cb := gina.connect(info.Code), bob.connect(info.Code)
+	gina.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
+	cg.sync()
+	cb.sync()
+	cg.ws.CloseNow()
+	for {
+		var in room.Info
+		_ = json.Unmarshal(cb.expect("room")["room"], &in)
+		if m, ok := memberNamed(in, "Gina"); ok && !m.Connected {
+			break
+		}
+	}
+	other := e.guest("GINA")
+	other.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
+	in := bob.roomInfo(info.Code)
+	if got := seatHolder(t, bob, info.Code, 0); got != other.id {
+		t.Fatalf("seat 0 is %d's, want the rejoining guest %d (an open room)", got, other.id)
+	}
+	if in.HostID != bob.id {
+		t.Fatalf("the host is %d after a rejoin by name, want bob (%d), never the rejoiner (%d)", in.HostID, bob.id, other.id)
 	}
 }

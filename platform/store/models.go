@@ -19,9 +19,13 @@ type User struct {
 	Banned       bool
 	// Avatar and Colour are the player's look (the DRUGS "YOUR LOOK"): an avatar name and a
 	// #rrggbb colour.
-	Avatar    string
-	Colour    string
-	CreatedAt time.Time
+	Avatar string
+	Colour string
+	// GuestKeyHash is the SHA-256 (hex) of the guest key of the browser a guest was made in (the
+	// cardhouse_guest cookie), "" for accounts: a guest's seat comes back by name silently only
+	// to another guest of the same browser (docs/protocol.md, "Rejoining").
+	GuestKeyHash string `json:"-"`
+	CreatedAt    time.Time
 }
 
 // Session is a logged-in browser. The cookie carries a random token; only its SHA-256 is stored.
