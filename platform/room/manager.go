@@ -43,6 +43,9 @@ type Config struct {
 	ChatMax    int
 	ChatBurst  int
 	ChatWindow time.Duration
+	// MaxSpectators bounds the members of a room who watch or wait for the host's approval
+	// (default 200): every membership change reaches each of them.
+	MaxSpectators int
 }
 
 func (c *Config) defaults() {
@@ -75,6 +78,9 @@ func (c *Config) defaults() {
 	}
 	if c.ChatWindow == 0 {
 		c.ChatWindow = 10 * time.Second
+	}
+	if c.MaxSpectators == 0 {
+		c.MaxSpectators = 200
 	}
 }
 

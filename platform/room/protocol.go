@@ -30,6 +30,7 @@ const (
 	MsgError    = "error"
 	MsgChatLine = "chat"
 	MsgPong     = "pong"
+	MsgMembers  = "members"
 	MsgBye      = "bye"
 	MsgCheckRes = "check"
 )
@@ -70,6 +71,10 @@ type Outgoing struct {
 	// chat, hello (recent lines)
 	Chat  *ChatLine  `json:"chat,omitempty"`
 	Chats []ChatLine `json:"chats,omitempty"`
+	// members: the members that changed (joined, connected, left a seat...) and the ids of those
+	// who left, since the last room or members message.
+	Members []MemberInfo `json:"members,omitempty"`
+	Gone    []int64      `json:"gone,omitempty"`
 }
 
 // You tells a connection who it is in the room.

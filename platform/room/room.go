@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -53,6 +54,8 @@ type Room struct {
 	// id -> the seat's member id), rejoin.go. Kept in memory: after a restart a claim is an
 	// ordinary join request.
 	claims    map[int64]int64
+	// pending are the membership changes not yet sent (members.go).
+	pending memberChanges
 	pause     Timer
 	chatTimes map[int64][]time.Time
 	looks     map[int64]look
@@ -275,21 +278,32 @@ func (r *Room) info() Info {
 	if len(r.houseRules) > 0 {
 		in.HouseRules = r.houseRuleInfos()
 	}
-	for _, m := range r.members {
+	in.Members = r.memberInfos(r.members)
+	return in
+}
+
+// memberInfos is ms as clients see them.
+func (r *Room) memberInfos(ms []*store.Member) []MemberInfo {
+	online := make(map[int64]bool, len(r.clients))
+	for c := range r.clients {
+		online[c.UserID] = true
+	}
+	out := make([]MemberInfo, 0, len(ms))
+	for _, m := range ms {
 		mi := MemberInfo{ID: m.ID, Name: m.Name, Role: m.Role, Seat: m.Seat, BotLevel: m.BotLevel, WantsSeat: m.WantsSeat, Covered: m.Covered}
 		if seat := r.claimedSeat(m); seat != nil {
 			mi.ClaimsSeat = &seat.Seat
 		}
 		if m.UserID != nil {
 			mi.UserID = *m.UserID
-			mi.Connected = r.connected(*m.UserID)
+			mi.Connected = online[*m.UserID]
 			if l, ok := r.looks[*m.UserID]; ok {
 				mi.Avatar, mi.Colour = l.avatar, l.colour
 			}
 		}
-		in.Members = append(in.Members, mi)
+		out = append(out, mi)
 	}
-	return in
+	return out
 }
 
 func (r *Room) you(uid int64) *You {
@@ -305,10 +319,27 @@ func (r *Room) you(uid int64) *You {
 
 // ---- telling clients (actor only) ----
 
+// broadcastRoom sends every client the whole room (and who it is in it): the room is encoded
+// once, and only each client's "you" apart. It supersedes the membership changes not yet sent.
 func (r *Room) broadcastRoom() {
+	r.dropMemberChanges()
+	if len(r.clients) == 0 {
+		return
+	}
 	in := r.info()
+	room, err := json.Marshal(&in)
+	if err != nil {
+		panic("room: encoding the room: " + err.Error())
+	}
+	head := `{"v":` + strconv.Itoa(ProtocolVersion) + `,"type":"` + MsgRoom + `","room":`
 	for c := range r.clients {
-		c.push(encode(Outgoing{Type: MsgRoom, Room: &in, You: r.you(c.UserID)}))
+		you, err := json.Marshal(r.you(c.UserID))
+		if err != nil {
+			panic("room: encoding you: " + err.Error())
+		}
+		b := make([]byte, 0, len(head)+len(room)+len(you)+9)
+		b = append(append(append(append(append(b, head...), room...), `,"you":`...), you...), '}')
+		c.push(b)
 	}
 }
 
@@ -840,7 +871,7 @@ func (r *Room) Attach(ctx context.Context, u *store.User, c *Client, chat []Chat
 		}
 		c.push(encode(hello))
 		r.sendViews(c)
-		r.broadcastRoom()
+		r.noteMembers(ms...)
 		r.updatePause()
 		r.schedule()
 		return nil
@@ -868,7 +899,7 @@ func (r *Room) Detach(c *Client) {
 				}
 			}
 		}
-		r.broadcastRoom()
+		r.noteMembers(r.membersOf(c.UserID)...)
 		r.updatePause()
 	})
 }
@@ -909,25 +940,21 @@ func (r *Room) Join(ctx context.Context, u *store.User, spectate bool) (MemberIn
 		default:
 			m.Role, m.WantsSeat = store.MemberSpectator, true
 		}
+		if m.Role != store.MemberPlayer && r.spectators() >= r.cfg.MaxSpectators {
+			return errf(KindConflict, "spectators_full", "room %s has as many spectators as it takes (%d)", r.code, r.cfg.MaxSpectators)
+		}
 		if err := r.saveMembers(m); err != nil {
 			return err
 		}
 		r.members = append(r.members, m)
 		out = r.memberInfo(m)
-		r.broadcastRoom()
+		r.noteMembers(m)
 		return nil
 	})
 	return out, err
 }
 
-func (r *Room) memberInfo(m *store.Member) MemberInfo {
-	for _, mi := range r.info().Members {
-		if mi.ID == m.ID {
-			return mi
-		}
-	}
-	return MemberInfo{}
-}
+func (r *Room) memberInfo(m *store.Member) MemberInfo { return r.memberInfos([]*store.Member{m})[0] }
 
 func (r *Room) hostOnly(u *store.User, what string) error {
 	if !r.isHost(u.ID) {

@@ -586,23 +586,7 @@ func testDropCoverRejoin(t *testing.T, dialect string) {
 	cb.ws.CloseNow()
 
 	// Bob's seat is kept through the grace period, then a bot covers it.
-	waitMember := func(want func(room.MemberInfo) bool) {
-		// Only states of the running game count (the hello of an earlier state may be queued).
-		t.Helper()
-		for {
-			m := ca.expect("room")
-			var in room.Info
-			_ = json.Unmarshal(m["room"], &in)
-			if in.Game == nil {
-				continue
-			}
-			for _, mi := range in.Members {
-				if mi.Name == "Bob" && want(mi) {
-					return
-				}
-			}
-		}
-	}
+	waitMember := func(want func(room.MemberInfo) bool) { t.Helper(); ca.waitMember("Bob", want) }
 	waitMember(func(m room.MemberInfo) bool { return !m.Connected })
 	e.clock.Advance(19 * time.Second)
 	if info := alice.roomInfo(info.Code); slices.ContainsFunc(info.Members, func(m room.MemberInfo) bool { return m.Covered }) {
@@ -643,16 +627,7 @@ func testDropCoverRejoin(t *testing.T, dialect string) {
 
 	// A registered player's seat is not taken by name: they come back by logging in.
 	ca.ws.CloseNow()
-	waitMemberGone := func() {
-		for {
-			m := cb2.expect("room")
-			var in room.Info
-			_ = json.Unmarshal(m["room"], &in)
-			if am, ok := memberNamed(in, "Alice"); ok && !am.Connected {
-				return
-			}
-		}
-	}
+	waitMemberGone := func() { cb2.waitMember("Alice", func(m room.MemberInfo) bool { return !m.Connected }) }
 	waitMemberGone()
 	eve := e.guest("alice")
 	eve.must("POST", "/api/rooms/"+info.Code+"/join", nil, &joined)

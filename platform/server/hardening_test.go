@@ -280,15 +280,9 @@ func testGuestSeatsAreNotTakenByName(t *testing.T, dialect string) {
 	alice, bob, code, ca, cb := twoSeats(e, nil) // bob is a guest in seat 1
 	alice.must("POST", "/api/rooms/"+code+"/lock", map[string]any{"locked": true}, nil)
 	drop := func(c *conn, who string) {
-		ca.sync() // what ca holds from before the drop says nothing of it
+		ca.sync()
 		c.ws.CloseNow()
-		for {
-			var in room.Info
-			_ = json.Unmarshal(ca.expect("room")["room"], &in)
-			if m, ok := memberNamed(in, who); ok && !m.Connected {
-				return
-			}
-		}
+		ca.waitMember(who, func(m room.MemberInfo) bool { return !m.Connected })
 	}
 	drop(cb, "Bob")
 
@@ -349,13 +343,7 @@ func TestHostRoleNotByName(t *testing.T) {
 	cg.sync()
 	cb.sync()
 	cg.ws.CloseNow()
-	for {
-		var in room.Info
-		_ = json.Unmarshal(cb.expect("room")["room"], &in)
-		if m, ok := memberNamed(in, "Gina"); ok && !m.Connected {
-			break
-		}
-	}
+	cb.waitMember("Gina", func(m room.MemberInfo) bool { return !m.Connected })
 	other := e.guest("GINA")
 	other.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
 	in := bob.roomInfo(info.Code)
@@ -364,5 +352,65 @@ func TestHostRoleNotByName(t *testing.T) {
 	}
 	if in.HostID != bob.id {
 		t.Fatalf("the host is %d after a rejoin by name, want bob (%d), never the rejoiner (%d)", in.HostID, bob.id, other.id)
+	}
+}
+
+// TestJoinBurstBesideAPlayingRoom: 150 sockets joining one room cost each socket small
+// membership deltas, not the whole member list per join (that was N^2 messages of N members,
+// some 200 MB here), and a game in another room plays on meanwhile. Spectators are capped.
+func TestJoinBurstBesideAPlayingRoom(t *testing.T) {
+	const n = 150
+	e := newEnv(t, "sqlite", inProcess())
+	e.stop()
+	e.maxSpectators = n
+	e.start()
+	_, _, _, ca, cb := twoSeats(e, nil)
+	host := e.register("Hana")
+	info := host.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 2})
+	watchers := []*conn{host.connect(info.Code)}
+	for i := range n {
+		g := e.guest("Watcher " + strconvI(int64(i)))
+		g.must("POST", "/api/rooms/"+info.Code+"/join", map[string]any{"spectate": true}, nil)
+		watchers = append(watchers, g.connect(info.Code))
+		if i%10 == 0 {
+			drawAlternately(ca, cb, 1) // the other room plays on through the burst
+		}
+	}
+	knowsAll := func(w *conn) bool {
+		if len(w.room.Members) != n+1 {
+			return false
+		}
+		for _, m := range w.room.Members {
+			if m.UserID != 0 && !m.Connected {
+				return false
+			}
+		}
+		return true
+	}
+	total, msgs := 0, 0
+	for _, w := range watchers {
+		for w.sync(); !knowsAll(w); {
+			w.next() // the last changes are on their way (memberTick)
+		}
+		total, msgs = total+w.bytes, msgs+w.n
+	}
+	// Each socket learns of each later join and connect: about 2 n^2 member records of ~150 bytes
+	// in all, plus the hellos. The whole room per change was ~n^3/2 records.
+	if limit := 600 * n * n; total > limit {
+		t.Errorf("the burst sent %d bytes in %d messages to the room's sockets, want at most %d", total, msgs, limit)
+	}
+	t.Logf("%d sockets joining: %d messages, %d bytes to the room's sockets", n, msgs, total)
+	in := host.roomInfo(info.Code)
+	if len(in.Members) != n+1 {
+		t.Fatalf("%d members, want %d", len(in.Members), n+1)
+	}
+	// The spectator cap: one more is refused with a clear error, and changes nothing.
+	late := e.guest("Late")
+	var got apiErr
+	if st := late.call("POST", "/api/rooms/"+info.Code+"/join", map[string]any{"spectate": true}, &got); st != http.StatusConflict || got.Error.Code != "spectators_full" {
+		t.Fatalf("spectator %d: %d %q (%s), want 409 spectators_full", n+1, st, got.Error.Code, got.Error.Reason)
+	}
+	if got := len(host.roomInfo(info.Code).Members); got != n+1 {
+		t.Fatalf("%d members after a refused join", got)
 	}
 }

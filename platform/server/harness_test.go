@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -41,6 +42,8 @@ type env struct {
 	rooms   *room.Manager
 	srv     *server.Server
 	http    *httptest.Server
+	// maxSpectators, when set, is the rooms' room.Config.MaxSpectators.
+	maxSpectators int
 }
 
 func quietLogger() *slog.Logger {
@@ -66,7 +69,7 @@ func (e *env) start() {
 		t.Fatalf("opening the store: %v", err)
 	}
 	rooms, err := room.NewManager(ctx, room.Config{Store: st, Engines: e.engines, Clock: e.clock, Logger: quietLogger(),
-		Grace: 20 * time.Second, PauseLimit: 5 * time.Minute})
+		Grace: 20 * time.Second, PauseLimit: 5 * time.Minute, MaxSpectators: e.maxSpectators})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,6 +221,11 @@ type conn struct {
 	onView  func(seat int, v sdk.View)
 	// closeErr is the read error that ended the connection (valid once msgs is closed).
 	closeErr error
+	// bytes counts the bytes of the messages read.
+	bytes int
+	// room is the room as this connection last learnt it: from hello and room messages, with the
+	// members deltas applied (next keeps it).
+	room room.Info
 }
 
 func (u *user) dial(code string) (*conn, *http.Response, error) {
@@ -281,8 +289,27 @@ func (c *conn) next() map[string]json.RawMessage {
 		if !ok {
 			c.u.e.t.Fatalf("%s: connection closed", c.u.name)
 		}
-		<-c.raw
+		c.bytes += len(<-c.raw)
 		c.n++
+		switch str(m["type"]) {
+		case "hello", "room":
+			_ = json.Unmarshal(m["room"], &c.room)
+		case "members":
+			var d struct {
+				Members []room.MemberInfo `json:"members"`
+				Gone    []int64           `json:"gone"`
+			}
+			_ = json.Unmarshal(m["members"], &d.Members)
+			_ = json.Unmarshal(m["gone"], &d.Gone)
+			c.room.Members = slices.DeleteFunc(c.room.Members, func(x room.MemberInfo) bool { return slices.Contains(d.Gone, x.ID) })
+			for _, x := range d.Members {
+				if i := slices.IndexFunc(c.room.Members, func(y room.MemberInfo) bool { return y.ID == x.ID }); i >= 0 {
+					c.room.Members[i] = x
+				} else {
+					c.room.Members = append(c.room.Members, x)
+				}
+			}
+		}
 		if str(m["type"]) == "view" {
 			v := view(m)
 			c.last, c.lastSeq = &v, num(m["seq"])
@@ -295,6 +322,19 @@ func (c *conn) next() map[string]json.RawMessage {
 		c.u.e.t.Fatalf("%s: no message within %s", c.u.name, waitFor)
 	}
 	return nil
+}
+
+// waitMember reads messages until the room as this connection knows it has a game and a member
+// named name for whom want holds, and returns that member.
+func (c *conn) waitMember(name string, want func(room.MemberInfo) bool) room.MemberInfo {
+	c.u.e.t.Helper()
+	c.sync() // what was queued before now is read first: a state older than the wait says nothing
+	for {
+		if mi, ok := memberNamed(c.room, name); ok && c.room.Game != nil && want(mi) {
+			return mi
+		}
+		c.next()
+	}
 }
 
 // expect skips messages until one of type typ arrives, which it returns. Skipped messages go

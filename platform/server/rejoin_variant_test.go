@@ -44,22 +44,9 @@ func testDropCoverRejoinReal(t *testing.T, dialect string, d *sdk.Description, p
 	}
 	cb.ws.CloseNow()
 
-	bobState := func() room.MemberInfo {
-		t.Helper()
-		for {
-			m := ca.expect("room")
-			var in room.Info
-			_ = json.Unmarshal(m["room"], &in)
-			if mi, ok := memberNamed(in, "Bob"); ok && in.Game != nil {
-				return mi
-			}
-		}
-	}
-	for bobState().Connected {
-	}
+	ca.waitMember("Bob", func(m room.MemberInfo) bool { return !m.Connected })
 	e.clock.Advance(20 * time.Second) // P-6: the default grace period
-	for !bobState().Covered {
-	}
+	ca.waitMember("Bob", func(m room.MemberInfo) bool { return m.Covered })
 
 	// Alice plays; the bot moves for Bob's seat: the turn comes back to her from seat 1 twice
 	// (or the game ends first).

@@ -10,6 +10,7 @@ import (
 	"net/http/pprof"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -38,6 +39,16 @@ type serveOptions struct {
 	// net/http/pprof under /debug/pprof/.
 	signinRate int
 	pprof      bool
+	// maxSpectators bounds each room's spectators (and join requests).
+	maxSpectators int
+}
+
+// envInt is the environment variable name as a number, or def when it is unset or not one.
+func envInt(name string, def int) int {
+	if n, err := strconv.Atoi(os.Getenv(name)); err == nil {
+		return n
+	}
+	return def
 }
 
 func envOr(name, def string) string {
@@ -77,6 +88,7 @@ whichever is larger (docs/performance.md); setting GOGC or GOMEMLIMIT replaces t
 	f.StringVar(&o.admin, "admin", envOr("CARDHOUSE_ADMIN", ""), "username to make an admin at start (env CARDHOUSE_ADMIN)")
 	f.StringVar(&o.logLevel, "log-level", envOr("CARDHOUSE_LOG_LEVEL", "info"), "debug, info, warn or error")
 	f.IntVar(&o.signinRate, "signin-rate", 10, "sign-ins (login, register, guest) allowed per minute per client address; 0: no limit (load benchmarks)")
+	f.IntVar(&o.maxSpectators, "max-spectators", envInt("CARDHOUSE_MAX_SPECTATORS", 200), "spectators (and join requests) a room takes at most (env CARDHOUSE_MAX_SPECTATORS)")
 	f.BoolVar(&o.pprof, "pprof", false, "serve Go profiles (net/http/pprof) under /debug/pprof/ on the same listener: for profiling under load, never in production")
 	return cmd
 }
@@ -124,7 +136,7 @@ func runServe(ctx context.Context, o serveOptions) error {
 	reg.MustRegister(st.CommitCollectors()...)
 	rooms, err := room.NewManager(ctx, room.Config{
 		Store: st, Engines: engines, Logger: log, Metrics: room.NewMetrics(reg),
-		BotDelay: o.botDelay, Grace: o.grace, PauseLimit: o.pause,
+		BotDelay: o.botDelay, Grace: o.grace, PauseLimit: o.pause, MaxSpectators: o.maxSpectators,
 	})
 	if err != nil {
 		return err

@@ -342,6 +342,21 @@ class RoomView {
         if (key !== this.shownKey || !this.table.view) this.renderTable();
         break;
       }
+      case "members": {
+        // Membership deltas (docs/protocol.md): the members that changed, and the ids of those gone.
+        if (!this.info) break;
+        const gone = new Set(m.gone || []);
+        const members = (this.info.members || []).filter((x) => !gone.has(x.id));
+        for (const x of m.members || []) {
+          const i = members.findIndex((y) => y.id === x.id);
+          if (i >= 0) members[i] = x; else members.push(x);
+        }
+        this.info = { ...this.info, members };
+        this.renderSide();
+        const key = this.tableKey();
+        if (key !== this.shownKey || !this.table.view) this.renderTable();
+        break;
+      }
       case "view": {
         let view;
         try { view = typeof m.view === "string" ? JSON.parse(m.view) : m.view; } catch { return; }
