@@ -53,9 +53,9 @@ type Room struct {
 	// claims are the pending members asking the host for a dropped guest's seat by name (member
 	// id -> the seat's member id), rejoin.go. Kept in memory: after a restart a claim is an
 	// ordinary join request.
-	claims    map[int64]int64
+	claims map[int64]int64
 	// pending are the membership changes not yet sent (members.go).
-	pending memberChanges
+	pending   memberChanges
 	pause     Timer
 	chatTimes map[int64][]time.Time
 	looks     map[int64]look
