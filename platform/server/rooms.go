@@ -17,7 +17,7 @@ func (s *Server) rulesets(c echo.Context) error {
 func (s *Server) lobby(c echo.Context) error {
 	rooms := s.cfg.Rooms.Lobby(c.Request().Context())
 	if rooms == nil {
-		rooms = []room.Info{}
+		rooms = []room.LobbyRoom{}
 	}
 	return c.JSON(http.StatusOK, map[string]any{"rooms": rooms})
 }

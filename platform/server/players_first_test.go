@@ -1,0 +1,214 @@
+package server_test
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"cardhouse/platform/internal/testgame"
+	"cardhouse/platform/room"
+	"cardhouse/platform/server"
+	"cardhouse/sdk"
+)
+
+// waitRoom polls the room (no sleeping) until ok holds, failing after waitFor with what.
+func waitRoom(t *testing.T, u *user, code, what string, ok func(room.Info) bool) room.Info {
+	t.Helper()
+	deadline := time.Now().Add(waitFor)
+	for {
+		in := u.roomInfo(code)
+		if ok(in) {
+			return in
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("room %s: %s did not happen within %s: %+v", code, what, waitFor, in)
+		}
+	}
+}
+
+// TestDrugsPauseMinutes: a DRUGS room takes D-12's option pause_minutes (through the real DRUGS
+// plugin process), refuses a value out of its range with the range, and its paused game is
+// abandoned after that many minutes rather than after the server-wide limit (5 minutes here).
+func TestDrugsPauseMinutes(t *testing.T) { eachDialect(t, testDrugsPauseMinutes) }
+
+func testDrugsPauseMinutes(t *testing.T, dialect string) {
+	p, _ := variantPlugin(t, "drugs")
+	e := newEnv(t, dialect, map[string]sdk.Engine{"drugs": p})
+	alice := e.register("Alice")
+	ae := alice.refused("POST", "/api/rooms", map[string]any{"ruleset": "drugs", "mode": "computer", "bots": []int{1}, "options": map[string]any{"pause_minutes": 0}}, 400, "bad_options")
+	if len(ae.Error.Fields) != 1 || ae.Error.Fields[0].Field != "pause_minutes" || !strings.Contains(ae.Error.Fields[0].Reason, "60") {
+		t.Fatalf("pause_minutes 0: fields %+v", ae.Error.Fields)
+	}
+	info := alice.createRoom(map[string]any{"ruleset": "drugs", "mode": "computer", "bots": []int{1}, "options": map[string]any{"pause_minutes": 2}})
+	if got := info.Options["pause_minutes"]; got != float64(2) {
+		t.Fatalf("the room's pause_minutes: %v", got)
+	}
+	ca := alice.connect(info.Code)
+	alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
+	ca.latestView()
+	ca.ws.CloseNow()
+	waitRoom(t, alice, info.Code, "the pause", func(in room.Info) bool { return in.Paused })
+	e.clock.Advance(2 * time.Minute)
+	in := waitRoom(t, alice, info.Code, "abandoning after 2 minutes", func(in room.Info) bool { return in.Game != nil && in.Game.Status == "abandoned" })
+	if in.Paused {
+		t.Fatal("an abandoned game is still paused")
+	}
+}
+
+// TestRoomLimitPerHost: one account hosts at most MaxRoomsPerHost open rooms; the next is refused
+// with a code and a reason naming the rooms, another account is not affected, and leaving one
+// of the rooms (which closes it) makes room for a new one.
+func TestRoomLimitPerHost(t *testing.T) { eachDialect(t, testRoomLimitPerHost) }
+
+func testRoomLimitPerHost(t *testing.T, dialect string) {
+	e := newEnvTuned(t, dialect, inProcess(), func(rc *room.Config, _ *server.Config) { rc.MaxRoomsPerHost = 2 })
+	guest, other := e.guest("Spammer"), e.guest("Other")
+	form := map[string]any{"ruleset": testgame.ID, "seats": 2}
+	a, b := guest.createRoom(form), guest.createRoom(form)
+	ae := guest.refused("POST", "/api/rooms", form, 409, "too_many_rooms", a.Code, b.Code, "leave one")
+	if !strings.Contains(ae.Error.Reason, "2 open rooms") {
+		t.Fatalf("reason %q does not say how many", ae.Error.Reason)
+	}
+	other.createRoom(form)
+	var lobby struct {
+		Rooms []room.LobbyRoom `json:"rooms"`
+	}
+	other.must("GET", "/api/rooms", nil, &lobby)
+	if len(lobby.Rooms) != 3 {
+		t.Fatalf("the lobby lists %d rooms, want the 3 created: %+v", len(lobby.Rooms), lobby.Rooms)
+	}
+	guest.must("POST", "/api/rooms/"+a.Code+"/leave", nil, nil)
+	guest.createRoom(form)
+}
+
+// TestLobbyListsRoomsToSitIn: the lobby lists online rooms that wait for players or play with a
+// seat free, each with its state, and hides full, locked, finished and abandoned rooms.
+func TestLobbyListsRoomsToSitIn(t *testing.T) { eachDialect(t, testLobbyListsRoomsToSitIn) }
+
+func testLobbyListsRoomsToSitIn(t *testing.T, dialect string) {
+	e := newEnv(t, dialect, inProcess())
+	alice, bob, carol := e.register("Alice"), e.guest("Bob"), e.guest("Carol")
+	opts := map[string]any{"hand_size": 2, "call_seconds": 0}
+	waiting := alice.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 3, "options": opts})
+	playing := alice.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 3, "options": opts})
+	bob.must("POST", "/api/rooms/"+playing.Code+"/join", nil, nil)
+	cp := alice.connect(playing.Code)
+	alice.must("POST", "/api/rooms/"+playing.Code+"/deal", nil, nil)
+	full := alice.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 2, "options": opts})
+	bob.must("POST", "/api/rooms/"+full.Code+"/join", nil, nil)
+	locked := alice.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 3, "options": opts})
+	alice.must("POST", "/api/rooms/"+locked.Code+"/lock", map[string]any{"locked": true}, nil)
+	computer := carol.createRoom(map[string]any{"ruleset": testgame.ID, "mode": "computer", "bots": []int{1}})
+
+	// Finished: a 3-seat room with two players plays its game to the end.
+	finished := carol.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 3, "options": opts})
+	bob.must("POST", "/api/rooms/"+finished.Code+"/join", nil, nil)
+	cc, cb := carol.connect(finished.Code), bob.connect(finished.Code)
+	carol.must("POST", "/api/rooms/"+finished.Code+"/deal", nil, nil)
+	playOut(t, map[int]*conn{0: cc, 1: cb}, nil, 400)
+
+	// Abandoned: everyone dropped from a game that then waited out the pause limit.
+	abandoned := bob.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 3, "options": opts})
+	carol.must("POST", "/api/rooms/"+abandoned.Code+"/join", nil, nil)
+	ab := bob.connect(abandoned.Code)
+	bob.must("POST", "/api/rooms/"+abandoned.Code+"/deal", nil, nil)
+	ab.latestView()
+	ab.ws.CloseNow()
+	waitRoom(t, bob, abandoned.Code, "the pause", func(in room.Info) bool { return in.Paused })
+	e.clock.Advance(5 * time.Minute)
+	waitRoom(t, bob, abandoned.Code, "abandoning", func(in room.Info) bool { return in.Game != nil && in.Game.Status == "abandoned" })
+	cp.latestView()
+
+	var lobby struct {
+		Rooms []map[string]json.RawMessage `json:"rooms"`
+	}
+	carol.must("GET", "/api/rooms", nil, &lobby)
+	got := map[string]string{}
+	for _, r := range lobby.Rooms {
+		got[str(r["code"])] = str(r["state"])
+	}
+	want := map[string]string{waiting.Code: "waiting", playing.Code: "playing"}
+	for code, state := range want {
+		if got[code] != state {
+			t.Errorf("room %s: lobby state %q, want %q", code, got[code], state)
+		}
+	}
+	for what, code := range map[string]string{"full": full.Code, "locked": locked.Code, "computer": computer.Code, "finished": finished.Code, "abandoned": abandoned.Code} {
+		if _, ok := got[code]; ok {
+			t.Errorf("the lobby lists the %s room %s", what, code)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("the lobby lists %v, want only %v", got, want)
+	}
+}
+
+// TestBotsLeaveAPersonTimeToReact: while a window is open in which someone besides the player in
+// turn may act (here Matcher's call window, in its real plugin process), a bot waits the
+// reaction time from the window's opening, not only its thinking delay, so that a person can
+// call or catch first; then it plays.
+func TestBotsLeaveAPersonTimeToReact(t *testing.T) { eachDialect(t, testBotsLeaveAPersonTimeToReact) }
+
+func testBotsLeaveAPersonTimeToReact(t *testing.T, dialect string) {
+	const think, react = time.Second, 2500 * time.Millisecond
+	e := newEnvTuned(t, dialect, map[string]sdk.Engine{testgame.ID: matcherPlugin(t)}, func(rc *room.Config, _ *server.Config) {
+		rc.BotDelay, rc.ReactionTime = think, react
+	})
+	alice := e.register("Alice")
+	info := alice.createRoom(map[string]any{"ruleset": testgame.ID, "mode": "computer", "bots": []int{1}, "options": map[string]any{"hand_size": 2, "call_seconds": 30}})
+	ca := alice.connect(info.Code)
+	alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
+	for step := 0; ; step++ {
+		if step > 300 {
+			t.Fatal("no call window opened with the bot to move")
+		}
+		v := ca.latestView()
+		if v == nil || v.Phase != sdk.PhasePlaying {
+			alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
+			ca.expect("view")
+			continue
+		}
+		// The window is open when Alice may call; the bot is to move when the turn is its own.
+		window := v.Has(sdk.ActCall)
+		if window && v.Turn == 1 {
+			break
+		}
+		if v.Turn == 1 {
+			e.clock.Advance(think)
+			ca.expect("view")
+			continue
+		}
+		// Alice's turn: play, else draw; never call (so that her window stays open).
+		a := sdk.Action{Type: sdk.ActDraw}
+		if p, ok := v.Action(sdk.ActPlay); ok {
+			a = sdk.Action{Type: sdk.ActPlay, Cards: p.Cards[:1]}
+		}
+		if !v.Has(a.Type) {
+			t.Fatalf("alice can neither play nor draw: %+v", v.Actions)
+		}
+		ca.send(map[string]any{"type": "act", "id": "a", "action": a})
+		ca.expect("accepted")
+	}
+	// The bot's timer is armed for the reaction time: its thinking delay passing fires nothing.
+	before := e.clock.Pending()
+	e.clock.Advance(think)
+	if after := e.clock.Pending(); after != before {
+		t.Fatalf("a timer fired %s after the window opened (pending %d, then %d): the bot did not wait %s", think, before, after, react)
+	}
+	if v := ca.latestView(); v.Turn != 1 || !v.Has(sdk.ActCall) {
+		t.Fatalf("the window closed before the reaction time: turn %d, actions %+v", v.Turn, v.Actions)
+	}
+	// Once the reaction time has passed since the window opened, the bot plays.
+	e.clock.Advance(react - think)
+	deadline := time.Now().Add(waitFor)
+	for v := ca.latestView(); v.Turn == 1 && v.Phase == sdk.PhasePlaying; v = ca.latestView() {
+		if time.Now().After(deadline) {
+			t.Fatal("the bot did not move after the reaction time")
+		}
+	}
+	if slices.ContainsFunc(alice.roomInfo(info.Code).Members, func(m room.MemberInfo) bool { return m.Covered }) {
+		t.Fatal("a seat is covered")
+	}
+}
