@@ -128,7 +128,7 @@ func checkName(field, name string) (string, error) {
 	name = strings.TrimSpace(name)
 	n := utf8.RuneCountInString(name)
 	if n == 0 || n > 32 {
-		return "", fieldError(field, "want 1 to 32 characters")
+		return "", fieldError(field, "a name has 1 to 32 characters")
 	}
 	for _, r := range name {
 		if unicode.IsControl(r) {
@@ -201,10 +201,14 @@ func (s *Server) register(c echo.Context) error {
 	username := strings.ToLower(strings.TrimSpace(req.Username))
 	var errs fieldErrors
 	if !usernameRE.MatchString(username) {
-		errs = append(errs, fieldErr{"username", "want 3 to 32 of a-z, 0-9, _ and -"})
+		errs = append(errs, fieldErr{"username", "use 3 to 32 small letters (a-z), digits, _ or -"})
 	}
-	if n := len(req.Password); n < 8 || n > 72 {
-		errs = append(errs, fieldErr{"password", "want 8 to 72 bytes"})
+	switch n := len(req.Password); {
+	case n < 8:
+		errs = append(errs, fieldErr{"password", "a password needs at least 8 characters"})
+	case n > 72:
+		// bcrypt reads 72 bytes; a letter with an accent or an emoji takes two to four of them.
+		errs = append(errs, fieldErr{"password", "a password can be at most 72 characters (letters with accents and emoji count as two to four)"})
 	}
 	if req.DisplayName == "" {
 		req.DisplayName = req.Username

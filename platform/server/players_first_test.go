@@ -212,3 +212,33 @@ func testBotsLeaveAPersonTimeToReact(t *testing.T, dialect string) {
 		t.Fatal("a seat is covered")
 	}
 }
+
+// TestAccountErrorsInPlayerWords: a refused registration says what to do in words a player
+// knows: characters, not bytes or patterns.
+func TestAccountErrorsInPlayerWords(t *testing.T) {
+	e := newEnv(t, "sqlite", inProcess())
+	u := e.browser("Zoe")
+	for _, c := range []struct {
+		body        map[string]string
+		field, want string
+	}{
+		{map[string]string{"username": "zoe", "password": "short", "display_name": "Zoe"}, "password", "at least 8 characters"},
+		{map[string]string{"username": "zoe", "password": strings.Repeat("é", 40), "display_name": "Zoe"}, "password", "at most 72 characters"},
+		{map[string]string{"username": "Z!", "password": "long enough", "display_name": "Zoe"}, "username", "small letters"},
+		{map[string]string{"username": "zoe", "password": "long enough", "display_name": strings.Repeat("z", 33)}, "display_name", "1 to 32 characters"},
+	} {
+		ae := u.refused("POST", "/api/register", c.body, 400, "invalid")
+		found := false
+		for _, f := range ae.Error.Fields {
+			if f.Field == c.field {
+				found = true
+				if !strings.Contains(f.Reason, c.want) || strings.Contains(f.Reason, "bytes") || strings.Contains(f.Reason, "want ") {
+					t.Errorf("%s: reason %q, want one saying %q in player words", c.field, f.Reason, c.want)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%v: no reason for %s in %+v", c.body, c.field, ae.Error.Fields)
+		}
+	}
+}
