@@ -493,3 +493,62 @@ func TestLogSaysWhatHappened(t *testing.T) {
 		t.Errorf("a refusal in player words: %q", s)
 	}
 }
+
+// TestLooksAfterSignIn (item 12): a signed-in player changes their name and look from the top
+// bar; the host of a pass-the-device room names a seat and gives it a look, which its name plate
+// at the table shows.
+func TestLooksAfterSignIn(t *testing.T) {
+	base, _ := startServer(t)
+	b := browser(t)
+	for _, sz := range sizes {
+		t.Run(sz.name, func(t *testing.T) {
+			ctx := newPage(t, b, sz.w, sz.h)
+			signIn(t, ctx, base, "Ola")
+			tap(t, ctx, `#your-look`)
+			typeText(t, ctx, `#look-dialog input[name=name]`, "Olga")
+			tap(t, ctx, `#look-dialog [aria-label=moon]`)
+			tap(t, ctx, `#look-dialog [aria-label="#2f9e57"]`)
+			shot(t, ctx, "your-look-"+sz.name)
+			tap(t, ctx, `#save-look`)
+			waitJS(t, ctx, `!document.querySelector("#look-dialog")`)
+			if bar := text(t, ctx, `#your-look`); !strings.Contains(bar, "Olga") || !strings.Contains(bar, "\u263e") {
+				t.Errorf("the top bar after saving the look: %q", bar)
+			}
+			type me struct {
+				User struct {
+					DisplayName string `json:"display_name"`
+					Avatar      string `json:"avatar"`
+					Colour      string `json:"colour"`
+				} `json:"user"`
+			}
+			if got := evalJS[me](t, ctx, `fetch("/api/me").then((r) => r.json())`); got.User.DisplayName != "Olga" || got.User.Avatar != "moon" || got.User.Colour != "#2f9e57" {
+				t.Errorf("the account after saving the look: %+v", got.User)
+			}
+
+			// A pass-the-device room: the host names seat 2 and gives it a look.
+			tap(t, ctx, `[data-create=hotspot]`)
+			// The mode is a <select>, set as its list would set it (a test cannot press the list).
+			evalJS[bool](t, ctx, `(() => { const m = document.querySelector("#mode"); m.value = "device"; m.dispatchEvent(new Event("change", { bubbles: true })); return true; })()`)
+			tap(t, ctx, `#create-room button[type=submit]`)
+			waitJS(t, ctx, `!!document.querySelector("#room .side")`)
+			if sz.name == "phone" {
+				tap(t, ctx, `.side-toggle`)
+			}
+			tap(t, ctx, `[data-seat-look="1"]`)
+			typeText(t, ctx, `#look-dialog input[name=name]`, "Mia")
+			tap(t, ctx, `#look-dialog [aria-label=star]`)
+			tap(t, ctx, `#save-look`)
+			waitJS(t, ctx, `!document.querySelector("#look-dialog")`)
+			waitText(t, ctx, `.side .members`, "Mia")
+			if sz.name == "phone" {
+				tap(t, ctx, `.side-toggle`)
+			}
+			tap(t, ctx, `#table [data-action=deal]`)
+			waitJS(t, ctx, `!!document.querySelector('#table [data-seat="1"]')`)
+			if plate := text(t, ctx, `#table [data-seat="1"]`); !strings.Contains(plate, "Mia") || !strings.Contains(plate, "\u2605") {
+				t.Errorf("seat 2's name plate: %q", plate)
+			}
+			shot(t, ctx, "device-seat-look-"+sz.name)
+		})
+	}
+}

@@ -285,6 +285,9 @@ func (r *Room) info() Info {
 				mi.Avatar, mi.Colour = l.avatar, l.colour
 			}
 		}
+		if m.Avatar != "" || m.Colour != "" { // a pass-the-device seat's own look
+			mi.Avatar, mi.Colour = m.Avatar, m.Colour
+		}
 		in.Members = append(in.Members, mi)
 	}
 	return in
@@ -1149,6 +1152,47 @@ func (r *Room) nextHost() *store.Member {
 		}
 	}
 	return best
+}
+
+// SeatLook is a pass-the-device seat's name plate: nil fields stay as they are; an empty
+// avatar and colour give the seat the account's look back.
+type SeatLook struct {
+	Name   *string
+	Avatar *string
+	Colour *string
+}
+
+// SetSeatLook names a seat of a pass-the-device room and gives it a look of its own, so that
+// the players sharing the device tell their seats apart; host only.
+func (r *Room) SetSeatLook(ctx context.Context, u *store.User, memberID int64, l SeatLook) (MemberInfo, error) {
+	var out MemberInfo
+	err := r.do(ctx, func() error {
+		if err := r.hostOnly(u, "name the seats"); err != nil {
+			return err
+		}
+		m := r.memberByID(memberID)
+		if m == nil || m.Role != store.MemberPlayer || m.UserID == nil || *m.UserID != u.ID || r.room.Mode != store.ModeDevice {
+			return errf(KindInvalid, "not_device_seat", "member %d is not a pass-the-device seat of room %s: other players choose their own name and look", memberID, r.code)
+		}
+		old := *m
+		if l.Name != nil {
+			m.Name = *l.Name
+		}
+		if l.Avatar != nil {
+			m.Avatar = *l.Avatar
+		}
+		if l.Colour != nil {
+			m.Colour = *l.Colour
+		}
+		if err := r.saveMembers(m); err != nil {
+			*m = old
+			return err
+		}
+		out = r.memberInfo(m)
+		r.broadcastRoom()
+		return nil
+	})
+	return out, err
 }
 
 // PassHost hands the host role to another human member; host only.

@@ -306,34 +306,51 @@ type profile struct {
 	Colour      *string `json:"colour"`
 }
 
-func (s *Server) updateMe(c echo.Context) error {
-	var req profile
-	if err := bind(c, &req); err != nil {
-		return err
-	}
-	u := *userOf(c)
+// checkProfile checks the fields given of a name and look and returns them normalised (the name
+// trimmed, the colour in lower case); every bad field is reported.
+func checkProfile(req profile) (profile, error) {
 	var errs fieldErrors
 	if req.DisplayName != nil {
 		name, err := checkName("display_name", *req.DisplayName)
 		if err != nil {
 			errs = append(errs, err.(fieldErrors)...)
 		}
-		u.DisplayName = name
+		req.DisplayName = &name
 	}
-	if req.Avatar != nil {
-		if !avatarRE.MatchString(*req.Avatar) {
-			errs = append(errs, fieldErr{"avatar", "want up to 32 of a-z, 0-9 and -"})
-		}
-		u.Avatar = *req.Avatar
+	if req.Avatar != nil && !avatarRE.MatchString(*req.Avatar) {
+		errs = append(errs, fieldErr{"avatar", "want up to 32 of a-z, 0-9 and -"})
 	}
 	if req.Colour != nil {
 		if *req.Colour != "" && !colourRE.MatchString(*req.Colour) {
 			errs = append(errs, fieldErr{"colour", "want a colour like #1a2b3c"})
 		}
-		u.Colour = strings.ToLower(*req.Colour)
+		c := strings.ToLower(*req.Colour)
+		req.Colour = &c
 	}
 	if len(errs) > 0 {
-		return errs
+		return req, errs
+	}
+	return req, nil
+}
+
+func (s *Server) updateMe(c echo.Context) error {
+	var req profile
+	if err := bind(c, &req); err != nil {
+		return err
+	}
+	p, err := checkProfile(req)
+	if err != nil {
+		return err
+	}
+	u := *userOf(c)
+	if p.DisplayName != nil {
+		u.DisplayName = *p.DisplayName
+	}
+	if p.Avatar != nil {
+		u.Avatar = *p.Avatar
+	}
+	if p.Colour != nil {
+		u.Colour = *p.Colour
 	}
 	if err := s.cfg.Store.UpdateProfile(c.Request().Context(), u.ID, u.DisplayName, u.Avatar, u.Colour); err != nil {
 		return err

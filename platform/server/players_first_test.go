@@ -242,3 +242,54 @@ func TestAccountErrorsInPlayerWords(t *testing.T) {
 		}
 	}
 }
+
+// TestDeviceSeatLooks (item 12): the host of a pass-the-device room names its seats and gives
+// each a look; the room shows them, keeps them across a restart, and refuses bad input (nothing
+// changes), other rooms' members and other people.
+func TestDeviceSeatLooks(t *testing.T) { eachDialect(t, testDeviceSeatLooks) }
+
+func testDeviceSeatLooks(t *testing.T, dialect string) {
+	e := newEnv(t, dialect, inProcess())
+	alice, bob := e.register("Alice"), e.guest("Bob")
+	dev := alice.createRoom(map[string]any{"ruleset": testgame.ID, "mode": "device", "seats": 3})
+	seat := func(info room.Info, n int) room.MemberInfo {
+		for _, m := range info.Members {
+			if m.Role == "player" && m.Seat == n {
+				return m
+			}
+		}
+		t.Fatalf("no seat %d in %+v", n, info.Members)
+		return room.MemberInfo{}
+	}
+	second := seat(dev, 1)
+	path := "/api/rooms/" + dev.Code + "/members/" + strconvI(second.ID)
+	var got struct {
+		Member room.MemberInfo `json:"member"`
+	}
+	alice.must("PATCH", path, map[string]any{"display_name": "  Mia ", "avatar": "moon", "colour": "#2F6FD6"}, &got)
+	if got.Member.Name != "Mia" || got.Member.Avatar != "moon" || got.Member.Colour != "#2f6fd6" {
+		t.Fatalf("the seat after naming: %+v", got.Member)
+	}
+	ae := alice.refused("PATCH", path, map[string]any{"display_name": "", "colour": "blue"}, 400, "invalid")
+	if len(ae.Error.Fields) != 2 {
+		t.Errorf("bad name and colour: fields %+v", ae.Error.Fields)
+	}
+	bob.refused("PATCH", path, map[string]any{"display_name": "Bob's now"}, 403, "not_host")
+	online := alice.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 2})
+	bob.must("POST", "/api/rooms/"+online.Code+"/join", nil, nil)
+	bobSeat := seat(alice.roomInfo(online.Code), 1)
+	alice.refused("PATCH", "/api/rooms/"+online.Code+"/members/"+strconvI(bobSeat.ID), map[string]any{"display_name": "Renamed"}, 400, "not_device_seat")
+
+	e.stop()
+	e.start()
+	info := alice.roomInfo(dev.Code)
+	if m := seat(info, 1); m.Name != "Mia" || m.Avatar != "moon" || m.Colour != "#2f6fd6" {
+		t.Errorf("seat 2 after a restart: %+v", m)
+	}
+	if m := seat(info, 2); m.Name != "Player 3" || m.Avatar != "" {
+		t.Errorf("seat 3 changed: %+v", m)
+	}
+	if m, _ := memberNamed(alice.roomInfo(online.Code), "Bob"); m.Name != "Bob" {
+		t.Errorf("Bob's seat in the online room: %+v", m)
+	}
+}

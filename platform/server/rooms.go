@@ -146,6 +146,32 @@ func (s *Server) kick(c echo.Context) error {
 	return c.NoContent(http.StatusNoContent)
 }
 
+// seatLook names a pass-the-device seat and sets its look (room.SetSeatLook), checked as a
+// profile is.
+func (s *Server) seatLook(c echo.Context) error {
+	id, err := pathID(c, "member")
+	if err != nil {
+		return err
+	}
+	var req profile
+	if err := bind(c, &req); err != nil {
+		return err
+	}
+	p, err := checkProfile(req)
+	if err != nil {
+		return err
+	}
+	r, err := s.theRoom(c)
+	if err != nil {
+		return err
+	}
+	m, err := r.SetSeatLook(c.Request().Context(), userOf(c), id, room.SeatLook{Name: p.DisplayName, Avatar: p.Avatar, Colour: p.Colour})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"member": m})
+}
+
 func (s *Server) passHost(c echo.Context) error {
 	var req memberReq
 	if err := bind(c, &req); err != nil {

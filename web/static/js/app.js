@@ -36,7 +36,7 @@ function topbar() {
   logo.firstChild.style.setProperty("--card-w", "22px");
   const bar = h("header", { class: "topbar" }, h("a", { class: "brand", href: "#/" }, logo, "Cardhouse"));
   if (state.me) {
-    bar.append(h("div", { class: "me" }, avatar(state.me), h("span", {}, state.me.display_name),
+    bar.append(h("div", { class: "me" }, h("button", { class: "look-button", type: "button", id: "your-look", title: "Your look: name, avatar and colour", onclick: editMe }, avatar(state.me), h("span", {}, state.me.display_name)),
       h("button", { class: "btn ghost small", type: "button", onclick: logout }, "Log out")));
   }
   return bar;
@@ -114,10 +114,10 @@ async function logout() {
 
 // ---- Entry ---------------------------------------------------------------------------------------
 
-function entry() {
-  const look = { avatar: "spade", colour: COLOURS[5] };
+// lookPicker is the "Your look" control: a preview, the avatars and the colours. look ({avatar,
+// colour}) is changed in place as the player picks; nameInput's text is the preview's name.
+function lookPicker(look, nameInput) {
   const preview = h("span", {});
-  const nameInput = h("input", { type: "text", name: "name", required: true, maxlength: 32, autocomplete: "nickname", placeholder: "Your name" });
   const renderPreview = () => preview.replaceChildren(avatar({ display_name: nameInput.value || "?", avatar: look.avatar, colour: look.colour }, true));
   nameInput.addEventListener("input", renderPreview);
   const avatars = h("div", { class: "looks", role: "group", "aria-label": "avatar" }, Object.entries(AVATARS).map(([k, g]) =>
@@ -128,6 +128,47 @@ function entry() {
     return b;
   }));
   renderPreview();
+  return h("div", { class: "field" }, h("span", {}, "Your look"), h("div", { class: "row" }, preview, h("div", { class: "grow" }, avatars, h("div", { style: "height:.5em" }), colours)));
+}
+
+// lookDialog edits a name and a look ({name, avatar, colour}) in a dialog; save(values) stores
+// them and may throw an ApiError, shown in the dialog. It resolves when the dialog closes.
+function lookDialog(title, who, save) {
+  return new Promise((resolve) => {
+    const look = { avatar: who.avatar || "spade", colour: who.colour || colourOf(who.name || "?") };
+    const nameInput = h("input", { type: "text", name: "name", required: true, maxlength: 32, value: who.name || "", "aria-label": "name" });
+    const dlg = h("dialog", { "aria-label": title, id: "look-dialog" });
+    const form = h("form", { method: "dialog" }, h("h2", {}, title),
+      h("label", { class: "field" }, h("span", {}, "Name at the table"), nameInput, h("span", { class: "error-text", "data-for": "display_name" })),
+      lookPicker(look, nameInput), h("p", { class: "error-text general", role: "alert" }),
+      h("div", { class: "row", style: "justify-content:flex-end" }, h("button", { class: "btn ghost", type: "button", onclick: () => dlg.close() }, "Cancel"), h("button", { class: "btn primary", type: "submit", id: "save-look" }, "Save")));
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      try {
+        await save({ display_name: nameInput.value, avatar: look.avatar, colour: look.colour });
+        dlg.close();
+      } catch (err) {
+        fieldErrors(form, err);
+      }
+    });
+    dlg.append(form);
+    dlg.addEventListener("close", () => { dlg.remove(); resolve(); });
+    document.body.append(dlg);
+    dlg.showModal();
+  });
+}
+
+// editMe opens "Your look" for the signed-in player and redraws the top bar with the result.
+async function editMe() {
+  await lookDialog("Your look", { name: state.me.display_name, avatar: state.me.avatar, colour: state.me.colour }, async (v) => {
+    state.me = (await api("PATCH", "/api/me", v)).user;
+  });
+  document.querySelector("header.topbar .me")?.replaceWith(topbar().querySelector(".me"));
+}
+
+function entry() {
+  const look = { avatar: "spade", colour: COLOURS[5] };
+  const nameInput = h("input", { type: "text", name: "name", required: true, maxlength: 32, autocomplete: "nickname", placeholder: "Your name" });
 
   let mode = "guest";
   const user = h("input", { type: "text", name: "username", autocomplete: "username" });
@@ -147,7 +188,7 @@ function entry() {
   };
   for (const [m, label] of [["guest", "Guest"], ["login", "Log in"], ["register", "Register"]]) tabs.append(h("button", { class: "btn", type: "button", role: "tab", "data-mode": m, onclick: () => setMode(m) }, label));
   const form = h("form", { class: "panel", id: "entry" }, tabs, nameField, creds,
-    h("div", { class: "field" }, h("span", {}, "Your look"), h("div", { class: "row" }, preview, h("div", { class: "grow" }, avatars, h("div", { style: "height:.5em" }), colours))),
+    lookPicker(look, nameInput),
     h("p", { class: "error-text general", role: "alert" }), h("div", { class: "row" }, submit));
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -633,7 +674,8 @@ class RoomView {
     const members = info.members || [];
     const row = (m) => h("li", { "data-member": m.id }, h("span", { class: "dot" + (m.connected || m.bot_level ? " on" : "") }), avatar({ display_name: m.name, avatar: m.avatar, colour: m.colour }),
       h("span", { class: "grow" }, m.name, m.seat >= 0 && m.role === "player" ? h("span", { class: "help" }, ` · seat ${m.seat + 1}`) : "", m.bot_level ? h("span", { class: "help" }, ` · bot ${m.bot_level}`) : "", m.id === you.member_id ? h("span", { class: "help" }, " (you)") : ""),
-      you.host && m.id !== you.member_id && !m.bot_level ? h("button", { class: "btn ghost small", type: "button", title: `Remove ${m.name}`, "data-kick": m.id, onclick: () => this.post("kick", { member_id: m.id }) }, "Kick") : "",
+      info.mode === "device" && you.host && m.role === "player" && m.user_id === you.user_id ? h("button", { class: "btn ghost small", type: "button", title: `Name and look of ${m.name}`, "data-seat-look": m.seat, onclick: () => this.editSeat(m) }, "Edit") : "",
+      you.host && m.id !== you.member_id && !m.bot_level && !(info.mode === "device" && m.user_id === you.user_id) ? h("button", { class: "btn ghost small", type: "button", title: `Remove ${m.name}`, "data-kick": m.id, onclick: () => this.post("kick", { member_id: m.id }) }, "Kick") : "",
       you.host && m.role === "pending" ? [h("button", { class: "btn go small", type: "button", "data-approve": m.id, onclick: () => this.post(`requests/${m.id}`, { approve: true }) }, "Let in"), h("button", { class: "btn danger small", type: "button", onclick: () => this.post(`requests/${m.id}`, { approve: false }) }, "No")] : "");
     const section = (title, list) => list.length ? [h("h3", {}, title), h("ul", {}, list.map(row))] : [];
     const players = members.filter((m) => m.role === "player").sort((a, b) => a.seat - b.seat);
@@ -683,6 +725,12 @@ class RoomView {
     if (!log) return;
     log.replaceChildren(...this.chatLines.slice(-100).map((c) => h("div", { class: "line" }, h("b", {}, c.name + ":"), c.text)));
     log.scrollTop = log.scrollHeight;
+  }
+
+  // editSeat names a pass-the-device seat and gives it a look, so the players sharing the
+  // device tell their seats apart (the cover screen and the name plates show them).
+  editSeat(m) {
+    return lookDialog(`Seat ${m.seat + 1}`, { name: m.name, avatar: m.avatar, colour: m.colour }, (v) => api("PATCH", `/api/rooms/${this.code}/members/${m.id}`, v));
   }
 
   async post(path, body) {
