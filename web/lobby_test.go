@@ -139,10 +139,12 @@ func (u *apiUser) member(code, name string) int64 {
 	return 0
 }
 
-// countSockets makes the page count the WebSockets it opens (window.__sockets).
+// countSockets makes the page count the WebSockets it opens (window.__sockets); while
+// window.__blockSockets is true they go to an address that does not exist, as when the network
+// is down.
 func countSockets(t *testing.T, ctx context.Context) {
 	t.Helper()
-	src := `window.__sockets = 0; { const W = window.WebSocket; window.WebSocket = class extends W { constructor(...a) { super(...a); window.__sockets++; } }; }`
+	src := `window.__sockets = 0; window.__blockSockets = false; { const W = window.WebSocket; window.WebSocket = class extends W { constructor(url, ...a) { super(window.__blockSockets ? String(url).replace(/\/ws$/, "/ws-down") : url, ...a); window.__sockets++; } }; }`
 	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: src}); err != nil {
 		t.Fatal(err)
 	}
@@ -209,6 +211,24 @@ func TestLockedRoomSaysSo(t *testing.T) {
 			shot(t, ctx, "locked-room-"+sz.name)
 			tap(t, ctx, `#join-refused a.btn`)
 			waitJS(t, ctx, `!!document.querySelector(".variants")`)
+
+			// Removed while the connection was down: the socket is refused when it comes back;
+			// the room finds out why and says so, and stops trying.
+			open := host.create(map[string]any{"ruleset": "hotspot", "seats": 4})
+			goTo(t, ctx, base+"/#/room/"+open.Code)
+			waitJS(t, ctx, `!!document.querySelector("#invite-link") && window.cardhouse.state.room.opened`)
+			n := evalJS[int](t, ctx, `(window.__blockSockets = true, window.cardhouse.state.room.sock.ws.close(), window.__sockets)`)
+			waitJS(t, ctx, fmt.Sprintf(`window.__sockets > %d && !!document.querySelector('[data-banner="reconnecting"]')`, n))
+			host.do("POST", "/api/rooms/"+open.Code+"/kick", map[string]any{"member_id": host.member(open.Code, "Lou")}, nil)
+			host.do("POST", "/api/rooms/"+open.Code+"/lock", map[string]any{"locked": true}, nil)
+			evalJS[bool](t, ctx, `(window.__blockSockets = false, true)`)
+			waitText(t, ctx, `#notice`, "Room "+open.Code+" is locked")
+			if h := evalJS[string](t, ctx, `location.hash`); h != "#/" {
+				t.Errorf("after the refused reconnection the address is %q, want the lobby", h)
+			}
+			if evalJS[bool](t, ctx, `!!document.querySelector('[data-banner="reconnecting"]')`) {
+				t.Error("the lobby still says it reconnects")
+			}
 		})
 	}
 }
