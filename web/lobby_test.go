@@ -23,11 +23,20 @@ import (
 // presses with real pointer events (pointer_test.go); the others at the table (a host who locks,
 // deals, kicks) are driven over the HTTP API.
 
-// sizes are the two screens every test here runs at.
-var sizes = []struct {
+// screen is a page size a test runs at.
+type screen struct {
 	name string
 	w, h int64
-}{{"phone", phoneW, phoneH}, {"desktop", 1280, 800}}
+}
+
+// eachSize starts the site and a browser and runs f at a phone's size and a desktop's.
+func eachSize(t *testing.T, f func(t *testing.T, base string, b context.Context, sz screen)) {
+	base, _ := startServer(t)
+	b := browser(t)
+	for _, sz := range []screen{{"phone", phoneW, phoneH}, {"desktop", 1280, 800}} {
+		t.Run(sz.name, func(t *testing.T) { f(t, base, b, sz) })
+	}
+}
 
 // apiUser is a player driven over the HTTP API: a guest session and its CSRF token.
 type apiUser struct {
@@ -185,140 +194,131 @@ func myCards(t *testing.T, ctx context.Context) int {
 // TestLockedRoomSaysSo (item 4): joining a locked room by its code says the room is locked and
 // opens no WebSocket, instead of "Reconnecting…" forever.
 func TestLockedRoomSaysSo(t *testing.T) {
-	base, _ := startServer(t)
-	b := browser(t)
-	for _, sz := range sizes {
-		t.Run(sz.name, func(t *testing.T) {
-			host := apiGuest(t, base, "Hana")
-			r := host.create(map[string]any{"ruleset": "hotspot", "seats": 4})
-			host.do("POST", "/api/rooms/"+r.Code+"/lock", map[string]any{"locked": true}, nil)
-			ctx := newPage(t, b, sz.w, sz.h)
-			countSockets(t, ctx)
-			signIn(t, ctx, base, "Lou")
-			typeText(t, ctx, `#by-code input[name=code]`, r.Code)
-			tap(t, ctx, `#join-code`)
-			waitJS(t, ctx, `!!document.querySelector("#join-refused")`)
-			msg := text(t, ctx, `#join-refused [role=alert]`)
-			if !strings.Contains(msg, "locked") || !strings.Contains(msg, r.Code) {
-				t.Errorf("joining a locked room says %q, want that room %s is locked", msg, r.Code)
-			}
-			if n := evalJS[int](t, ctx, `window.__sockets`); n != 0 {
-				t.Errorf("the page opened %d WebSockets to a room it may not enter", n)
-			}
-			if s := text(t, ctx, `body`); strings.Contains(s, "Reconnecting") || strings.Contains(s, "seat is kept") {
-				t.Errorf("the refused join still says it reconnects: %q", s)
-			}
-			shot(t, ctx, "locked-room-"+sz.name)
-			tap(t, ctx, `#join-refused a.btn`)
-			waitJS(t, ctx, `!!document.querySelector(".variants")`)
+	eachSize(t, func(t *testing.T, base string, b context.Context, sz screen) {
+		host := apiGuest(t, base, "Hana")
+		r := host.create(map[string]any{"ruleset": "hotspot", "seats": 4})
+		host.do("POST", "/api/rooms/"+r.Code+"/lock", map[string]any{"locked": true}, nil)
+		ctx := newPage(t, b, sz.w, sz.h)
+		countSockets(t, ctx)
+		signIn(t, ctx, base, "Lou")
+		typeText(t, ctx, `#by-code input[name=code]`, r.Code)
+		tap(t, ctx, `#join-code`)
+		waitJS(t, ctx, `!!document.querySelector("#join-refused")`)
+		msg := text(t, ctx, `#join-refused [role=alert]`)
+		if !strings.Contains(msg, "locked") || !strings.Contains(msg, r.Code) {
+			t.Errorf("joining a locked room says %q, want that room %s is locked", msg, r.Code)
+		}
+		if n := evalJS[int](t, ctx, `window.__sockets`); n != 0 {
+			t.Errorf("the page opened %d WebSockets to a room it may not enter", n)
+		}
+		if s := text(t, ctx, `body`); strings.Contains(s, "Reconnecting") || strings.Contains(s, "seat is kept") {
+			t.Errorf("the refused join still says it reconnects: %q", s)
+		}
+		shot(t, ctx, "locked-room-"+sz.name)
+		tap(t, ctx, `#join-refused a.btn`)
+		waitJS(t, ctx, `!!document.querySelector(".variants")`)
 
-			// Removed while the connection was down: the socket is refused when it comes back;
-			// the room finds out why and says so, and stops trying.
-			open := host.create(map[string]any{"ruleset": "hotspot", "seats": 4})
-			goTo(t, ctx, base+"/#/room/"+open.Code)
-			waitJS(t, ctx, `!!document.querySelector("#invite-link") && window.cardhouse.state.room.opened`)
-			n := evalJS[int](t, ctx, `(window.__blockSockets = true, window.cardhouse.state.room.sock.ws.close(), window.__sockets)`)
-			waitJS(t, ctx, fmt.Sprintf(`window.__sockets > %d && !!document.querySelector('[data-banner="reconnecting"]')`, n))
-			host.do("POST", "/api/rooms/"+open.Code+"/kick", map[string]any{"member_id": host.member(open.Code, "Lou")}, nil)
-			host.do("POST", "/api/rooms/"+open.Code+"/lock", map[string]any{"locked": true}, nil)
-			evalJS[bool](t, ctx, `(window.__blockSockets = false, true)`)
-			waitText(t, ctx, `#notice`, "Room "+open.Code+" is locked")
-			if h := evalJS[string](t, ctx, `location.hash`); h != "#/" {
-				t.Errorf("after the refused reconnection the address is %q, want the lobby", h)
-			}
-			if evalJS[bool](t, ctx, `!!document.querySelector('[data-banner="reconnecting"]')`) {
-				t.Error("the lobby still says it reconnects")
-			}
-		})
-	}
+		// Removed while the connection was down: the socket is refused when it comes back;
+		// the room finds out why and says so, and stops trying.
+		open := host.create(map[string]any{"ruleset": "hotspot", "seats": 4})
+		goTo(t, ctx, base+"/#/room/"+open.Code)
+		waitJS(t, ctx, `!!document.querySelector("#invite-link") && window.cardhouse.state.room.opened`)
+		n := evalJS[int](t, ctx, `(window.__blockSockets = true, window.cardhouse.state.room.sock.ws.close(), window.__sockets)`)
+		waitJS(t, ctx, fmt.Sprintf(`window.__sockets > %d && !!document.querySelector('[data-banner="reconnecting"]')`, n))
+		// Locked first: the page checks its membership after every refused attempt, and must
+		// find the room locked whenever it finds itself out.
+		host.do("POST", "/api/rooms/"+open.Code+"/lock", map[string]any{"locked": true}, nil)
+		host.do("POST", "/api/rooms/"+open.Code+"/kick", map[string]any{"member_id": host.member(open.Code, "Lou")}, nil)
+		evalJS[bool](t, ctx, `(window.__blockSockets = false, true)`)
+		waitText(t, ctx, `#notice`, "Room "+open.Code+" is locked")
+		if h := evalJS[string](t, ctx, `location.hash`); h != "#/" {
+			t.Errorf("after the refused reconnection the address is %q, want the lobby", h)
+		}
+		if evalJS[bool](t, ctx, `!!document.querySelector('[data-banner="reconnecting"]')`) {
+			t.Error("the lobby still says it reconnects")
+		}
+	})
 }
 
 // TestSentAwayGoesToTheLobby (item 5): a kicked player, a declined request and a player who
 // leaves with the Leave button each land in the lobby, which says what happened; nothing of the
 // table stays on screen.
 func TestSentAwayGoesToTheLobby(t *testing.T) {
-	base, _ := startServer(t)
-	b := browser(t)
-	for _, sz := range sizes {
-		t.Run(sz.name, func(t *testing.T) {
-			ctx := newPage(t, b, sz.w, sz.h)
-			signIn(t, ctx, base, "Kit")
-			host := apiGuest(t, base, "Hugo")
+	eachSize(t, func(t *testing.T, base string, b context.Context, sz screen) {
+		ctx := newPage(t, b, sz.w, sz.h)
+		signIn(t, ctx, base, "Kit")
+		host := apiGuest(t, base, "Hugo")
 
-			// Kicked during a game: the cards go, the lobby says the host removed you.
-			r := host.create(map[string]any{"ruleset": "hotspot", "seats": 2})
-			goTo(t, ctx, base+"/#/room/"+r.Code)
-			waitJS(t, ctx, `!!document.querySelector("#invite-link")`)
-			host.do("POST", "/api/rooms/"+r.Code+"/deal", nil, nil)
-			waitJS(t, ctx, `document.querySelectorAll('.card[data-zone="hand.1"]').length > 0`)
-			shot(t, ctx, "before-kick-"+sz.name)
-			host.do("POST", "/api/rooms/"+r.Code+"/kick", map[string]any{"member_id": host.member(r.Code, "Kit")}, nil)
-			waitText(t, ctx, `#notice`, "The host removed you from room "+r.Code)
-			if n := myCards(t, ctx); n != 0 || evalJS[bool](t, ctx, `!!document.querySelector("#room")`) {
-				t.Errorf("after the kick the page still shows the room (%d hand cards)", n)
-			}
-			if h := evalJS[string](t, ctx, `location.hash`); h != "#/" {
-				t.Errorf("after the kick the address is %q, want the lobby", h)
-			}
-			if n := evalJS[int](t, ctx, `document.querySelectorAll(".banner").length`); n != 1 {
-				t.Errorf("the lobby shows %d banners, want the one notice", n)
-			}
-			shot(t, ctx, "kicked-"+sz.name)
+		// Kicked during a game: the cards go, the lobby says the host removed you.
+		r := host.create(map[string]any{"ruleset": "hotspot", "seats": 2})
+		goTo(t, ctx, base+"/#/room/"+r.Code)
+		waitJS(t, ctx, `!!document.querySelector("#invite-link")`)
+		host.do("POST", "/api/rooms/"+r.Code+"/deal", nil, nil)
+		waitJS(t, ctx, `document.querySelectorAll('.card[data-zone="hand.1"]').length > 0`)
+		shot(t, ctx, "before-kick-"+sz.name)
+		host.do("POST", "/api/rooms/"+r.Code+"/kick", map[string]any{"member_id": host.member(r.Code, "Kit")}, nil)
+		waitText(t, ctx, `#notice`, "The host removed you from room "+r.Code)
+		if n := myCards(t, ctx); n != 0 || evalJS[bool](t, ctx, `!!document.querySelector("#room")`) {
+			t.Errorf("after the kick the page still shows the room (%d hand cards)", n)
+		}
+		if h := evalJS[string](t, ctx, `location.hash`); h != "#/" {
+			t.Errorf("after the kick the address is %q, want the lobby", h)
+		}
+		if n := evalJS[int](t, ctx, `document.querySelectorAll(".banner").length`); n != 1 {
+			t.Errorf("the lobby shows %d banners, want the one notice", n)
+		}
+		shot(t, ctx, "kicked-"+sz.name)
 
-			// Declined: asked to join, the host said no.
-			ra := host.create(map[string]any{"ruleset": "hotspot", "seats": 2, "approval": true})
-			goTo(t, ctx, base+"/#/room/"+ra.Code)
-			waitText(t, ctx, `#table`, "Waiting for the host to let you in")
-			host.do("POST", fmt.Sprintf("/api/rooms/%s/requests/%d", ra.Code, host.member(ra.Code, "Kit")), map[string]any{"approve": false}, nil)
-			waitText(t, ctx, `#notice`, "The host of room "+ra.Code+" did not let you in")
+		// Declined: asked to join, the host said no.
+		ra := host.create(map[string]any{"ruleset": "hotspot", "seats": 2, "approval": true})
+		goTo(t, ctx, base+"/#/room/"+ra.Code)
+		waitText(t, ctx, `#table`, "Waiting for the host to let you in")
+		host.do("POST", fmt.Sprintf("/api/rooms/%s/requests/%d", ra.Code, host.member(ra.Code, "Kit")), map[string]any{"approve": false}, nil)
+		waitText(t, ctx, `#notice`, "The host of room "+ra.Code+" did not let you in")
 
-			// Leaving a game with the Leave button: asked first, then a bot takes the seat.
-			rl := host.create(map[string]any{"ruleset": "hotspot", "seats": 2})
-			goTo(t, ctx, base+"/#/room/"+rl.Code)
-			waitJS(t, ctx, `!!document.querySelector("#invite-link")`)
-			host.do("POST", "/api/rooms/"+rl.Code+"/deal", nil, nil)
-			waitJS(t, ctx, `document.querySelectorAll('.card[data-zone="hand.1"]').length > 0`)
-			tap(t, ctx, `#leave`)
-			waitJS(t, ctx, `!!document.querySelector("#confirm-leave[open]")`)
-			shot(t, ctx, "leave-confirm-"+sz.name)
-			tap(t, ctx, `#confirm-leave [data-answer=stay]`)
-			waitJS(t, ctx, `!document.querySelector("#confirm-leave")`)
-			if myCards(t, ctx) == 0 {
-				t.Error("staying left the table")
+		// Leaving a game with the Leave button: asked first, then a bot takes the seat.
+		rl := host.create(map[string]any{"ruleset": "hotspot", "seats": 2})
+		goTo(t, ctx, base+"/#/room/"+rl.Code)
+		waitJS(t, ctx, `!!document.querySelector("#invite-link")`)
+		host.do("POST", "/api/rooms/"+rl.Code+"/deal", nil, nil)
+		waitJS(t, ctx, `document.querySelectorAll('.card[data-zone="hand.1"]').length > 0`)
+		tap(t, ctx, `#leave`)
+		waitJS(t, ctx, `!!document.querySelector("#confirm-leave[open]")`)
+		shot(t, ctx, "leave-confirm-"+sz.name)
+		tap(t, ctx, `#confirm-leave [data-answer=stay]`)
+		waitJS(t, ctx, `!document.querySelector("#confirm-leave")`)
+		if myCards(t, ctx) == 0 {
+			t.Error("staying left the table")
+		}
+		tap(t, ctx, `#leave`)
+		tap(t, ctx, `#confirm-leave [data-answer=leave]`)
+		waitText(t, ctx, `#notice`, "You left room "+rl.Code)
+		if n := myCards(t, ctx); n != 0 {
+			t.Errorf("after leaving, %d hand cards are on screen", n)
+		}
+		for _, m := range host.room(rl.Code).Members {
+			if m.Name == "Kit" {
+				t.Errorf("Kit is still a member after leaving: %+v", m)
 			}
-			tap(t, ctx, `#leave`)
-			tap(t, ctx, `#confirm-leave [data-answer=leave]`)
-			waitText(t, ctx, `#notice`, "You left room "+rl.Code)
-			if n := myCards(t, ctx); n != 0 {
-				t.Errorf("after leaving, %d hand cards are on screen", n)
-			}
-			for _, m := range host.room(rl.Code).Members {
-				if m.Name == "Kit" {
-					t.Errorf("Kit is still a member after leaving: %+v", m)
-				}
-			}
-		})
-	}
+		}
+	})
 }
 
 // TestOneBannerAtATime (item 9): watching a game every player has dropped from, then losing the
 // connection, the room shows one banner at a time, the most important: never the pause and
 // "you are watching" together, never "your seat is kept" to someone without a seat.
 func TestOneBannerAtATime(t *testing.T) {
-	base, _ := startServer(t)
-	b := browser(t)
-	for _, sz := range sizes {
-		t.Run(sz.name, func(t *testing.T) {
-			host, bob := apiGuest(t, base, "Hal"), apiGuest(t, base, "Bob")
-			r := host.create(map[string]any{"ruleset": "hotspot", "seats": 2})
-			bob.do("POST", "/api/rooms/"+r.Code+"/join", nil, nil)
-			host.do("POST", "/api/rooms/"+r.Code+"/deal", nil, nil)
-			ctx := newPage(t, b, sz.w, sz.h)
-			signIn(t, ctx, base, "Wes")
-			goTo(t, ctx, base+"/#/watch/"+r.Code)
-			waitJS(t, ctx, `!!document.querySelector(".banners")`)
-			// Record every banner the page shows from now on.
-			evalJS[bool](t, ctx, `(() => {
+	eachSize(t, func(t *testing.T, base string, b context.Context, sz screen) {
+		host, bob := apiGuest(t, base, "Hal"), apiGuest(t, base, "Bob")
+		r := host.create(map[string]any{"ruleset": "hotspot", "seats": 2})
+		bob.do("POST", "/api/rooms/"+r.Code+"/join", nil, nil)
+		host.do("POST", "/api/rooms/"+r.Code+"/deal", nil, nil)
+		ctx := newPage(t, b, sz.w, sz.h)
+		signIn(t, ctx, base, "Wes")
+		goTo(t, ctx, base+"/#/watch/"+r.Code)
+		waitJS(t, ctx, `!!document.querySelector(".banners")`)
+		// Record every banner the page shows from now on.
+		evalJS[bool](t, ctx, `(() => {
 				const el = document.querySelector(".banners");
 				window.__banners = { most: el.children.length, seen: [...el.children].map((b) => b.dataset.banner + ": " + b.textContent) };
 				new MutationObserver(() => {
@@ -327,78 +327,73 @@ func TestOneBannerAtATime(t *testing.T) {
 				}).observe(el, { childList: true, subtree: true, characterData: true });
 				return true;
 			})()`)
-			waitJS(t, ctx, `!!document.querySelector('[data-banner="paused"]')`)
-			shot(t, ctx, "banner-paused-"+sz.name)
-			// The connection drops: while it is down the banner says so, and only that.
-			evalJS[bool](t, ctx, `(window.cardhouse.state.room.sock.ws.close(), true)`)
-			waitJS(t, ctx, `window.__banners.seen.some((s) => s.startsWith("reconnecting"))`)
-			waitJS(t, ctx, `!!document.querySelector('[data-banner="paused"]')`)
-			type record struct {
-				Most int      `json:"most"`
-				Seen []string `json:"seen"`
+		waitJS(t, ctx, `!!document.querySelector('[data-banner="paused"]')`)
+		shot(t, ctx, "banner-paused-"+sz.name)
+		// The connection drops: while it is down the banner says so, and only that.
+		evalJS[bool](t, ctx, `(window.cardhouse.state.room.sock.ws.close(), true)`)
+		waitJS(t, ctx, `window.__banners.seen.some((s) => s.startsWith("reconnecting"))`)
+		waitJS(t, ctx, `!!document.querySelector('[data-banner="paused"]')`)
+		type record struct {
+			Most int      `json:"most"`
+			Seen []string `json:"seen"`
+		}
+		rec := evalJS[record](t, ctx, `window.__banners`)
+		if rec.Most > 1 {
+			t.Errorf("%d banners at once; seen: %q", rec.Most, rec.Seen)
+		}
+		for _, s := range rec.Seen {
+			if strings.Contains(s, "seat is kept") || strings.HasPrefix(s, "covered") || strings.HasPrefix(s, "watching") {
+				t.Errorf("a spectator of a paused game was shown %q", s)
 			}
-			rec := evalJS[record](t, ctx, `window.__banners`)
-			if rec.Most > 1 {
-				t.Errorf("%d banners at once; seen: %q", rec.Most, rec.Seen)
-			}
-			for _, s := range rec.Seen {
-				if strings.Contains(s, "seat is kept") || strings.HasPrefix(s, "covered") || strings.HasPrefix(s, "watching") {
-					t.Errorf("a spectator of a paused game was shown %q", s)
-				}
-			}
-		})
-	}
+		}
+	})
 }
 
 // TestLobbyRoomsAndLimit (item 13): the lobby lists a waiting room and a playing one with a seat
 // free, each saying so, and not a full room; its invite link copies the room's address; a
 // player who already hosts the most rooms one may is told so in the New room form.
 func TestLobbyRoomsAndLimit(t *testing.T) {
-	base, _ := startServer(t)
-	b := browser(t)
-	for _, sz := range sizes {
-		t.Run(sz.name, func(t *testing.T) {
-			host, bob := apiGuest(t, base, "Ivy"), apiGuest(t, base, "Bo")
-			waiting := host.create(map[string]any{"ruleset": "hotspot", "seats": 3})
-			playing := host.create(map[string]any{"ruleset": "hotspot", "seats": 3})
-			bob.do("POST", "/api/rooms/"+playing.Code+"/join", nil, nil)
-			host.connect(playing.Code)
-			host.do("POST", "/api/rooms/"+playing.Code+"/deal", nil, nil)
-			full := host.create(map[string]any{"ruleset": "hotspot", "seats": 2})
-			bob.do("POST", "/api/rooms/"+full.Code+"/join", nil, nil)
+	eachSize(t, func(t *testing.T, base string, b context.Context, sz screen) {
+		host, bob := apiGuest(t, base, "Ivy"), apiGuest(t, base, "Bo")
+		waiting := host.create(map[string]any{"ruleset": "hotspot", "seats": 3})
+		playing := host.create(map[string]any{"ruleset": "hotspot", "seats": 3})
+		bob.do("POST", "/api/rooms/"+playing.Code+"/join", nil, nil)
+		host.connect(playing.Code)
+		host.do("POST", "/api/rooms/"+playing.Code+"/deal", nil, nil)
+		full := host.create(map[string]any{"ruleset": "hotspot", "seats": 2})
+		bob.do("POST", "/api/rooms/"+full.Code+"/join", nil, nil)
 
-			ctx := newPage(t, b, sz.w, sz.h)
-			// Reading the clipboard back needs the permission a person would grant.
-			for _, name := range []string{"clipboard-read", "clipboard-write"} {
-				if _, err := chromedp.CallBrowser(ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{Permission: &cdpbrowser.PermissionDescriptor{Name: name},
-					Setting: cdpbrowser.PermissionSettingGranted, Origin: base, BrowserContextID: chromedp.FromContext(ctx).BrowserContextID}); err != nil {
-					t.Fatalf("granting %s: %v", name, err)
-				}
+		ctx := newPage(t, b, sz.w, sz.h)
+		// Reading the clipboard back needs the permission a person would grant.
+		for _, name := range []string{"clipboard-read", "clipboard-write"} {
+			if _, err := chromedp.CallBrowser(ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{Permission: &cdpbrowser.PermissionDescriptor{Name: name},
+				Setting: cdpbrowser.PermissionSettingGranted, Origin: base, BrowserContextID: chromedp.FromContext(ctx).BrowserContextID}); err != nil {
+				t.Fatalf("granting %s: %v", name, err)
 			}
-			signIn(t, ctx, base, "Ned")
-			for code, want := range map[string]string{waiting.Code: "Waiting for players", playing.Code: "Playing"} {
-				if got := text(t, ctx, fmt.Sprintf(`tr[data-room=%q] [data-room-state]`, code)); got != want {
-					t.Errorf("room %s in the lobby: %q, want %q", code, got, want)
-				}
+		}
+		signIn(t, ctx, base, "Ned")
+		for code, want := range map[string]string{waiting.Code: "Waiting for players", playing.Code: "Playing"} {
+			if got := text(t, ctx, fmt.Sprintf(`tr[data-room=%q] [data-room-state]`, code)); got != want {
+				t.Errorf("room %s in the lobby: %q, want %q", code, got, want)
 			}
-			if evalJS[bool](t, ctx, fmt.Sprintf(`!!document.querySelector('tr[data-room=%q]')`, full.Code)) {
-				t.Errorf("the lobby lists the full room %s", full.Code)
-			}
-			tap(t, ctx, fmt.Sprintf(`tr[data-room=%q] [data-copy]`, waiting.Code))
-			waitText(t, ctx, fmt.Sprintf(`tr[data-room=%q] [data-copy]`, waiting.Code), "Copied!")
-			if got := evalJS[string](t, ctx, `navigator.clipboard.readText().catch((e) => "unreadable: " + e)`); got != base+"/#/room/"+waiting.Code {
-				t.Errorf("the copied invite link is %q, want %q", got, base+"/#/room/"+waiting.Code)
-			}
-			shot(t, ctx, "lobby-"+sz.name)
+		}
+		if evalJS[bool](t, ctx, fmt.Sprintf(`!!document.querySelector('tr[data-room=%q]')`, full.Code)) {
+			t.Errorf("the lobby lists the full room %s", full.Code)
+		}
+		tap(t, ctx, fmt.Sprintf(`tr[data-room=%q] [data-copy]`, waiting.Code))
+		waitText(t, ctx, fmt.Sprintf(`tr[data-room=%q] [data-copy]`, waiting.Code), "Copied!")
+		if got := evalJS[string](t, ctx, `navigator.clipboard.readText().catch((e) => "unreadable: " + e)`); got != base+"/#/room/"+waiting.Code {
+			t.Errorf("the copied invite link is %q, want %q", got, base+"/#/room/"+waiting.Code)
+		}
+		shot(t, ctx, "lobby-"+sz.name)
 
-			// Five rooms of one's own (the default limit), then the form says no more.
-			evalJS[bool](t, ctx, `(async () => { const { api } = await import("/js/api.js"); for (let i = 0; i < 5; i++) await api("POST", "/api/rooms", { ruleset: "hotspot", seats: 2 }); return true; })()`)
-			tap(t, ctx, `[data-create=hotspot]`)
-			tap(t, ctx, `#create-room button[type=submit]`)
-			waitText(t, ctx, `#create-room .error-text.general`, "already host 5 open rooms")
-			shot(t, ctx, "room-limit-"+sz.name)
-		})
-	}
+		// Five rooms of one's own (the default limit), then the form says no more.
+		evalJS[bool](t, ctx, `(async () => { const { api } = await import("/js/api.js"); for (let i = 0; i < 5; i++) await api("POST", "/api/rooms", { ruleset: "hotspot", seats: 2 }); return true; })()`)
+		tap(t, ctx, `[data-create=hotspot]`)
+		tap(t, ctx, `#create-room button[type=submit]`)
+		waitText(t, ctx, `#create-room .error-text.general`, "already host 5 open rooms")
+		shot(t, ctx, "room-limit-"+sz.name)
+	})
 }
 
 // rulingID is a ruling's id as RULINGS.md writes it (D-5).
@@ -408,58 +403,54 @@ var rulingID = regexp.MustCompile(`\b[DHLP]-\d+\b`)
 // presets; the table's settings line says the room's options the same way; the DRUGS rules page
 // draws its table of special cards as a table.
 func TestPlayerWords(t *testing.T) {
-	base, _ := startServer(t)
-	b := browser(t)
-	for _, sz := range sizes {
-		t.Run(sz.name, func(t *testing.T) {
-			ctx := newPage(t, b, sz.w, sz.h)
-			signIn(t, ctx, base, "Pia")
-			tap(t, ctx, `[data-create=lastcard]`)
-			waitJS(t, ctx, `!!document.querySelector("#create-room .presets")`)
-			raw := evalJS[[]string](t, ctx, `[...document.querySelectorAll("#create-room option")].filter((o) => o.textContent === o.value || /_/.test(o.textContent)).map((o) => o.value)`)
-			if len(raw) > 0 {
-				t.Errorf("choices shown as their raw values: %q", raw)
-			}
-			if form := text(t, ctx, `#create-room`); rulingID.MatchString(form) || !strings.Contains(form, "Only without the colour in play") {
-				t.Errorf("the form's words: %q", form)
-			}
-			tap(t, ctx, `#create-room [data-preset="2"]`) // One round
-			if v := evalJS[string](t, ctx, `document.querySelector("#opt-target").value`); v != "single" {
-				t.Errorf("the One round preset set target %q", v)
-			}
-			if p := evalJS[string](t, ctx, `document.querySelector('#create-room .preset[aria-pressed="true"] b')?.textContent ?? ""`); p != "One round" {
-				t.Errorf("the preset marked chosen: %q", p)
-			}
-			shot(t, ctx, "new-room-form-"+sz.name)
-			// The mode is a <select>: a person picks it with the keyboard or the system's list,
-			// which a test cannot press; it is set as the list would set it.
-			evalJS[bool](t, ctx, `(() => { const m = document.querySelector("#mode"); m.value = "computer"; m.dispatchEvent(new Event("change", { bubbles: true })); return true; })()`)
-			tap(t, ctx, `#create-room button[type=submit]`)
-			tap(t, ctx, `#table [data-action=deal]`)
-			waitJS(t, ctx, `!!document.querySelector("#table .settings")`)
-			settings := text(t, ctx, `#table .settings`)
-			if !strings.Contains(settings, "One round") || strings.Contains(settings, "_") || strings.Contains(settings, "single") {
-				t.Errorf("the table's settings line: %q", settings)
-			}
-			shot(t, ctx, "table-settings-"+sz.name)
+	eachSize(t, func(t *testing.T, base string, b context.Context, sz screen) {
+		ctx := newPage(t, b, sz.w, sz.h)
+		signIn(t, ctx, base, "Pia")
+		tap(t, ctx, `[data-create=lastcard]`)
+		waitJS(t, ctx, `!!document.querySelector("#create-room .presets")`)
+		raw := evalJS[[]string](t, ctx, `[...document.querySelectorAll("#create-room option")].filter((o) => o.textContent === o.value || /_/.test(o.textContent)).map((o) => o.value)`)
+		if len(raw) > 0 {
+			t.Errorf("choices shown as their raw values: %q", raw)
+		}
+		if form := text(t, ctx, `#create-room`); rulingID.MatchString(form) || !strings.Contains(form, "Only without the colour in play") {
+			t.Errorf("the form's words: %q", form)
+		}
+		tap(t, ctx, `#create-room [data-preset="2"]`) // One round
+		if v := evalJS[string](t, ctx, `document.querySelector("#opt-target").value`); v != "single" {
+			t.Errorf("the One round preset set target %q", v)
+		}
+		if p := evalJS[string](t, ctx, `document.querySelector('#create-room .preset[aria-pressed="true"] b')?.textContent ?? ""`); p != "One round" {
+			t.Errorf("the preset marked chosen: %q", p)
+		}
+		shot(t, ctx, "new-room-form-"+sz.name)
+		// The mode is a <select>: a person picks it with the keyboard or the system's list,
+		// which a test cannot press; it is set as the list would set it.
+		evalJS[bool](t, ctx, `(() => { const m = document.querySelector("#mode"); m.value = "computer"; m.dispatchEvent(new Event("change", { bubbles: true })); return true; })()`)
+		tap(t, ctx, `#create-room button[type=submit]`)
+		tap(t, ctx, `#table [data-action=deal]`)
+		waitJS(t, ctx, `!!document.querySelector("#table .settings")`)
+		settings := text(t, ctx, `#table .settings`)
+		if !strings.Contains(settings, "One round") || strings.Contains(settings, "_") || strings.Contains(settings, "single") {
+			t.Errorf("the table's settings line: %q", settings)
+		}
+		shot(t, ctx, "table-settings-"+sz.name)
 
-			goTo(t, ctx, base+"/#/rules/drugs")
-			waitJS(t, ctx, `!!document.querySelector("#rules")`)
-			heads := evalJS[[]string](t, ctx, `[...document.querySelectorAll("#rules table.md-table th")].map((th) => th.textContent)`)
-			if len(heads) < 3 || heads[0] != "card" {
-				t.Errorf("the DRUGS special cards table's header: %q", heads)
-			}
-			if body := text(t, ctx, `#rules`); strings.Contains(body, "| ---") || strings.Contains(body, "| 10 |") {
-				t.Errorf("the rules page shows raw table pipes")
-			}
-			evalJS[bool](t, ctx, `(document.querySelector("#rules table.md-table")?.scrollIntoView(), true)`)
-			shot(t, ctx, "drugs-rules-"+sz.name)
-			// Leaving the room for the rules page is not being sent away: the page stays.
-			if h, n := evalJS[string](t, ctx, `location.hash`), text(t, ctx, `#notice`); h != "#/rules/drugs" || n != "" {
-				t.Errorf("after opening the rules from a room: address %q, notice %q", h, n)
-			}
-		})
-	}
+		goTo(t, ctx, base+"/#/rules/drugs")
+		waitJS(t, ctx, `!!document.querySelector("#rules")`)
+		heads := evalJS[[]string](t, ctx, `[...document.querySelectorAll("#rules table.md-table th")].map((th) => th.textContent)`)
+		if len(heads) < 3 || heads[0] != "card" {
+			t.Errorf("the DRUGS special cards table's header: %q", heads)
+		}
+		if body := text(t, ctx, `#rules`); strings.Contains(body, "| ---") || strings.Contains(body, "| 10 |") {
+			t.Errorf("the rules page shows raw table pipes")
+		}
+		evalJS[bool](t, ctx, `(document.querySelector("#rules table.md-table")?.scrollIntoView(), true)`)
+		shot(t, ctx, "drugs-rules-"+sz.name)
+		// Leaving the room for the rules page is not being sent away: the page stays.
+		if h, n := evalJS[string](t, ctx, `location.hash`), text(t, ctx, `#notice`); h != "#/rules/drugs" || n != "" {
+			t.Errorf("after opening the rules from a room: address %q, notice %q", h, n)
+		}
+	})
 }
 
 // TestLogSaysWhatHappened (item 7): the table's log, fed the events the rulesets send, tells a
@@ -518,57 +509,53 @@ func TestLogSaysWhatHappened(t *testing.T) {
 // bar; the host of a pass-the-device room names a seat and gives it a look, which its name plate
 // at the table shows.
 func TestLooksAfterSignIn(t *testing.T) {
-	base, _ := startServer(t)
-	b := browser(t)
-	for _, sz := range sizes {
-		t.Run(sz.name, func(t *testing.T) {
-			ctx := newPage(t, b, sz.w, sz.h)
-			signIn(t, ctx, base, "Ola")
-			tap(t, ctx, `#your-look`)
-			typeText(t, ctx, `#look-dialog input[name=name]`, "Olga")
-			tap(t, ctx, `#look-dialog [aria-label=moon]`)
-			tap(t, ctx, `#look-dialog [aria-label="#2f9e57"]`)
-			shot(t, ctx, "your-look-"+sz.name)
-			tap(t, ctx, `#save-look`)
-			waitJS(t, ctx, `!document.querySelector("#look-dialog")`)
-			if bar := text(t, ctx, `#your-look`); !strings.Contains(bar, "Olga") || !strings.Contains(bar, "\u263e") {
-				t.Errorf("the top bar after saving the look: %q", bar)
-			}
-			type me struct {
-				User struct {
-					DisplayName string `json:"display_name"`
-					Avatar      string `json:"avatar"`
-					Colour      string `json:"colour"`
-				} `json:"user"`
-			}
-			if got := evalJS[me](t, ctx, `fetch("/api/me").then((r) => r.json())`); got.User.DisplayName != "Olga" || got.User.Avatar != "moon" || got.User.Colour != "#2f9e57" {
-				t.Errorf("the account after saving the look: %+v", got.User)
-			}
+	eachSize(t, func(t *testing.T, base string, b context.Context, sz screen) {
+		ctx := newPage(t, b, sz.w, sz.h)
+		signIn(t, ctx, base, "Ola")
+		tap(t, ctx, `#your-look`)
+		typeText(t, ctx, `#look-dialog input[name=name]`, "Olga")
+		tap(t, ctx, `#look-dialog [aria-label=moon]`)
+		tap(t, ctx, `#look-dialog [aria-label="#2f9e57"]`)
+		shot(t, ctx, "your-look-"+sz.name)
+		tap(t, ctx, `#save-look`)
+		waitJS(t, ctx, `!document.querySelector("#look-dialog")`)
+		if bar := text(t, ctx, `#your-look`); !strings.Contains(bar, "Olga") || !strings.Contains(bar, "\u263e") {
+			t.Errorf("the top bar after saving the look: %q", bar)
+		}
+		type me struct {
+			User struct {
+				DisplayName string `json:"display_name"`
+				Avatar      string `json:"avatar"`
+				Colour      string `json:"colour"`
+			} `json:"user"`
+		}
+		if got := evalJS[me](t, ctx, `fetch("/api/me").then((r) => r.json())`); got.User.DisplayName != "Olga" || got.User.Avatar != "moon" || got.User.Colour != "#2f9e57" {
+			t.Errorf("the account after saving the look: %+v", got.User)
+		}
 
-			// A pass-the-device room: the host names seat 2 and gives it a look.
-			tap(t, ctx, `[data-create=hotspot]`)
-			// The mode is a <select>, set as its list would set it (a test cannot press the list).
-			evalJS[bool](t, ctx, `(() => { const m = document.querySelector("#mode"); m.value = "device"; m.dispatchEvent(new Event("change", { bubbles: true })); return true; })()`)
-			tap(t, ctx, `#create-room button[type=submit]`)
-			waitJS(t, ctx, `!!document.querySelector("#room .side")`)
-			if sz.name == "phone" {
-				tap(t, ctx, `.side-toggle`)
-			}
-			tap(t, ctx, `[data-seat-look="1"]`)
-			typeText(t, ctx, `#look-dialog input[name=name]`, "Mia")
-			tap(t, ctx, `#look-dialog [aria-label=star]`)
-			tap(t, ctx, `#save-look`)
-			waitJS(t, ctx, `!document.querySelector("#look-dialog")`)
-			waitText(t, ctx, `.side .members`, "Mia")
-			if sz.name == "phone" {
-				tap(t, ctx, `.side-toggle`)
-			}
-			tap(t, ctx, `#table [data-action=deal]`)
-			waitJS(t, ctx, `!!document.querySelector('#table [data-seat="1"]')`)
-			if plate := text(t, ctx, `#table [data-seat="1"]`); !strings.Contains(plate, "Mia") || !strings.Contains(plate, "\u2605") {
-				t.Errorf("seat 2's name plate: %q", plate)
-			}
-			shot(t, ctx, "device-seat-look-"+sz.name)
-		})
-	}
+		// A pass-the-device room: the host names seat 2 and gives it a look.
+		tap(t, ctx, `[data-create=hotspot]`)
+		// The mode is a <select>, set as its list would set it (a test cannot press the list).
+		evalJS[bool](t, ctx, `(() => { const m = document.querySelector("#mode"); m.value = "device"; m.dispatchEvent(new Event("change", { bubbles: true })); return true; })()`)
+		tap(t, ctx, `#create-room button[type=submit]`)
+		waitJS(t, ctx, `!!document.querySelector("#room .side")`)
+		if sz.name == "phone" {
+			tap(t, ctx, `.side-toggle`)
+		}
+		tap(t, ctx, `[data-seat-look="1"]`)
+		typeText(t, ctx, `#look-dialog input[name=name]`, "Mia")
+		tap(t, ctx, `#look-dialog [aria-label=star]`)
+		tap(t, ctx, `#save-look`)
+		waitJS(t, ctx, `!document.querySelector("#look-dialog")`)
+		waitText(t, ctx, `.side .members`, "Mia")
+		if sz.name == "phone" {
+			tap(t, ctx, `.side-toggle`)
+		}
+		tap(t, ctx, `#table [data-action=deal]`)
+		waitJS(t, ctx, `!!document.querySelector('#table [data-seat="1"]')`)
+		if plate := text(t, ctx, `#table [data-seat="1"]`); !strings.Contains(plate, "Mia") || !strings.Contains(plate, "\u2605") {
+			t.Errorf("seat 2's name plate: %q", plate)
+		}
+		shot(t, ctx, "device-seat-look-"+sz.name)
+	})
 }

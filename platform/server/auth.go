@@ -306,6 +306,15 @@ type profile struct {
 	Colour      *string `json:"colour"`
 }
 
+// bindProfile decodes a name and look from the request body and checks them (checkProfile).
+func bindProfile(c echo.Context) (profile, error) {
+	var req profile
+	if err := bind(c, &req); err != nil {
+		return req, err
+	}
+	return checkProfile(req)
+}
+
 // checkProfile checks the fields given of a name and look and returns them normalised (the name
 // trimmed, the colour in lower case); every bad field is reported.
 func checkProfile(req profile) (profile, error) {
@@ -334,11 +343,7 @@ func checkProfile(req profile) (profile, error) {
 }
 
 func (s *Server) updateMe(c echo.Context) error {
-	var req profile
-	if err := bind(c, &req); err != nil {
-		return err
-	}
-	p, err := checkProfile(req)
+	p, err := bindProfile(c)
 	if err != nil {
 		return err
 	}

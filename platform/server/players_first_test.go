@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -28,6 +29,19 @@ func waitRoom(t *testing.T, u *user, code, what string, ok func(room.Info) bool)
 	}
 }
 
+// dealDropAbandon has host, the room's only seated person, connect and deal, then drop; the game
+// pauses, and once the clock has moved on by after, it is abandoned, as the room says.
+func dealDropAbandon(t *testing.T, e *env, host *user, code string, after time.Duration) room.Info {
+	t.Helper()
+	c := host.connect(code)
+	host.must("POST", "/api/rooms/"+code+"/deal", nil, nil)
+	c.latestView()
+	c.ws.CloseNow()
+	waitRoom(t, host, code, "the pause", func(in room.Info) bool { return in.Paused })
+	e.clock.Advance(after)
+	return waitRoom(t, host, code, fmt.Sprintf("abandoning after %s", after), func(in room.Info) bool { return in.Game != nil && in.Game.Status == "abandoned" })
+}
+
 // TestDrugsPauseMinutes: a DRUGS room takes D-12's option pause_minutes (through the real DRUGS
 // plugin process), refuses a value out of its range with the range, and its paused game is
 // abandoned after that many minutes rather than after the server-wide limit (5 minutes here).
@@ -45,14 +59,7 @@ func testDrugsPauseMinutes(t *testing.T, dialect string) {
 	if got := info.Options["pause_minutes"]; got != float64(2) {
 		t.Fatalf("the room's pause_minutes: %v", got)
 	}
-	ca := alice.connect(info.Code)
-	alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
-	ca.latestView()
-	ca.ws.CloseNow()
-	waitRoom(t, alice, info.Code, "the pause", func(in room.Info) bool { return in.Paused })
-	e.clock.Advance(2 * time.Minute)
-	in := waitRoom(t, alice, info.Code, "abandoning after 2 minutes", func(in room.Info) bool { return in.Game != nil && in.Game.Status == "abandoned" })
-	if in.Paused {
+	if in := dealDropAbandon(t, e, alice, info.Code, 2*time.Minute); in.Paused {
 		t.Fatal("an abandoned game is still paused")
 	}
 }
@@ -112,13 +119,7 @@ func testLobbyListsRoomsToSitIn(t *testing.T, dialect string) {
 	// Abandoned: everyone dropped from a game that then waited out the pause limit.
 	abandoned := bob.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 3, "options": opts})
 	carol.must("POST", "/api/rooms/"+abandoned.Code+"/join", nil, nil)
-	ab := bob.connect(abandoned.Code)
-	bob.must("POST", "/api/rooms/"+abandoned.Code+"/deal", nil, nil)
-	ab.latestView()
-	ab.ws.CloseNow()
-	waitRoom(t, bob, abandoned.Code, "the pause", func(in room.Info) bool { return in.Paused })
-	e.clock.Advance(5 * time.Minute)
-	waitRoom(t, bob, abandoned.Code, "abandoning", func(in room.Info) bool { return in.Game != nil && in.Game.Status == "abandoned" })
+	dealDropAbandon(t, e, bob, abandoned.Code, 5*time.Minute)
 	cp.latestView()
 
 	var lobby struct {

@@ -153,11 +153,7 @@ func (s *Server) seatLook(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var req profile
-	if err := bind(c, &req); err != nil {
-		return err
-	}
-	p, err := checkProfile(req)
+	p, err := bindProfile(c)
 	if err != nil {
 		return err
 	}
