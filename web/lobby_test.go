@@ -29,12 +29,19 @@ type screen struct {
 	w, h int64
 }
 
-// eachSize starts the site and a browser and runs f at a phone's size and a desktop's.
-func eachSize(t *testing.T, f func(t *testing.T, base string, b context.Context, sz screen)) {
+// eachSize starts the site and a browser and runs f on a new page at a phone's size and at a
+// desktop's; a page that broke the CSP (an inline style or script) fails the test.
+func eachSize(t *testing.T, f func(t *testing.T, base string, ctx context.Context, sz screen)) {
 	base, _ := startServer(t)
 	b := browser(t)
 	for _, sz := range []screen{{"phone", phoneW, phoneH}, {"desktop", 1280, 800}} {
-		t.Run(sz.name, func(t *testing.T) { f(t, base, b, sz) })
+		t.Run(sz.name, func(t *testing.T) {
+			ctx := newPage(t, b, sz.w, sz.h)
+			f(t, base, ctx, sz)
+			if r := record(t, ctx); len(r.CSP) > 0 {
+				t.Errorf("the page broke its content security policy: %q", r.CSP)
+			}
+		})
 	}
 }
 
@@ -194,11 +201,10 @@ func myCards(t *testing.T, ctx context.Context) int {
 // TestLockedRoomSaysSo (item 4): joining a locked room by its code says the room is locked and
 // opens no WebSocket, instead of "Reconnecting…" forever.
 func TestLockedRoomSaysSo(t *testing.T) {
-	eachSize(t, func(t *testing.T, base string, b context.Context, sz screen) {
+	eachSize(t, func(t *testing.T, base string, ctx context.Context, sz screen) {
 		host := apiGuest(t, base, "Hana")
 		r := host.create(map[string]any{"ruleset": "hotspot", "seats": 4})
 		host.do("POST", "/api/rooms/"+r.Code+"/lock", map[string]any{"locked": true}, nil)
-		ctx := newPage(t, b, sz.w, sz.h)
 		countSockets(t, ctx)
 		signIn(t, ctx, base, "Lou")
 		typeText(t, ctx, `#by-code input[name=code]`, r.Code)
@@ -244,8 +250,7 @@ func TestLockedRoomSaysSo(t *testing.T) {
 // leaves with the Leave button each land in the lobby, which says what happened; nothing of the
 // table stays on screen.
 func TestSentAwayGoesToTheLobby(t *testing.T) {
-	eachSize(t, func(t *testing.T, base string, b context.Context, sz screen) {
-		ctx := newPage(t, b, sz.w, sz.h)
+	eachSize(t, func(t *testing.T, base string, ctx context.Context, sz screen) {
 		signIn(t, ctx, base, "Kit")
 		host := apiGuest(t, base, "Hugo")
 
@@ -308,12 +313,11 @@ func TestSentAwayGoesToTheLobby(t *testing.T) {
 // connection, the room shows one banner at a time, the most important: never the pause and
 // "you are watching" together, never "your seat is kept" to someone without a seat.
 func TestOneBannerAtATime(t *testing.T) {
-	eachSize(t, func(t *testing.T, base string, b context.Context, sz screen) {
+	eachSize(t, func(t *testing.T, base string, ctx context.Context, sz screen) {
 		host, bob := apiGuest(t, base, "Hal"), apiGuest(t, base, "Bob")
 		r := host.create(map[string]any{"ruleset": "hotspot", "seats": 2})
 		bob.do("POST", "/api/rooms/"+r.Code+"/join", nil, nil)
 		host.do("POST", "/api/rooms/"+r.Code+"/deal", nil, nil)
-		ctx := newPage(t, b, sz.w, sz.h)
 		signIn(t, ctx, base, "Wes")
 		goTo(t, ctx, base+"/#/watch/"+r.Code)
 		waitJS(t, ctx, `!!document.querySelector(".banners")`)
@@ -353,7 +357,7 @@ func TestOneBannerAtATime(t *testing.T) {
 // free, each saying so, and not a full room; its invite link copies the room's address; a
 // player who already hosts the most rooms one may is told so in the New room form.
 func TestLobbyRoomsAndLimit(t *testing.T) {
-	eachSize(t, func(t *testing.T, base string, b context.Context, sz screen) {
+	eachSize(t, func(t *testing.T, base string, ctx context.Context, sz screen) {
 		host, bob := apiGuest(t, base, "Ivy"), apiGuest(t, base, "Bo")
 		waiting := host.create(map[string]any{"ruleset": "hotspot", "seats": 3})
 		playing := host.create(map[string]any{"ruleset": "hotspot", "seats": 3})
@@ -363,7 +367,6 @@ func TestLobbyRoomsAndLimit(t *testing.T) {
 		full := host.create(map[string]any{"ruleset": "hotspot", "seats": 2})
 		bob.do("POST", "/api/rooms/"+full.Code+"/join", nil, nil)
 
-		ctx := newPage(t, b, sz.w, sz.h)
 		// Reading the clipboard back needs the permission a person would grant.
 		for _, name := range []string{"clipboard-read", "clipboard-write"} {
 			if _, err := chromedp.CallBrowser(ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{Permission: &cdpbrowser.PermissionDescriptor{Name: name},
@@ -403,8 +406,7 @@ var rulingID = regexp.MustCompile(`\b[DHLP]-\d+\b`)
 // presets; the table's settings line says the room's options the same way; the DRUGS rules page
 // draws its table of special cards as a table.
 func TestPlayerWords(t *testing.T) {
-	eachSize(t, func(t *testing.T, base string, b context.Context, sz screen) {
-		ctx := newPage(t, b, sz.w, sz.h)
+	eachSize(t, func(t *testing.T, base string, ctx context.Context, sz screen) {
 		signIn(t, ctx, base, "Pia")
 		tap(t, ctx, `[data-create=lastcard]`)
 		waitJS(t, ctx, `!!document.querySelector("#create-room .presets")`)
@@ -509,8 +511,7 @@ func TestLogSaysWhatHappened(t *testing.T) {
 // bar; the host of a pass-the-device room names a seat and gives it a look, which its name plate
 // at the table shows.
 func TestLooksAfterSignIn(t *testing.T) {
-	eachSize(t, func(t *testing.T, base string, b context.Context, sz screen) {
-		ctx := newPage(t, b, sz.w, sz.h)
+	eachSize(t, func(t *testing.T, base string, ctx context.Context, sz screen) {
 		signIn(t, ctx, base, "Ola")
 		tap(t, ctx, `#your-look`)
 		typeText(t, ctx, `#look-dialog input[name=name]`, "Olga")
