@@ -446,7 +446,7 @@ func TestPlayerWords(t *testing.T) {
 		if body := text(t, ctx, `#rules`); strings.Contains(body, "| ---") || strings.Contains(body, "| 10 |") {
 			t.Errorf("the rules page shows raw table pipes")
 		}
-		evalJS[bool](t, ctx, `(document.querySelector("#rules table.md-table")?.scrollIntoView(), true)`)
+		evalJS[bool](t, ctx, `(document.querySelector("#rules table.md-table")?.scrollIntoView({ block: "center" }), true)`)
 		shot(t, ctx, "drugs-rules-"+sz.name)
 		// Leaving the room for the rules page is not being sent away: the page stays.
 		if h, n := evalJS[string](t, ctx, `location.hash`), text(t, ctx, `#notice`); h != "#/rules/drugs" || n != "" {

@@ -419,7 +419,7 @@ func (m *Manager) Create(ctx context.Context, host *store.User, req CreateReques
 			return nil, err
 		}
 		if len(codes) >= limit {
-			return nil, errf(KindConflict, "too_many_rooms", "you already host %d open rooms (%s), the most one player may have: leave one of them before opening another", len(codes), strings.Join(codes, ", "))
+			return nil, errf(KindConflict, "too_many_rooms", "You already host %d open rooms (%s), the most one player may have: leave one of them before opening another", len(codes), strings.Join(codes, ", "))
 		}
 	}
 	for range 10 {
