@@ -452,6 +452,13 @@ func TestPlayerWords(t *testing.T) {
 		if h, n := evalJS[string](t, ctx, `location.hash`), text(t, ctx, `#notice`); h != "#/rules/drugs" || n != "" {
 			t.Errorf("after opening the rules from a room: address %q, notice %q", h, n)
 		}
+
+		// Dealing alone: the waiting panel says why not (no browser alert box).
+		goTo(t, ctx, base+"/#/")
+		tap(t, ctx, `[data-create=hotspot]`)
+		tap(t, ctx, `#create-room button[type=submit]`)
+		tap(t, ctx, `#table [data-action=deal]`)
+		waitText(t, ctx, `#table .deal-error`, "2 to 8 players")
 	})
 }
 

@@ -762,7 +762,12 @@ class RoomView {
 
   async deal() {
     const res = await this.sock.request({ type: "deal" });
-    if (res.type === "error") this.table.view ? this.table.refused(res.reason) : alert(res.reason);
+    if (res.type !== "error") return;
+    if (this.table.view) return this.table.refused(res.reason);
+    // Before the first deal the waiting panel says why the deal was refused (too few players).
+    const panel = this.tableEl.querySelector(".panel");
+    panel?.querySelector(".deal-error")?.remove();
+    panel?.append(h("p", { class: "error-text deal-error", role: "alert" }, playerWords(res.reason)));
   }
 
   close() {
