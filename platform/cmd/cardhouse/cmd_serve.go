@@ -221,6 +221,8 @@ func openLine(addr net.Addr) string {
 	line := fmt.Sprintf("Cardhouse is running: open http://%s/ in your browser", net.JoinHostPort("127.0.0.1", port))
 	if lan := lanAddress(); lan != "" {
 		line += fmt.Sprintf("; friends on your network open http://%s/", net.JoinHostPort(lan, port))
+	} else {
+		line += fmt.Sprintf("; friends on your network open this computer's address with port %s", port)
 	}
 	return line + ". Press Ctrl+C to stop it."
 }

@@ -19,8 +19,15 @@ func TestOpenLine(t *testing.T) {
 	if !strings.Contains(all, "open http://127.0.0.1:9000/") || strings.Contains(all, "0.0.0.0") {
 		t.Errorf("openLine(0.0.0.0:9000) = %q: want the loopback address to open, never 0.0.0.0", all)
 	}
-	if lan := lanAddress(); lan != "" && !strings.Contains(all, "friends on your network open http://"+lan+":9000/") {
+	lan := lanAddress()
+	if lan != "" && !strings.Contains(all, "friends on your network open http://"+lan+":9000/") {
 		t.Errorf("openLine(0.0.0.0:9000) = %q, want it to name %s for friends", all, lan)
+	}
+	if lan == "" && !strings.Contains(all, "friends on your network open this computer's address with port 9000") {
+		t.Errorf("openLine(0.0.0.0:9000) = %q, want it to tell friends the port", all)
+	}
+	if strings.Contains(local, "friends") {
+		t.Errorf("openLine(127.0.0.1:8080) = %q: friends cannot reach a loopback address", local)
 	}
 	if strings.Count(local, "\n")+strings.Count(all, "\n") != 0 {
 		t.Error("the open line is more than one line")
