@@ -440,6 +440,20 @@ func (m *Manager) Create(ctx context.Context, host *store.User, req CreateReques
 	return nil, errors.New("room: could not find a free room code")
 }
 
+// NoteLook shows user u's new avatar and colour in every live room u is a member of, at once
+// (a room otherwise learns a look when u joins or connects).
+func (m *Manager) NoteLook(ctx context.Context, u *store.User) {
+	for _, r := range m.Live() {
+		_ = r.do(ctx, func() error {
+			if len(r.membersOf(u.ID)) > 0 {
+				r.noteLook(u)
+				r.broadcastRoom()
+			}
+			return nil
+		})
+	}
+}
+
 // DisconnectUser closes every connection of user uid in every live room with reason (a ban).
 // Memberships stay; a seated player's seat is covered after the grace period as for any drop.
 func (m *Manager) DisconnectUser(ctx context.Context, uid int64, code, reason string) {

@@ -360,6 +360,7 @@ func (s *Server) updateMe(c echo.Context) error {
 	if err := s.cfg.Store.UpdateProfile(c.Request().Context(), u.ID, u.DisplayName, u.Avatar, u.Colour); err != nil {
 		return err
 	}
+	s.cfg.Rooms.NoteLook(c.Request().Context(), &u)
 	return c.JSON(http.StatusOK, map[string]any{"user": toUserJSON(&u)})
 }
 

@@ -294,3 +294,27 @@ func testDeviceSeatLooks(t *testing.T, dialect string) {
 		t.Errorf("Bob's seat in the online room: %+v", m)
 	}
 }
+
+// TestLookChangeShowsAtOnce (item 12): a player who changes their look while sitting in a room
+// is shown with the new look there at once (a room message to everyone), not from their next
+// connection.
+func TestLookChangeShowsAtOnce(t *testing.T) {
+	e := newEnv(t, "sqlite", inProcess())
+	ada, bruno := e.guest("Ada"), e.guest("Bruno")
+	info := ada.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 2})
+	bruno.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
+	cb := bruno.connect(info.Code)
+	cb.sync()
+	ada.must("PATCH", "/api/me", map[string]any{"avatar": "star", "colour": "#C2185B"}, nil)
+	for {
+		m := cb.expect("room")
+		var in room.Info
+		_ = json.Unmarshal(m["room"], &in)
+		if a, _ := memberNamed(in, "Ada"); a.Avatar == "star" && a.Colour == "#c2185b" {
+			break
+		}
+	}
+	if a, _ := memberNamed(bruno.roomInfo(info.Code), "Ada"); a.Avatar != "star" {
+		t.Fatalf("Ada in the room after changing her look: %+v", a)
+	}
+}

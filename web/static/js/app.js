@@ -133,14 +133,14 @@ function lookPicker(look, nameInput) {
 
 // lookDialog edits a name and a look ({name, avatar, colour}) in a dialog; save(values) stores
 // them and may throw an ApiError, shown in the dialog. It resolves when the dialog closes.
-function lookDialog(title, who, save) {
+function lookDialog(title, who, save, note) {
   return new Promise((resolve) => {
     const look = { avatar: who.avatar || "spade", colour: who.colour || colourOf(who.name || "?") };
     const nameInput = h("input", { type: "text", name: "name", required: true, maxlength: 32, value: who.name || "", "aria-label": "name" });
     const dlg = h("dialog", { "aria-label": title, id: "look-dialog" });
     const form = h("form", { method: "dialog" }, h("h2", {}, title),
       h("label", { class: "field" }, h("span", {}, "Name at the table"), nameInput, h("span", { class: "error-text", "data-for": "display_name" })),
-      lookPicker(look, nameInput), h("p", { class: "error-text general", role: "alert" }),
+      lookPicker(look, nameInput), note ? h("p", { class: "help" }, note) : "", h("p", { class: "error-text general", role: "alert" }),
       h("div", { class: "row", style: "justify-content:flex-end" }, h("button", { class: "btn ghost", type: "button", onclick: () => dlg.close() }, "Cancel"), h("button", { class: "btn primary", type: "submit", id: "save-look" }, "Save")));
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
@@ -162,7 +162,7 @@ function lookDialog(title, who, save) {
 async function editMe() {
   await lookDialog("Your look", { name: state.me.display_name, avatar: state.me.avatar, colour: state.me.colour }, async (v) => {
     state.me = (await api("PATCH", "/api/me", v)).user;
-  });
+  }, "Your look changes at once, in every room you are in; a new name shows in the rooms you join from now on.");
   document.querySelector("header.topbar .me")?.replaceWith(topbar().querySelector(".me"));
 }
 
