@@ -34,6 +34,17 @@ type Option struct {
 	Min         int      `json:"min,omitempty"`
 	Max         int      `json:"max,omitempty"`
 	Choices     []string `json:"choices,omitempty"`
+	// ChoiceLabels are the words a player reads for each choice ("Any time" for "any_time");
+	// a choice without one is shown as it is.
+	ChoiceLabels map[string]string `json:"choice_labels,omitempty"`
+}
+
+// Preset is a named set of option values a host picks with one tap ("Classic", "Chaos"); options
+// it does not name keep their defaults.
+type Preset struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description,omitempty"`
+	Options     map[string]any `json:"options"`
 }
 
 // Options are validated option values: int, bool or string (choices) by name. An option whose

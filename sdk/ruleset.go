@@ -43,10 +43,12 @@ type Info struct {
 	Summary string `json:"summary"`
 	// Rules is the "how to play" page in Markdown; the client shows it, so a new variant brings its
 	// own rules page.
-	Rules     string   `json:"rules"`
-	MinSeats  int      `json:"min_seats"`
-	MaxSeats  int      `json:"max_seats"`
-	Options   []Option `json:"options"`
+	Rules    string   `json:"rules"`
+	MinSeats int      `json:"min_seats"`
+	MaxSeats int      `json:"max_seats"`
+	Options  []Option `json:"options"`
+	// Presets are named option sets the room form offers, the first being the defaults.
+	Presets   []Preset `json:"presets,omitempty"`
 	BotLevels []int    `json:"bot_levels,omitempty"`
 	// StateVersion is the version of the state's encoding; raise it when the state type changes in
 	// a way old blobs cannot be read with, and implement Upgrader.

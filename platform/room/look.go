@@ -6,7 +6,7 @@ import "cardhouse/platform/store"
 type look struct{ avatar, colour string }
 
 // noteLook remembers u's look for the members list (MemberInfo.Avatar, Colour). It runs on the
-// actor when u joins or connects, so a changed look shows from the user's next connection.
+// actor when u joins or connects, and when u changes their look (Manager.NoteLook).
 func (r *Room) noteLook(u *store.User) {
 	if u.Avatar == "" && u.Colour == "" {
 		delete(r.looks, u.ID)

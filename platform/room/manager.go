@@ -29,6 +29,11 @@ type Config struct {
 	// BotDelay is how long a bot "thinks" before acting (default 0: at once; the server sets a
 	// human-like delay).
 	BotDelay time.Duration
+	// ReactionTime is how long bots leave a person to react when a window opens in which others
+	// than the player in turn may act (a catch-out, a LAST CARD call): while such a window is open
+	// in a game with a human player, no bot acts before ReactionTime has passed since it opened
+	// (default 0: only BotDelay; the server sets 2.5 s).
+	ReactionTime time.Duration
 	// Grace is how long a dropped player keeps the seat before a bot covers it (P-6; default 20 s).
 	Grace time.Duration
 	// PauseLimit is how long a game with every human dropped stays paused before it is abandoned
@@ -46,7 +51,14 @@ type Config struct {
 	// MaxSpectators bounds the members of a room who watch or wait for the host's approval
 	// (default 200): every membership change reaches each of them.
 	MaxSpectators int
+	// MaxRoomsPerHost is how many open rooms one account may host at once (default
+	// DefaultMaxRoomsPerHost; negative: no limit). Without it one guest could fill the lobby.
+	MaxRoomsPerHost int
 }
+
+// DefaultMaxRoomsPerHost is the default of Config.MaxRoomsPerHost: a few tables to hop between,
+// far below what could flood a lobby.
+const DefaultMaxRoomsPerHost = 5
 
 func (c *Config) defaults() {
 	if c.Clock == nil {
@@ -82,6 +94,9 @@ func (c *Config) defaults() {
 	if c.MaxSpectators == 0 {
 		c.MaxSpectators = 200
 	}
+	if c.MaxRoomsPerHost == 0 {
+		c.MaxRoomsPerHost = DefaultMaxRoomsPerHost
+	}
 }
 
 // Manager owns the live rooms: it creates them, reloads them at start and finds them by code.
@@ -93,6 +108,8 @@ type Manager struct {
 	rooms  map[string]*Room
 	closed bool
 	wg     sync.WaitGroup
+	// creating serialises counting a host's rooms with storing a new one (the room limit).
+	creating sync.Mutex
 
 	// disabled are the rulesets an admin disabled for new rooms (admin.go).
 	disabled disabledSet
@@ -169,15 +186,47 @@ func (m *Manager) Live() []*Room {
 	return slices.Collect(maps.Values(m.rooms))
 }
 
-// Lobby lists the open online rooms that take new members (not locked), newest first.
-func (m *Manager) Lobby(ctx context.Context) []Info {
-	var out []Info
+// Lobby states of a listed room.
+const (
+	LobbyWaiting = "waiting" // no game running: a new member takes a free seat
+	LobbyPlaying = "playing" // a game runs: a new member watches and sits at the next deal
+)
+
+// LobbyRoom is a room as the lobby lists it: its Info and whether it waits or plays.
+type LobbyRoom struct {
+	Info
+	State string `json:"state"`
+}
+
+// Lobby lists the open online rooms someone can still sit down in, by code: not locked, with a
+// seat free, and not finished or abandoned (a game over, a game given up, or paused with every
+// player gone). Each says whether it waits for players or plays.
+func (m *Manager) Lobby(ctx context.Context) []LobbyRoom {
+	var out []LobbyRoom
 	for _, r := range m.Live() {
 		info, err := r.Info(ctx)
-		if err != nil || info.Mode != store.ModeOnline || info.Locked || info.Status != store.RoomOpen {
+		if err != nil || info.Mode != store.ModeOnline || info.Locked || info.Status != store.RoomOpen || info.Paused {
 			continue
 		}
-		out = append(out, info)
+		seated := 0
+		for _, mi := range info.Members {
+			if mi.Role == store.MemberPlayer && mi.Seat >= 0 {
+				seated++
+			}
+		}
+		if seated >= info.Capacity {
+			continue
+		}
+		state := LobbyWaiting
+		if info.Game != nil {
+			switch info.Game.Status {
+			case store.GameLive:
+				state = LobbyPlaying
+			default: // over or abandoned
+				continue
+			}
+		}
+		out = append(out, LobbyRoom{Info: info, State: state})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
 	return out
@@ -368,6 +417,17 @@ func (m *Manager) Create(ctx context.Context, host *store.User, req CreateReques
 			members = append(members, &store.Member{UserID: &uid, Name: fmt.Sprintf("Player %d", i+1), Role: store.MemberPlayer, Seat: i})
 		}
 	}
+	m.creating.Lock()
+	defer m.creating.Unlock()
+	if limit := m.cfg.MaxRoomsPerHost; limit > 0 {
+		codes, err := m.cfg.Store.OpenRoomsHostedBy(ctx, host.ID)
+		if err != nil {
+			return nil, err
+		}
+		if len(codes) >= limit {
+			return nil, errf(KindConflict, "too_many_rooms", "You already host %d open rooms (%s), the most one player may have: leave one of them before opening another", len(codes), strings.Join(codes, ", "))
+		}
+	}
 	for range 10 {
 		sr := &store.Room{Code: newCode(), HostID: host.ID, Ruleset: req.Ruleset, Options: string(optJSON), Mode: req.Mode,
 			Approval: req.Approval, Capacity: req.Seats, TurnSeconds: req.TurnSeconds, Status: store.RoomOpen}
@@ -384,6 +444,20 @@ func (m *Manager) Create(ctx context.Context, host *store.User, req CreateReques
 		return m.load(ctx, sr)
 	}
 	return nil, errors.New("room: could not find a free room code")
+}
+
+// NoteLook shows user u's new avatar and colour in every live room u is a member of, at once
+// (a room otherwise learns a look when u joins or connects).
+func (m *Manager) NoteLook(ctx context.Context, u *store.User) {
+	for _, r := range m.Live() {
+		_ = r.do(ctx, func() error {
+			if len(r.membersOf(u.ID)) > 0 {
+				r.noteLook(u)
+				r.broadcastRoom()
+			}
+			return nil
+		})
+	}
 }
 
 // DisconnectUser closes every connection of user uid in every live room with reason (a ban).

@@ -69,6 +69,11 @@ type Room struct {
 	// versions ("name vN"), houserules.go.
 	houseRules []store.EnabledHouseRule
 	gameRules  []string
+	// windowSince is when the status began to list the actors besides the player in turn that
+	// it lists now (a catch-out or LAST CARD window), windowKey those seats; zero while it lists
+	// none (Config.ReactionTime).
+	windowSince time.Time
+	windowKey   string
 }
 
 func newRoom(ctx context.Context, m *Manager, sr *store.Room) (*Room, error) {
@@ -300,6 +305,9 @@ func (r *Room) memberInfos(ms []*store.Member) []MemberInfo {
 			if l, ok := r.looks[*m.UserID]; ok {
 				mi.Avatar, mi.Colour = l.avatar, l.colour
 			}
+		}
+		if m.Avatar != "" || m.Colour != "" { // a pass-the-device seat's own look
+			mi.Avatar, mi.Colour = m.Avatar, m.Colour
 		}
 		out = append(out, mi)
 	}
@@ -664,21 +672,45 @@ func (r *Room) schedule() {
 	}
 	r.stopBots()
 	if !r.live() || r.room.PausedAt != nil {
+		r.windowSince, r.windowKey = time.Time{}, ""
 		return
 	}
+	botWait := r.botWait()
 	for _, seat := range r.status.Actors {
 		m := r.seatMember(seat)
 		gameID, seq, s := r.game.ID, r.game.Seq, seat
 		switch {
 		case m == nil:
 		case m.BotLevel > 0 || m.Covered:
-			r.bots[seat] = r.cfg.Clock.AfterFunc(r.cfg.BotDelay, func() { r.post(func() { r.botMove(gameID, seq, s, false) }) })
+			r.bots[seat] = r.cfg.Clock.AfterFunc(botWait, func() { r.post(func() { r.botMove(gameID, seq, s, false) }) })
 		case r.room.TurnSeconds > 0 && seat == r.status.Turn:
 			// The turn clock: a bot acts once for a player who lets it run out.
 			wait := time.Duration(r.room.TurnSeconds) * time.Second
 			r.bots[seat] = r.cfg.Clock.AfterFunc(wait, func() { r.post(func() { r.botMove(gameID, seq, s, true) }) })
 		}
 	}
+}
+
+// botWait is how long a bot waits before its move now: BotDelay, and while a window is open in
+// which others than the player in turn may act, at least until ReactionTime has passed since it
+// opened, so that a person at the table can call or catch first (a human plays in the game).
+func (r *Room) botWait() time.Duration {
+	wait := r.cfg.BotDelay
+	if len(r.status.Actors) < 2 {
+		r.windowSince, r.windowKey = time.Time{}, ""
+		return wait
+	}
+	now := r.now()
+	if key := fmt.Sprint(r.status.Actors[1:]); r.windowSince.IsZero() || key != r.windowKey {
+		r.windowSince, r.windowKey = now, key
+	}
+	person := slices.ContainsFunc(r.members, func(m *store.Member) bool {
+		return m.Role == store.MemberPlayer && m.Seat >= 0 && isHuman(m) && !m.Covered
+	})
+	if left := r.windowSince.Add(r.cfg.ReactionTime).Sub(now); person && left > wait {
+		wait = left
+	}
+	return wait
 }
 
 func (r *Room) fireDeadline(gameID int64, id string) {
@@ -737,7 +769,8 @@ func (r *Room) botMove(gameID int64, seq, seat int, turnClock bool) {
 // ---- presence, grace, pause ----
 
 // updatePause pauses a live game when every seated human has dropped, resumes it when one is
-// back, and abandons it once paused for PauseLimit (D-12).
+// back, and abandons it once paused for the room's pause limit (D-12: option pause_minutes, else
+// Config.PauseLimit).
 func (r *Room) updatePause() {
 	humans, anyOn := 0, false
 	for _, m := range r.members {
@@ -769,8 +802,22 @@ func (r *Room) updatePause() {
 	}
 }
 
+// PauseOption is the room option that sets the room's own pause limit in minutes, for a ruleset
+// that declares it (DRUGS, D-12); rooms without it wait Config.PauseLimit.
+const PauseOption = "pause_minutes"
+
+// pauseLimit is how long this room's paused game waits before it is abandoned.
+func (r *Room) pauseLimit() time.Duration {
+	var o map[string]any
+	_ = json.Unmarshal([]byte(r.room.Options), &o)
+	if m, ok := o[PauseOption].(float64); ok && m > 0 {
+		return time.Duration(m * float64(time.Minute))
+	}
+	return r.cfg.PauseLimit
+}
+
 func (r *Room) armPause() {
-	left := r.cfg.PauseLimit - r.now().Sub(*r.room.PausedAt)
+	left := r.pauseLimit() - r.now().Sub(*r.room.PausedAt)
 	gameID := r.game.ID
 	r.pause = r.cfg.Clock.AfterFunc(left, func() { r.post(func() { r.abandon(gameID) }) })
 }
@@ -1118,6 +1165,47 @@ func (r *Room) nextHost() *store.Member {
 		}
 	}
 	return best
+}
+
+// SeatLook is a pass-the-device seat's name plate: nil fields stay as they are; an empty
+// avatar and colour give the seat the account's look back.
+type SeatLook struct {
+	Name   *string
+	Avatar *string
+	Colour *string
+}
+
+// SetSeatLook names a seat of a pass-the-device room and gives it a look of its own, so that
+// the players sharing the device tell their seats apart; host only.
+func (r *Room) SetSeatLook(ctx context.Context, u *store.User, memberID int64, l SeatLook) (MemberInfo, error) {
+	var out MemberInfo
+	err := r.do(ctx, func() error {
+		if err := r.hostOnly(u, "name the seats"); err != nil {
+			return err
+		}
+		m := r.memberByID(memberID)
+		if m == nil || m.Role != store.MemberPlayer || m.UserID == nil || *m.UserID != u.ID || r.room.Mode != store.ModeDevice {
+			return errf(KindInvalid, "not_device_seat", "member %d is not a pass-the-device seat of room %s: other players choose their own name and look", memberID, r.code)
+		}
+		old := *m
+		if l.Name != nil {
+			m.Name = *l.Name
+		}
+		if l.Avatar != nil {
+			m.Avatar = *l.Avatar
+		}
+		if l.Colour != nil {
+			m.Colour = *l.Colour
+		}
+		if err := r.saveMembers(m); err != nil {
+			*m = old
+			return err
+		}
+		out = r.memberInfo(m)
+		r.broadcastRoom()
+		return nil
+	})
+	return out, err
 }
 
 // PassHost hands the host role to another human member; host only.

@@ -137,7 +137,7 @@ func checkName(field, name string) (string, error) {
 	name = strings.TrimSpace(name)
 	n := utf8.RuneCountInString(name)
 	if n == 0 || n > 32 {
-		return "", fieldError(field, "want 1 to 32 characters")
+		return "", fieldError(field, "a name has 1 to 32 characters")
 	}
 	for _, r := range name {
 		if unicode.IsControl(r) {
@@ -210,10 +210,14 @@ func (s *Server) register(c echo.Context) error {
 	username := strings.ToLower(strings.TrimSpace(req.Username))
 	var errs fieldErrors
 	if !usernameRE.MatchString(username) {
-		errs = append(errs, fieldErr{"username", "want 3 to 32 of a-z, 0-9, _ and -"})
+		errs = append(errs, fieldErr{"username", "use 3 to 32 small letters (a-z), digits, _ or -"})
 	}
-	if n := len(req.Password); n < 8 || n > 72 {
-		errs = append(errs, fieldErr{"password", "want 8 to 72 bytes"})
+	switch n := len(req.Password); {
+	case n < 8:
+		errs = append(errs, fieldErr{"password", "a password needs at least 8 characters"})
+	case n > 72:
+		// bcrypt reads 72 bytes; a letter with an accent or an emoji takes two to four of them.
+		errs = append(errs, fieldErr{"password", "a password can be at most 72 characters (letters with accents and emoji count as two to four)"})
 	}
 	if req.DisplayName == "" {
 		req.DisplayName = req.Username
@@ -319,38 +323,61 @@ type profile struct {
 	Colour      *string `json:"colour"`
 }
 
-func (s *Server) updateMe(c echo.Context) error {
+// bindProfile decodes a name and look from the request body and checks them (checkProfile).
+func bindProfile(c echo.Context) (profile, error) {
 	var req profile
 	if err := bind(c, &req); err != nil {
-		return err
+		return req, err
 	}
-	u := *userOf(c)
+	return checkProfile(req)
+}
+
+// checkProfile checks the fields given of a name and look and returns them normalised (the name
+// trimmed, the colour in lower case); every bad field is reported.
+func checkProfile(req profile) (profile, error) {
 	var errs fieldErrors
 	if req.DisplayName != nil {
 		name, err := checkName("display_name", *req.DisplayName)
 		if err != nil {
 			errs = append(errs, err.(fieldErrors)...)
 		}
-		u.DisplayName = name
+		req.DisplayName = &name
 	}
-	if req.Avatar != nil {
-		if !avatarRE.MatchString(*req.Avatar) {
-			errs = append(errs, fieldErr{"avatar", "want up to 32 of a-z, 0-9 and -"})
-		}
-		u.Avatar = *req.Avatar
+	if req.Avatar != nil && !avatarRE.MatchString(*req.Avatar) {
+		errs = append(errs, fieldErr{"avatar", "want up to 32 of a-z, 0-9 and -"})
 	}
 	if req.Colour != nil {
 		if *req.Colour != "" && !colourRE.MatchString(*req.Colour) {
 			errs = append(errs, fieldErr{"colour", "want a colour like #1a2b3c"})
 		}
-		u.Colour = strings.ToLower(*req.Colour)
+		c := strings.ToLower(*req.Colour)
+		req.Colour = &c
 	}
 	if len(errs) > 0 {
-		return errs
+		return req, errs
+	}
+	return req, nil
+}
+
+func (s *Server) updateMe(c echo.Context) error {
+	p, err := bindProfile(c)
+	if err != nil {
+		return err
+	}
+	u := *userOf(c)
+	if p.DisplayName != nil {
+		u.DisplayName = *p.DisplayName
+	}
+	if p.Avatar != nil {
+		u.Avatar = *p.Avatar
+	}
+	if p.Colour != nil {
+		u.Colour = *p.Colour
 	}
 	if err := s.cfg.Store.UpdateProfile(c.Request().Context(), u.ID, u.DisplayName, u.Avatar, u.Colour); err != nil {
 		return err
 	}
+	s.cfg.Rooms.NoteLook(c.Request().Context(), &u)
 	return c.JSON(http.StatusOK, map[string]any{"user": toUserJSON(&u)})
 }
 

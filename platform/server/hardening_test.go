@@ -360,10 +360,7 @@ func TestHostRoleNotByName(t *testing.T) {
 // some 200 MB here), and a game in another room plays on meanwhile. Spectators are capped.
 func TestJoinBurstBesideAPlayingRoom(t *testing.T) {
 	const n = 150
-	e := newEnv(t, "sqlite", inProcess())
-	e.stop()
-	e.maxSpectators = n
-	e.start()
+	e := newEnvTuned(t, "sqlite", inProcess(), func(rc *room.Config, _ *server.Config) { rc.MaxSpectators = n })
 	_, _, _, ca, cb := twoSeats(e, nil)
 	host := e.register("Hana")
 	info := host.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 2})

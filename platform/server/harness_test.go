@@ -42,8 +42,8 @@ type env struct {
 	rooms   *room.Manager
 	srv     *server.Server
 	http    *httptest.Server
-	// maxSpectators, when set, is the rooms' room.Config.MaxSpectators.
-	maxSpectators int
+	// tune, when set, changes the room and server configuration before each start.
+	tune func(*room.Config, *server.Config)
 }
 
 func quietLogger() *slog.Logger {
@@ -53,8 +53,14 @@ func quietLogger() *slog.Logger {
 // newEnv starts a server on a fresh database of dialect.
 func newEnv(t testing.TB, dialect string, engines map[string]sdk.Engine) *env {
 	t.Helper()
+	return newEnvTuned(t, dialect, engines, nil)
+}
+
+// newEnvTuned is newEnv with tune applied to the configurations (nil: as newEnv).
+func newEnvTuned(t testing.TB, dialect string, engines map[string]sdk.Engine, tune func(*room.Config, *server.Config)) *env {
+	t.Helper()
 	storetest.SkipUnlessAvailable(t, dialect)
-	e := &env{t: t, dsn: storetest.DSN(t, dialect, t.TempDir()), engines: engines, clock: room.NewFakeClock(time.Unix(1_800_000_000, 0))}
+	e := &env{t: t, dsn: storetest.DSN(t, dialect, t.TempDir()), engines: engines, clock: room.NewFakeClock(time.Unix(1_800_000_000, 0)), tune: tune}
 	e.start()
 	t.Cleanup(e.stop)
 	return e
@@ -68,8 +74,13 @@ func (e *env) start() {
 	if err != nil {
 		t.Fatalf("opening the store: %v", err)
 	}
-	rooms, err := room.NewManager(ctx, room.Config{Store: st, Engines: e.engines, Clock: e.clock, Logger: quietLogger(),
-		Grace: 20 * time.Second, PauseLimit: 5 * time.Minute, MaxSpectators: e.maxSpectators})
+	rcfg := room.Config{Store: st, Engines: e.engines, Clock: e.clock, Logger: quietLogger(),
+		Grace: 20 * time.Second, PauseLimit: 5 * time.Minute}
+	scfg := server.Config{Store: st, Logger: quietLogger(), BcryptCost: bcrypt.MinCost, LoginAttempts: 1000}
+	if e.tune != nil {
+		e.tune(&rcfg, &scfg)
+	}
+	rooms, err := room.NewManager(ctx, rcfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +88,8 @@ func (e *env) start() {
 		t.Fatal(err)
 	}
 	e.st, e.rooms = st, rooms
-	e.srv = server.New(server.Config{Store: st, Rooms: rooms, Logger: quietLogger(), BcryptCost: bcrypt.MinCost, LoginAttempts: 1000})
+	scfg.Rooms = rooms
+	e.srv = server.New(scfg)
 	e.http = httptest.NewServer(e.srv.Handler())
 }
 

@@ -47,21 +47,28 @@ func newHouseEnv(t *testing.T, dialect string, engines map[string]sdk.Engine) *e
 	return e
 }
 
-// lastcardPlugin launches the Last Card plugin of the cardhouse binary (`cardhouse plugin serve
-// lastcard`), skipping when the binary does not build.
-func lastcardPlugin(t *testing.T) *plugin.Process {
+// variantPlugin launches a built-in variant's plugin from the cardhouse binary (`cardhouse plugin
+// serve ID`), skipping when the binary does not build; it returns the process and its description.
+func variantPlugin(t *testing.T, id string) (*plugin.Process, *sdk.Description) {
 	t.Helper()
 	if cardhouseBin == "" {
 		t.Skipf("the cardhouse binary does not build, so its plugins cannot be launched: %s", cardhouseBuildErr)
 	}
-	p := plugin.NewProcess(plugin.Spec{Path: cardhouseBin, Args: []string{"plugin", "serve", "lastcard"}}, plugin.Config{})
+	p := plugin.NewProcess(plugin.Spec{Path: cardhouseBin, Args: []string{"plugin", "serve", id}}, plugin.Config{})
 	t.Cleanup(func() { p.Close() })
 	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
 	defer cancel()
 	d, err := p.Describe(ctx)
 	if err != nil {
-		t.Fatalf("launching the lastcard plugin: %v", err)
+		t.Fatalf("launching the %s plugin: %v", id, err)
 	}
+	return p, d
+}
+
+// lastcardPlugin launches the Last Card plugin of the cardhouse binary.
+func lastcardPlugin(t *testing.T) *plugin.Process {
+	t.Helper()
+	p, d := variantPlugin(t, "lastcard")
 	if !d.HouseRules {
 		t.Fatal("the lastcard plugin runs no house rules")
 	}

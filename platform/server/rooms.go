@@ -17,7 +17,7 @@ func (s *Server) rulesets(c echo.Context) error {
 func (s *Server) lobby(c echo.Context) error {
 	rooms := s.cfg.Rooms.Lobby(c.Request().Context())
 	if rooms == nil {
-		rooms = []room.Info{}
+		rooms = []room.LobbyRoom{}
 	}
 	return c.JSON(http.StatusOK, map[string]any{"rooms": rooms})
 }
@@ -144,6 +144,28 @@ func (s *Server) kick(c echo.Context) error {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
+}
+
+// seatLook names a pass-the-device seat and sets its look (room.SetSeatLook), checked as a
+// profile is.
+func (s *Server) seatLook(c echo.Context) error {
+	id, err := pathID(c, "member")
+	if err != nil {
+		return err
+	}
+	p, err := bindProfile(c)
+	if err != nil {
+		return err
+	}
+	r, err := s.theRoom(c)
+	if err != nil {
+		return err
+	}
+	m, err := r.SetSeatLook(c.Request().Context(), userOf(c), id, room.SeatLook{Name: p.DisplayName, Avatar: p.Avatar, Colour: p.Colour})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"member": m})
 }
 
 func (s *Server) passHost(c echo.Context) error {

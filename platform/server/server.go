@@ -139,6 +139,7 @@ func (s *Server) routes() {
 	rg.POST("/requests/:member", s.decide)
 	rg.POST("/kick", s.kick)
 	rg.POST("/host", s.passHost)
+	rg.PATCH("/members/:member", s.seatLook)
 	rg.POST("/bots", s.addBot)
 	rg.POST("/deal", s.deal)
 	rg.POST("/act", s.act)

@@ -95,7 +95,10 @@ type Member struct {
 	// WantsSeat marks a spectator who takes a free seat at the next Deal (P-4).
 	WantsSeat bool
 	// Covered is true while a bot plays a dropped player's seat (P-6).
-	Covered   bool
+	Covered bool
+	// Avatar and Colour are the seat's own look (pass-the-device seats); empty: the account's.
+	Avatar    string
+	Colour    string
 	CreatedAt time.Time
 }
 

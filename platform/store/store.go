@@ -304,6 +304,14 @@ func (s *Store) OpenRooms(ctx context.Context) ([]Room, error) {
 	return rs, err
 }
 
+// OpenRoomsHostedBy returns the codes of the open rooms whose host is user hostID, oldest first
+// (the per-account room limit).
+func (s *Store) OpenRoomsHostedBy(ctx context.Context, hostID int64) ([]string, error) {
+	var codes []string
+	err := s.db.WithContext(ctx).Model(&Room{}).Where("status = ? AND host_id = ?", RoomOpen, hostID).Order("id").Pluck("code", &codes).Error
+	return codes, err
+}
+
 // SaveRoom writes every field of r.
 func (s *Store) SaveRoom(ctx context.Context, r *Room) error {
 	r.UpdatedAt = time.Now().UTC()

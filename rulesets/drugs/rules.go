@@ -33,7 +33,13 @@ const (
 const (
 	OptOverdose = "overdose"
 	OptChaos    = "chaos"
+	// OptPauseMinutes is how long a game with every player dropped waits before it is abandoned
+	// (D-12). The platform keeps that clock; the rules never read it.
+	OptPauseMinutes = "pause_minutes"
 )
+
+// DefaultPauseMinutes is D-12's pause before an abandoned game ends.
+const DefaultPauseMinutes = 5
 
 // Labelled draws of DRUGS beyond sdk.DrawShuffle and sdk.DrawFirstPlayer.
 const (
@@ -104,7 +110,7 @@ var (
 	_ sdk.TableEditor[*State] = (*Rules)(nil)
 )
 
-// Info describes DRUGS: 2-8 seats, options `overdose` and `chaos`, bots of levels 1 to 5.
+// Info describes DRUGS: 2-8 seats, options `overdose`, `chaos` and `pause_minutes`, bots of levels 1 to 5.
 func (*Rules) Info() sdk.Info {
 	return sdk.Info{
 		ID:      ID,
@@ -117,9 +123,16 @@ func (*Rules) Info() sdk.Info {
 		MaxSeats: 8,
 		Options: []sdk.Option{
 			{Name: OptOverdose, Label: "Overdose", Type: sdk.OptionInt, Default: 4, Min: 3, Max: 8,
-				Description: "This many cards of one rank in a row on top of the pile burn it, and the player who completed the run goes again (D-5). With one deck (2-4 seats) at most 4."},
+				Description: "This many cards of one rank in a row on top of the pile burn it, and the player who completed the run goes again. With one deck (2-4 players) at most 4."},
 			{Name: OptChaos, Label: "Chaos mode", Type: sdk.OptionBool, Default: false,
-				Description: "Two Jokers per deck; each Joker played rolls a random effect (D-10)."},
+				Description: "Two Jokers per deck; each Joker played does something random."},
+			{Name: OptPauseMinutes, Label: "Wait for dropped players (minutes)", Type: sdk.OptionInt, Default: DefaultPauseMinutes, Min: 1, Max: 60,
+				Description: "When everyone has dropped, the game waits this long for someone to come back before it is given up."},
+		},
+		Presets: []sdk.Preset{
+			{Name: "Classic", Description: "The game as the rules tell it: no Jokers, four of a kind overdose.", Options: map[string]any{OptChaos: false, OptOverdose: 4}},
+			{Name: "Chaos", Description: "Jokers in the deck, each rolling a random effect.", Options: map[string]any{OptChaos: true, OptOverdose: 4}},
+			{Name: "Quick burns", Description: "Chaos, and three of a kind already overdose.", Options: map[string]any{OptChaos: true, OptOverdose: 3}},
 		},
 		BotLevels:    []int{1, 2, 3, 4, 5},
 		StateVersion: 1,
@@ -146,6 +159,9 @@ func (*Rules) CheckOptions(seats int, opts sdk.Options) (sdk.Options, error) {
 	}
 	if !out.Has(OptChaos) {
 		out[OptChaos] = false
+	}
+	if !out.Has(OptPauseMinutes) {
+		out[OptPauseMinutes] = DefaultPauseMinutes
 	}
 	if od, most := out.Int(OptOverdose), 4*decks(seats); od > most {
 		return nil, sdk.OptionErrors{{Field: OptOverdose, Reason: fmt.Sprintf("%d can never happen at %d seats: %d deck(s) hold only %d cards of a rank; choose 3 to %d", od, seats, decks(seats), most, most)}}

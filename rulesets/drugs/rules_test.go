@@ -339,9 +339,11 @@ func TestCheckOptions(t *testing.T) {
 		want  sdk.Options
 		bad   string
 	}{
-		{2, nil, sdk.Options{OptOverdose: 4, OptChaos: false}, ""},
-		{4, map[string]any{"chaos": true, "overdose": 3}, sdk.Options{OptOverdose: 3, OptChaos: true}, ""},
-		{5, map[string]any{"overdose": 8}, sdk.Options{OptOverdose: 8, OptChaos: false}, ""},
+		{2, nil, sdk.Options{OptOverdose: 4, OptChaos: false, OptPauseMinutes: 5}, ""},
+		{4, map[string]any{"chaos": true, "overdose": 3}, sdk.Options{OptOverdose: 3, OptChaos: true, OptPauseMinutes: 5}, ""},
+		{5, map[string]any{"overdose": 8, "pause_minutes": 30}, sdk.Options{OptOverdose: 8, OptChaos: false, OptPauseMinutes: 30}, ""},
+		{2, map[string]any{"pause_minutes": 0}, nil, "pause_minutes"},
+		{2, map[string]any{"pause_minutes": 61}, nil, "pause_minutes"},
 		{4, map[string]any{"overdose": 5}, nil, "overdose"},
 		{2, map[string]any{"overdose": 2}, nil, "overdose"},
 		{2, map[string]any{"overdose": 9}, nil, "overdose"},

@@ -77,7 +77,7 @@ var options = []sdk.Option{
 	{Name: OptHandSize, Label: "Cards dealt", Type: sdk.OptionInt, Min: 1, Max: 20, Default: 7,
 		Description: "Cards dealt to each player."},
 	{Name: OptLastCardSeconds, Label: "LAST CARD seconds", Type: sdk.OptionInt, Min: 1, Max: 60, Default: 5,
-		Description: "How long a player left with one card has to press LAST CARD!."},
+		Description: "How long a player left with one card has to press LAST CARD."},
 	{Name: OptPlayAfterDraw, Label: "Play after drawing", Type: sdk.OptionBool, Default: false,
 		Description: "A player who draws a card they can play may play it at once (otherwise drawing ends the turn)."},
 }

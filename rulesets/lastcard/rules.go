@@ -58,32 +58,41 @@ var options = []sdk.Option{
 	},
 	{
 		Name: OptDrawFour, Label: "Joker Draw Four", Type: sdk.OptionChoice, Default: drawFourNoColourMatch,
-		Choices:     []string{drawFourNoColourMatch, drawFourAnyTime},
-		Description: "no_colour_match: only when you hold no card of the colour in play; any_time: whenever you like.",
+		Choices:      []string{drawFourNoColourMatch, drawFourAnyTime},
+		ChoiceLabels: map[string]string{drawFourNoColourMatch: "Only without the colour in play", drawFourAnyTime: "Any time"},
+		Description:  "When a Joker Draw Four may be played: only when you hold no card of the colour in play, or whenever you like.",
 	},
 	{
 		Name: OptLastCardMode, Label: "Forgotten \"Last card!\"", Type: sdk.OptionChoice, Default: modeCatch,
-		Choices:     []string{modeCatch, modeAuto},
-		Description: "catch: an opponent may catch you out until the next player acts (two penalty cards); auto: ending a turn on one card uncalled draws two penalty cards at once (online rooms).",
+		Choices:      []string{modeCatch, modeAuto},
+		ChoiceLabels: map[string]string{modeCatch: "Others may catch you out", modeAuto: "Automatic penalty"},
+		Description:  "Forget to call and an opponent may catch you out until the next player moves (two penalty cards), or you draw the two penalty cards at once (online rooms).",
 	},
 	{
 		Name: OptTarget, Label: "Play to", Type: sdk.OptionChoice, Default: "500",
-		Choices:     []string{"500", "200", targetSingle},
-		Description: "The score that wins the game, or a single round.",
+		Choices:      []string{"500", "200", targetSingle},
+		ChoiceLabels: map[string]string{"500": "500 points", "200": "200 points", targetSingle: "One round"},
+		Description:  "The score that wins the game, or a single round.",
 	},
 }
 
 // Info describes Last Card: 2 to 4 seats (L-1), its options, bots of levels 1 to 5 (L-11).
 func (r *Rules) Info() sdk.Info {
 	return sdk.Info{
-		ID:           ID,
-		Name:         "Last Card",
-		Version:      "1.0.0",
-		Summary:      "Match the colour or the value, play your Jokers well, and call \"Last card!\" before you go out.",
-		Rules:        rulesMarkdown,
-		MinSeats:     2,
-		MaxSeats:     4,
-		Options:      slices.Clone(options),
+		ID:       ID,
+		Name:     "Last Card",
+		Version:  "1.0.0",
+		Summary:  "Match the colour or the value, play your Jokers well, and call \"Last card!\" before you go out.",
+		Rules:    rulesMarkdown,
+		MinSeats: 2,
+		MaxSeats: 4,
+		Options:  slices.Clone(options),
+		Presets: []sdk.Preset{
+			{Name: "Classic", Description: "First to 500 points; Draw Twos stack; a Joker Draw Four only without the colour in play.", Options: map[string]any{OptTarget: "500"}},
+			{Name: "Quick game", Description: "First to 200 points.", Options: map[string]any{OptTarget: "200"}},
+			{Name: "One round", Description: "A single round: the first out wins.", Options: map[string]any{OptTarget: targetSingle}},
+			{Name: "Wild", Description: "Joker Draw Fours any time, first to 200.", Options: map[string]any{OptTarget: "200", OptDrawFour: drawFourAnyTime}},
+		},
 		BotLevels:    slices.Clone(BotLevels),
 		StateVersion: 1,
 	}

@@ -38,9 +38,11 @@ Twos. Then four Jokers and four Joker Draw Fours.
 
 ## Last card!
 Before or with playing your second-to-last card, press **Last card!**. If you forget:
-- in *catch* rooms (against the computer, pass the device) any opponent may press **Catch out**
-  until the next player acts, and you draw two penalty cards;
-- online, ending your turn on one card without calling draws you two penalty cards at once.
+- when others may catch you out (against the computer, pass the device) any opponent may press
+  **Catch out** until the next player acts, and you draw two penalty cards; the computer's
+  players wait a moment first, so a person can catch a bot that forgot;
+- with the automatic penalty (online), ending your turn on one card without calling draws you two
+  penalty cards at once.
 Drawing a card cancels an earlier call: call again when you are back to two cards.
 
 ## Scoring

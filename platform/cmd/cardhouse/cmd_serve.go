@@ -33,6 +33,8 @@ type serveOptions struct {
 	origins                 []string
 	secureCookies           bool
 	botDelay, grace, pause  time.Duration
+	reaction                time.Duration
+	maxRooms                int
 	admin                   string
 	logLevel                string
 	// signinRate is the sign-in attempts per minute per address (0: no limit); pprof mounts
@@ -83,6 +85,8 @@ whichever is larger (docs/performance.md); setting GOGC or GOMEMLIMIT replaces t
 	f.StringSliceVar(&o.origins, "origin", nil, "extra host allowed to open WebSockets and post (repeatable)")
 	f.BoolVar(&o.secureCookies, "secure-cookies", envOr("CARDHOUSE_SECURE_COOKIES", "") == "1", "mark cookies Secure (behind TLS)")
 	f.DurationVar(&o.botDelay, "bot-delay", 900*time.Millisecond, "how long bots think before acting")
+	f.DurationVar(&o.reaction, "reaction-time", 2500*time.Millisecond, "how long bots leave a person to call LAST CARD or catch someone out when such a window opens")
+	f.IntVar(&o.maxRooms, "max-rooms", room.DefaultMaxRoomsPerHost, "open rooms one account may host at once; 0: no limit")
 	f.DurationVar(&o.grace, "grace", 20*time.Second, "how long a dropped player keeps the seat before a bot covers it")
 	f.DurationVar(&o.pause, "pause-limit", 5*time.Minute, "how long a game with every player dropped waits before it is abandoned")
 	f.StringVar(&o.admin, "admin", envOr("CARDHOUSE_ADMIN", ""), "username to make an admin at start (env CARDHOUSE_ADMIN)")
@@ -103,6 +107,13 @@ func runServe(ctx context.Context, o serveOptions) error {
 	}
 	if o.signinRate < 0 {
 		return fmt.Errorf("--signin-rate: want 0 (no limit) or more, got %d", o.signinRate)
+	}
+	if o.maxRooms < 0 {
+		return fmt.Errorf("--max-rooms: want 0 (no limit) or more, got %d", o.maxRooms)
+	}
+	maxRooms := o.maxRooms
+	if maxRooms == 0 {
+		maxRooms = -1 // no limit
 	}
 	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	slog.SetDefault(log)
@@ -136,7 +147,8 @@ func runServe(ctx context.Context, o serveOptions) error {
 	reg.MustRegister(st.CommitCollectors()...)
 	rooms, err := room.NewManager(ctx, room.Config{
 		Store: st, Engines: engines, Logger: log, Metrics: room.NewMetrics(reg),
-		BotDelay: o.botDelay, Grace: o.grace, PauseLimit: o.pause, MaxSpectators: o.maxSpectators,
+		BotDelay: o.botDelay, ReactionTime: o.reaction, Grace: o.grace, PauseLimit: o.pause, MaxRoomsPerHost: maxRooms,
+		MaxSpectators: o.maxSpectators,
 	})
 	if err != nil {
 		return err
@@ -172,6 +184,7 @@ func runServe(ctx context.Context, o serveOptions) error {
 		ids = append(ids, id)
 	}
 	log.Info("serving", "addr", ln.Addr().String(), "database", st.Dialect(), "rulesets", strings.Join(ids, ","), "rooms", len(rooms.Live()))
+	fmt.Fprintln(os.Stdout, openLine(ln.Addr()))
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 
@@ -203,4 +216,39 @@ func mountPprof(e *echo.Echo) {
 	g.GET("/symbol", echo.WrapHandler(http.HandlerFunc(pprof.Symbol)))
 	g.GET("/trace", echo.WrapHandler(http.HandlerFunc(pprof.Trace)))
 	g.GET("/:name", echo.WrapHandler(http.HandlerFunc(pprof.Index)))
+}
+
+// openLine is the one line `serve` prints for people: the address to open and how to stop. On an
+// address that listens on every interface it names this machine's network address, which friends
+// on the same network open.
+func openLine(addr net.Addr) string {
+	ta, ok := addr.(*net.TCPAddr)
+	if !ok {
+		return fmt.Sprintf("Cardhouse is running on %s. Press Ctrl+C to stop it.", addr)
+	}
+	port := strconv.Itoa(ta.Port)
+	if !ta.IP.IsUnspecified() {
+		return fmt.Sprintf("Cardhouse is running: open http://%s/ in your browser. Press Ctrl+C to stop it.", net.JoinHostPort(ta.IP.String(), port))
+	}
+	line := fmt.Sprintf("Cardhouse is running: open http://%s/ in your browser", net.JoinHostPort("127.0.0.1", port))
+	if lan := lanAddress(); lan != "" {
+		line += fmt.Sprintf("; friends on your network open http://%s/", net.JoinHostPort(lan, port))
+	} else {
+		line += fmt.Sprintf("; friends on your network open this computer's address with port %s", port)
+	}
+	return line + ". Press Ctrl+C to stop it."
+}
+
+// lanAddress is this machine's first private IPv4 address ("" when it has none).
+func lanAddress() string {
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		return ""
+	}
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && n.IP.To4() != nil && n.IP.IsPrivate() {
+			return n.IP.String()
+		}
+	}
+	return ""
 }

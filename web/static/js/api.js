@@ -46,8 +46,9 @@ export class RoomSocket {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(`${proto}//${location.host}/api/rooms/${encodeURIComponent(this.code)}/ws`);
     this.ws = ws;
+    let opened = false;
     this.onState("connecting");
-    ws.onopen = () => { this.backoff = 500; this.onState("open"); };
+    ws.onopen = () => { opened = true; this.backoff = 500; this.onState("open"); };
     ws.onmessage = (ev) => {
       let m;
       try { m = JSON.parse(ev.data); } catch { return; }
@@ -61,8 +62,12 @@ export class RoomSocket {
     ws.onclose = (ev) => {
       for (const resolve of this.pending.values()) resolve({ type: "error", ok: false, reason: "connection lost" });
       this.pending.clear();
-      if (this.closed || ev.code === 1008) { this.onState("closed", ev.reason); return; }
-      this.onState("reconnecting");
+      // Closed by this page: nothing to say. Closed by the server's policy (kicked, banned): its reason.
+      if (this.closed) { this.onState("closed", ""); return; }
+      if (ev.code === 1008) { this.onState("closed", ev.reason || "closed"); return; }
+      // A socket refused before it opened (the server answers a non-member's upgrade with 403,
+      // which a page cannot read) is reported as such: the room decides whether to try again.
+      this.onState("reconnecting", opened ? "" : "refused");
       setTimeout(() => !this.closed && this.open(), this.backoff);
       this.backoff = Math.min(this.backoff * 2, 8000);
     };
@@ -82,6 +87,7 @@ export class RoomSocket {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ v: 1, ...msg }));
   }
 
+  // close stops the socket for good: no reconnecting.
   close() {
     this.closed = true;
     this.ws && this.ws.close(1000, "leaving");

@@ -4,7 +4,7 @@
 // Routes are hashes: #/ (entry or lobby), #/rules/ID, #/room/CODE, #/watch/CODE.
 
 import { api, ApiError, RoomSocket } from "./api.js";
-import { Table, h } from "./table.js";
+import { Table, h, playerWords } from "./table.js";
 import { cardEl } from "./cards.js";
 import { markdown } from "./md.js";
 
@@ -12,7 +12,8 @@ const AVATARS = { spade: "\u2660", heart: "\u2665", diamond: "\u2666", club: "\u
 const COLOURS = ["#e0393e", "#f08a24", "#f4b81c", "#2f9e57", "#16a085", "#2f6fd6", "#6c5ce7", "#c2185b"];
 const MODES = { online: "Online", computer: "Against the computer", device: "Pass the device" };
 
-const state = { me: null, rulesets: null, room: null };
+// notice is a message the next page shows once: why a player is back in the lobby.
+const state = { me: null, rulesets: null, room: null, notice: null };
 const app = document.getElementById("app");
 
 function colourOf(name) {
@@ -35,7 +36,7 @@ function topbar() {
   logo.firstChild.style.setProperty("--card-w", "22px");
   const bar = h("header", { class: "topbar" }, h("a", { class: "brand", href: "#/" }, logo, "Cardhouse"));
   if (state.me) {
-    bar.append(h("div", { class: "me" }, avatar(state.me), h("span", {}, state.me.display_name),
+    bar.append(h("div", { class: "me" }, h("button", { class: "look-button", type: "button", id: "your-look", title: "Your look: name, avatar and colour", onclick: editMe }, avatar(state.me), h("span", {}, state.me.display_name)),
       h("button", { class: "btn ghost small", type: "button", onclick: logout }, "Log out")));
   }
   return bar;
@@ -43,7 +44,46 @@ function topbar() {
 
 function page(...children) {
   document.body.classList.remove("in-room", "show-side");
-  app.replaceChildren(topbar(), h("main", { class: "page" }, ...children));
+  const notice = state.notice ? h("div", { class: "banner info notice", role: "status", id: "notice" }, state.notice) : "";
+  state.notice = null;
+  app.replaceChildren(topbar(), h("main", { class: "page" }, notice, ...children));
+  window.scrollTo(0, 0); // a new page starts at its top, where a notice is
+}
+
+// inviteLink is the address that takes a friend straight into a room.
+function inviteLink(code) {
+  return `${location.origin}${location.pathname}#/room/${code}`;
+}
+
+// copyButton copies text to the clipboard and says so on the button. The clipboard API needs a
+// secure page (an address on the local network is not one): then the text is selected in field
+// (or a hidden one) and copied the old way.
+function copyButton(text, label, field) {
+  const b = h("button", { class: "btn small", type: "button", "data-copy": text }, label);
+  b.addEventListener("click", async () => {
+    let ok = false;
+    try {
+      await navigator.clipboard.writeText(text);
+      ok = true;
+    } catch {
+      const f = field || h("textarea", { class: "offscreen", readonly: true }, text);
+      if (!field) document.body.append(f);
+      f.select();
+      try { ok = document.execCommand("copy"); } catch { ok = false; }
+      if (!field) f.remove();
+    }
+    b.textContent = ok ? "Copied!" : "Select the link and copy it";
+    b.dataset.copied = String(ok);
+    setTimeout(() => { b.textContent = label; }, 2500);
+  });
+  return b;
+}
+
+// invite is a room's invite link in a read-only field with its copy button.
+function invite(code) {
+  const field = h("input", { type: "text", readonly: true, value: inviteLink(code), "aria-label": "invite link", class: "invite-link", id: "invite-link" });
+  field.addEventListener("focus", () => field.select());
+  return h("div", { class: "invite row" }, h("div", { class: "grow" }, field), copyButton(inviteLink(code), "Copy invite link", field));
 }
 
 function fieldErrors(form, err) {
@@ -74,10 +114,10 @@ async function logout() {
 
 // ---- Entry ---------------------------------------------------------------------------------------
 
-function entry() {
-  const look = { avatar: "spade", colour: COLOURS[5] };
+// lookPicker is the "Your look" control: a preview, the avatars and the colours. look ({avatar,
+// colour}) is changed in place as the player picks; nameInput's text is the preview's name.
+function lookPicker(look, nameInput) {
   const preview = h("span", {});
-  const nameInput = h("input", { type: "text", name: "name", required: true, maxlength: 32, autocomplete: "nickname", placeholder: "Your name" });
   const renderPreview = () => preview.replaceChildren(avatar({ display_name: nameInput.value || "?", avatar: look.avatar, colour: look.colour }, true));
   nameInput.addEventListener("input", renderPreview);
   const avatars = h("div", { class: "looks", role: "group", "aria-label": "avatar" }, Object.entries(AVATARS).map(([k, g]) =>
@@ -88,6 +128,47 @@ function entry() {
     return b;
   }));
   renderPreview();
+  return h("div", { class: "field" }, h("span", {}, "Your look"), h("div", { class: "row" }, preview, h("div", { class: "grow" }, avatars, h("div", { style: "height:.5em" }), colours)));
+}
+
+// lookDialog edits a name and a look ({name, avatar, colour}) in a dialog; save(values) stores
+// them and may throw an ApiError, shown in the dialog. It resolves when the dialog closes.
+function lookDialog(title, who, save, note) {
+  return new Promise((resolve) => {
+    const look = { avatar: who.avatar || "spade", colour: who.colour || colourOf(who.name || "?") };
+    const nameInput = h("input", { type: "text", name: "name", required: true, maxlength: 32, value: who.name || "", "aria-label": "name" });
+    const dlg = h("dialog", { "aria-label": title, id: "look-dialog" });
+    const form = h("form", { method: "dialog" }, h("h2", {}, title),
+      h("label", { class: "field" }, h("span", {}, "Name at the table"), nameInput, h("span", { class: "error-text", "data-for": "display_name" })),
+      lookPicker(look, nameInput), note ? h("p", { class: "help" }, note) : "", h("p", { class: "error-text general", role: "alert" }),
+      h("div", { class: "row", style: "justify-content:flex-end" }, h("button", { class: "btn ghost", type: "button", onclick: () => dlg.close() }, "Cancel"), h("button", { class: "btn primary", type: "submit", id: "save-look" }, "Save")));
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      try {
+        await save({ display_name: nameInput.value, avatar: look.avatar, colour: look.colour });
+        dlg.close();
+      } catch (err) {
+        fieldErrors(form, err);
+      }
+    });
+    dlg.append(form);
+    dlg.addEventListener("close", () => { dlg.remove(); resolve(); });
+    document.body.append(dlg);
+    dlg.showModal();
+  });
+}
+
+// editMe opens "Your look" for the signed-in player and redraws the top bar with the result.
+async function editMe() {
+  await lookDialog("Your look", { name: state.me.display_name, avatar: state.me.avatar, colour: state.me.colour }, async (v) => {
+    state.me = (await api("PATCH", "/api/me", v)).user;
+  }, "Your look changes at once, in every room you are in; a new name shows in the rooms you join from now on.");
+  document.querySelector("header.topbar .me")?.replaceWith(topbar().querySelector(".me"));
+}
+
+function entry() {
+  const look = { avatar: "spade", colour: COLOURS[5] };
+  const nameInput = h("input", { type: "text", name: "name", required: true, maxlength: 32, autocomplete: "nickname", placeholder: "Your name" });
 
   let mode = "guest";
   const user = h("input", { type: "text", name: "username", autocomplete: "username" });
@@ -107,7 +188,7 @@ function entry() {
   };
   for (const [m, label] of [["guest", "Guest"], ["login", "Log in"], ["register", "Register"]]) tabs.append(h("button", { class: "btn", type: "button", role: "tab", "data-mode": m, onclick: () => setMode(m) }, label));
   const form = h("form", { class: "panel", id: "entry" }, tabs, nameField, creds,
-    h("div", { class: "field" }, h("span", {}, "Your look"), h("div", { class: "row" }, preview, h("div", { class: "grow" }, avatars, h("div", { style: "height:.5em" }), colours))),
+    lookPicker(look, nameInput),
     h("p", { class: "error-text general", role: "alert" }), h("div", { class: "row" }, submit));
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -152,11 +233,13 @@ async function lobby() {
       h("h3", {}, d.name), h("p", {}, d.summary || ""), h("p", { class: "help" }, `${d.min_seats}–${d.max_seats} players`),
       h("div", { class: "row" }, h("button", { class: "btn primary small", type: "button", "data-create": d.id, onclick: () => createDialog(d) }, "New room"), h("a", { class: "btn ghost small", href: `#/rules/${d.id}` }, "How to play")));
   }));
+  // The server lists only rooms someone can sit down in (docs/api.md): waiting or playing.
   const list = (rooms.rooms || []);
+  const STATES = { waiting: ["Waiting for players", "green"], playing: ["Playing", "gold"] };
   const table = list.length ? h("table", { class: "rooms" }, h("tr", {}, h("th", {}, "Room"), h("th", {}, "Game"), h("th", {}, "Players"), h("th", {}, "")),
-    list.map((r) => h("tr", {}, h("td", { class: "code" }, r.code), h("td", {}, nameOf(r.ruleset)),
+    list.map((r) => h("tr", { "data-room": r.code, "data-state": r.state || "" }, h("td", { class: "code" }, r.code), h("td", {}, nameOf(r.ruleset), " ", h("span", { class: `chip ${(STATES[r.state] || ["", ""])[1]}`, "data-room-state": r.state || "" }, (STATES[r.state] || [r.state || ""])[0])),
       h("td", {}, `${(r.members || []).filter((m) => m.role === "player").length}/${r.capacity}`),
-      h("td", {}, h("div", { class: "row" }, h("a", { class: "btn small go", href: `#/room/${r.code}` }, "Join"), h("a", { class: "btn small ghost", href: `#/watch/${r.code}` }, eye(), "Watch"))))))
+      h("td", {}, h("div", { class: "row" }, h("a", { class: "btn small go", href: `#/room/${r.code}` }, "Join"), h("a", { class: "btn small ghost", href: `#/watch/${r.code}` }, eye(), "Watch"), copyButton(inviteLink(r.code), "Copy link"))))))
     : h("p", { class: "help" }, "No open rooms right now: start one!");
   const code = h("input", { type: "text", name: "code", maxlength: 6, placeholder: "ABCDEF", autocapitalize: "characters", "aria-label": "room code", class: "code" });
   const go = (watch) => { const c = code.value.trim().toUpperCase(); if (c) location.hash = `#/${watch ? "watch" : "room"}/${c}`; };
@@ -193,12 +276,62 @@ function optionField(o) {
     return h("label", { class: "field row" }, input, h("span", {}, o.label || o.name), o.description ? h("span", { class: "help", style: "width:100%" }, o.description) : "", h("span", { class: "error-text", "data-for": o.name }));
   }
   if (o.type === "choice") {
-    input = h("select", { id, name: o.name }, (o.default === null || o.default === undefined ? [h("option", { value: "" }, o.default_text || "Default")] : []).concat((o.choices || []).map((c) => h("option", { value: c, selected: c === o.default }, c))));
+    input = h("select", { id, name: o.name }, (o.default === null || o.default === undefined ? [h("option", { value: "" }, o.default_text || "Default")] : []).concat((o.choices || []).map((c) => h("option", { value: c, selected: c === o.default }, choiceLabel(o, c)))));
   } else {
     input = h("input", { type: "number", id, name: o.name, min: o.min ?? undefined, max: o.max || undefined, step: 1, value: o.default ?? "", placeholder: o.default_text || "" });
   }
   const range = o.type === "int" && (o.min || o.max) ? ` (${o.min}–${o.max})` : "";
   return h("label", { class: "field" }, h("span", {}, (o.label || o.name) + range), input, h("span", { class: "help" }, [o.description, o.default_text && `Default: ${o.default_text}`].filter(Boolean).join(" ")), h("span", { class: "error-text", "data-for": o.name }));
+}
+
+// choiceLabel is the player's word for a choice of option o (the schema's choice_labels).
+function choiceLabel(o, c) {
+  return (o.choice_labels && o.choice_labels[c]) || String(c);
+}
+
+// settingWords says a room option's value in player words: a choice's label, on/off.
+function settingWords(rulesetID, name, value) {
+  const o = ((state.rulesets || []).find((d) => d.id === rulesetID)?.options || []).find((x) => x.name === name);
+  if (!o) return String(value);
+  if (o.type === "choice") return choiceLabel(o, String(value));
+  if (o.type === "bool") return value === true || value === "true" ? "on" : "off";
+  return String(value);
+}
+
+// presetPicker offers the ruleset's presets (sdk.Preset) as buttons that fill in the form's
+// options; it marks the preset the form matches, if any.
+function presetPicker(d, form) {
+  if (!(d.presets || []).length) return "";
+  const bar = h("div", { class: "presets", role: "group", "aria-label": "presets" });
+  const control = (name) => form.elements[name];
+  const value = (o) => {
+    const el = control(o.name);
+    if (!el) return undefined;
+    if (o.type === "bool") return el.checked;
+    if (o.type === "int") return el.value === "" ? o.default : Number(el.value);
+    return el.value === "" ? o.default : el.value;
+  };
+  const wanted = (p, o) => (Object.hasOwn(p.options || {}, o.name) ? p.options[o.name] : o.default);
+  const mark = () => {
+    for (const b of bar.querySelectorAll("button")) {
+      const p = d.presets[Number(b.dataset.preset)];
+      b.setAttribute("aria-pressed", String((d.options || []).every((o) => value(o) === wanted(p, o) || (wanted(p, o) == null && value(o) == null))));
+    }
+  };
+  d.presets.forEach((p, i) => bar.append(h("button", { class: "btn small preset", type: "button", "data-preset": i, title: p.description || "", onclick: () => {
+    for (const o of d.options || []) {
+      const el = control(o.name);
+      const v = wanted(p, o);
+      if (!el) continue;
+      if (o.type === "bool") el.checked = v === true;
+      else el.value = v === undefined || v === null ? "" : String(v);
+    }
+    mark();
+  } }, h("b", {}, p.name), p.description ? h("span", { class: "help" }, p.description) : "")));
+  form.addEventListener("input", mark);
+  form.addEventListener("change", mark);
+  queueMicrotask(mark);
+  return h("div", { class: "field" }, h("span", {}, "Start from"), bar);
 }
 
 function createDialog(d) {
@@ -245,6 +378,8 @@ function createDialog(d) {
       fieldErrors(form, err);
     }
   });
+  const presets = presetPicker(d, form);
+  if (presets) opts.before(presets);
   dlg.append(form);
   document.body.append(dlg);
   dlg.addEventListener("close", () => dlg.remove());
@@ -271,13 +406,33 @@ async function enterRoom(code, watch) {
   try {
     await api("POST", `/api/rooms/${code}/join`, { spectate: !!watch });
   } catch (err) {
-    if (!(err instanceof ApiError) || err.status >= 500 || err.status === 404 || err.status === 403) {
-      return page(h("div", { class: "panel" }, h("h2", {}, `Room ${code}`), h("p", { class: "error-text", role: "alert" }, err.message), h("a", { class: "btn", href: "#/" }, "Back to the lobby")));
-    }
+    // A refused join (locked, banned, no such room) opens no socket: the room says why.
+    return page(h("div", { class: "panel", id: "join-refused", "data-code": err instanceof ApiError ? err.code : "error" }, h("h2", {}, `Room ${code}`),
+      h("p", { class: "error-text", role: "alert" }, refusedJoin(code, err)), h("a", { class: "btn", href: "#/" }, "Back to the lobby")));
   }
   const r = new RoomView(code);
   state.room = r;
 }
+
+// refusedJoin says why a room cannot be entered, in player words.
+function refusedJoin(code, err) {
+  switch (err instanceof ApiError ? err.code : "") {
+    case "locked": return `Room ${code} is locked: the host is not letting anyone new in. Ask them to unlock it, or pick another room.`;
+    case "no_room": return `There is no open room ${code}. Check the code, or pick a room in the lobby.`;
+    case "banned": return "This account is banned.";
+  }
+  return playerWords(err.message);
+}
+
+// BYE are the reasons a room sends a member away (the "bye" message's code), as the lobby says them.
+const BYE = {
+  kicked: (code) => `The host removed you from room ${code}.`,
+  denied: (code) => `The host of room ${code} did not let you in.`,
+  left: (code) => `You left room ${code}.`,
+  gone: (code) => `You are no longer in room ${code}.`,
+  locked: (code) => `Room ${code} is locked: the host is not letting anyone new in.`,
+  closed: (code) => `Room ${code} has closed.`,
+};
 
 class RoomView {
   constructor(code) {
@@ -290,7 +445,64 @@ class RoomView {
     this.conn = "connecting";
     this.chatLines = [];
     this.build();
-    this.sock = new RoomSocket(code, (m) => this.onMessage(m), (s, reason) => { this.conn = s; this.connReason = reason; this.renderSide(); });
+    this.sock = new RoomSocket(code, (m) => this.onMessage(m), (s, reason) => this.onConn(s, reason));
+  }
+
+  // onConn follows the socket. A socket refused before it opened is checked against the room: if
+  // this user is no longer a member (kicked while away, declined, the room locked before the
+  // join went through) or the room is gone, the room says so and stops trying.
+  onConn(s, reason) {
+    this.conn = s;
+    if (s === "open") this.opened = true;
+    if (s === "reconnecting" && reason === "refused") this.checkMember();
+    if (s === "closed" && reason && !this.leaving) {
+      this.goBack(reason);
+      return;
+    }
+    this.renderSide();
+  }
+
+  async checkMember() {
+    if (this.checking || this.leaving) return;
+    this.checking = true;
+    try {
+      const { room } = await api("GET", `/api/rooms/${this.code}`);
+      const mine = (room.members || []).some((m) => m.user_id === state.me?.id);
+      if (!mine) this.goBack(BYE[room.locked ? "locked" : "gone"](this.code));
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) this.goBack(BYE.closed(this.code));
+    } finally {
+      this.checking = false;
+    }
+  }
+
+  // goBack leaves the room for the lobby, which says why (notice); the table is cleared at once so
+  // nothing stale stays on screen.
+  goBack(notice) {
+    if (this.leaving) return;
+    this.leaving = true;
+    this.sock.close();
+    this.table.view = null;
+    this.tableEl.replaceChildren();
+    state.notice = notice;
+    if (location.hash === "#/" || location.hash === "") route();
+    else location.hash = "#/";
+  }
+
+  // leave asks the server to take this user out of the room (a seat in a running game passes to
+  // a bot: the player confirms that first) and goes back to the lobby.
+  async leave() {
+    const seated = (this.you?.seats || []).length > 0 && this.info?.game?.status === "live";
+    if (seated && !(await confirmLeave())) return;
+    try {
+      await api("POST", `/api/rooms/${this.code}/leave`);
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === "not_member")) {
+        this.bannerEl.replaceChildren(h("div", { class: "banner bad", "data-banner": "error" }, playerWords(err.message)));
+        return;
+      }
+    }
+    this.goBack(BYE.left(this.code));
   }
 
   build() {
@@ -299,7 +511,9 @@ class RoomView {
     this.bannerEl = h("div", { class: "banners", "aria-live": "polite" });
     this.sideEl = h("aside", { class: "side", "aria-label": "room" });
     const main = h("div", { class: "table-wrap" }, this.bannerEl, this.tableEl);
-    app.replaceChildren(topbar(), h("div", { class: "room", id: "room" }, main, this.sideEl));
+    const bar = topbar();
+    bar.querySelector(".brand").after(h("button", { class: "btn ghost small leave", type: "button", id: "leave", onclick: () => this.leave() }, "Leave"));
+    app.replaceChildren(bar, h("div", { class: "room", id: "room" }, main, this.sideEl));
     this.table = new Table(this.tableEl, {
       player: (s) => this.playerOf(s),
       send: (a) => this.act(a),
@@ -307,6 +521,7 @@ class RoomView {
       canDeal: () => this.you && this.you.host,
       onDeal: () => this.deal(),
       isSetting: (id) => !!(this.info && this.info.options && Object.hasOwn(this.info.options, id)),
+      settingValue: (id, value) => settingWords(this.info?.ruleset, id, value),
       deadlineMs: (d) => (d.kind === "last_card" ? 1000 * Number((this.info && this.info.options && this.info.options.last_card_seconds) || 5) : 5000),
     });
     this.renderSide();
@@ -382,8 +597,8 @@ class RoomView {
         if (!m.id) this.table.refused(m.reason || m.code);
         break;
       case "bye":
-        this.bye = m.reason || m.code;
-        this.renderSide();
+        // Kicked, declined, left (in another tab), banned: back to the lobby, which says why.
+        this.goBack((BYE[m.code] || (() => playerWords(m.reason || m.code)))(this.code));
         break;
     }
   }
@@ -440,19 +655,31 @@ class RoomView {
     const p = h("div", { class: "felt", style: "place-items:center;display:grid" }, h("div", { class: "panel", style: "text-align:center;max-width:420px" },
       h("h2", {}, `${nameOf(this.info?.ruleset || "")} · room `, h("span", { class: "code" }, this.code)), h("p", {}, text),
       you.host ? h("button", { class: "btn primary big", type: "button", "data-action": "deal", onclick: () => this.deal() }, "Deal") : "",
-      h("p", { class: "help" }, "Share the code so friends can join or watch.")));
+      h("p", { class: "help" }, "Send friends this link, or the code, to join or watch:"), invite(this.code)));
     p.classList.add(`ruleset-${this.info?.ruleset || ""}`);
     return p;
   }
 
+  // banners shows one banner, the most important: the connection (nothing else is current while
+  // it is down), then a paused game (no bot plays while it is paused, so no "bot is playing"),
+  // then the seats bots cover (one line for all), then watching.
   banners() {
-    const out = [];
-    if (this.conn === "reconnecting" || this.conn === "connecting") out.push(h("div", { class: "banner warn" }, "Reconnecting… your seat is kept for you."));
-    if (this.bye) out.push(h("div", { class: "banner bad" }, this.bye));
-    if (this.info?.paused) out.push(h("div", { class: "banner warn", "data-banner": "paused" }, "Game paused: waiting for players to come back."));
-    for (const m of this.info?.members || []) if (m.covered) out.push(h("div", { class: "banner info", "data-banner": "covered" }, `A bot is playing for ${m.name} until they come back.`));
-    if (this.views.has(-1) && this.views.size === 1 && this.info?.game) out.push(h("div", { class: "banner info" }, eye(), " You are watching. You will get a seat at the next deal if one is free."));
-    this.bannerEl.replaceChildren(...out);
+    const b = this.banner();
+    if (!b) return this.bannerEl.replaceChildren();
+    const [kind, cls, ...text] = b;
+    if (this.bannerEl.firstChild?.dataset.banner === kind && this.bannerEl.firstChild.textContent === text.map((x) => (x instanceof Node ? x.textContent : x)).join("")) return;
+    this.bannerEl.replaceChildren(h("div", { class: `banner ${cls}`, "data-banner": kind }, ...text));
+  }
+
+  banner() {
+    const seated = (this.you?.seats || []).length > 0 && this.info?.game?.status === "live";
+    if (this.conn === "connecting" && !this.opened) return ["connecting", "info", "Connecting…"];
+    if (this.conn === "reconnecting" || this.conn === "connecting") return ["reconnecting", "warn", seated ? "Connection lost: reconnecting… your seat is kept for you." : "Connection lost: reconnecting…"];
+    if (this.info?.paused) return ["paused", "warn", "Game paused: every player has dropped. It goes on when one of them comes back."];
+    const covered = (this.info?.members || []).filter((m) => m.covered).map((m) => m.name);
+    if (covered.length && this.info?.game?.status === "live") return ["covered", "info", `A bot is playing for ${listNames(covered)} until they come back.`];
+    if (this.views.has(-1) && this.views.size === 1 && this.info?.game) return ["watching", "info", eye(), " You are watching. You will get a seat at the next deal if one is free."];
+    return null;
   }
 
   renderSide() {
@@ -462,7 +689,8 @@ class RoomView {
     const members = info.members || [];
     const row = (m) => h("li", { "data-member": m.id }, h("span", { class: "dot" + (m.connected || m.bot_level ? " on" : "") }), avatar({ display_name: m.name, avatar: m.avatar, colour: m.colour }),
       h("span", { class: "grow" }, m.name, m.seat >= 0 && m.role === "player" ? h("span", { class: "help" }, ` · seat ${m.seat + 1}`) : "", m.bot_level ? h("span", { class: "help" }, ` · bot ${m.bot_level}`) : "", m.id === you.member_id ? h("span", { class: "help" }, " (you)") : ""),
-      you.host && m.id !== you.member_id && !m.bot_level ? h("button", { class: "btn ghost small", type: "button", title: `Remove ${m.name}`, "data-kick": m.id, onclick: () => this.post("kick", { member_id: m.id }) }, "Kick") : "",
+      info.mode === "device" && you.host && m.role === "player" && m.user_id === you.user_id ? h("button", { class: "btn ghost small", type: "button", title: `Name and look of ${m.name}`, "data-seat-look": m.seat, onclick: () => this.editSeat(m) }, "Edit") : "",
+      you.host && m.id !== you.member_id && !m.bot_level && !(info.mode === "device" && m.user_id === you.user_id) ? h("button", { class: "btn ghost small", type: "button", title: `Remove ${m.name}`, "data-kick": m.id, onclick: () => this.post("kick", { member_id: m.id }) }, "Kick") : "",
       you.host && m.role === "pending" ? [h("button", { class: "btn go small", type: "button", "data-approve": m.id, onclick: () => this.post(`requests/${m.id}`, { approve: true }) }, "Let in"), h("button", { class: "btn danger small", type: "button", onclick: () => this.post(`requests/${m.id}`, { approve: false }) }, "No")] : "");
     const section = (title, list) => list.length ? [h("h3", {}, title), h("ul", {}, list.map(row))] : [];
     const players = members.filter((m) => m.role === "player").sort((a, b) => a.seat - b.seat);
@@ -491,7 +719,8 @@ class RoomView {
     }
     this.sideTop.replaceChildren(
       h("section", {}, h("div", { class: "row" }, h("span", { class: "grow" }, h("b", {}, nameOf(info.ruleset || "")), " · ", MODES[info.mode] || ""), h("a", { class: "btn ghost small", href: `#/rules/${info.ruleset}`, target: "_blank" }, "Rules")),
-        h("div", { class: "row" }, "Code ", h("span", { class: "code", id: "room-code" }, this.code), info.locked ? h("span", { class: "chip" }, "locked") : "")),
+        h("div", { class: "row" }, "Code ", h("span", { class: "code", id: "room-code" }, this.code), info.locked ? h("span", { class: "chip" }, "locked") : "",
+          info.mode === "online" ? copyButton(inviteLink(this.code), "Copy invite link") : "")),
       h("section", { class: "members" }, ...section(`Players (${players.length}/${info.capacity || "?"})`, players), ...section("Watching", specs), ...section("Asking to join", pending)),
       host);
     this.renderToggle();
@@ -511,6 +740,12 @@ class RoomView {
     if (!log) return;
     log.replaceChildren(...this.chatLines.slice(-100).map((c) => h("div", { class: "line" }, h("b", {}, c.name + ":"), c.text)));
     log.scrollTop = log.scrollHeight;
+  }
+
+  // editSeat names a pass-the-device seat and gives it a look, so the players sharing the
+  // device tell their seats apart (the cover screen and the name plates show them).
+  editSeat(m) {
+    return lookDialog(`Seat ${m.seat + 1}`, { name: m.name, avatar: m.avatar, colour: m.colour }, (v) => api("PATCH", `/api/rooms/${this.code}/members/${m.id}`, v));
   }
 
   async post(path, body) {
@@ -542,12 +777,39 @@ class RoomView {
 
   async deal() {
     const res = await this.sock.request({ type: "deal" });
-    if (res.type === "error") this.table.view ? this.table.refused(res.reason) : alert(res.reason);
+    if (res.type !== "error") return;
+    if (this.table.view) return this.table.refused(res.reason);
+    // Before the first deal the waiting panel says why the deal was refused (too few players).
+    const panel = this.tableEl.querySelector(".panel");
+    panel?.querySelector(".deal-error")?.remove();
+    panel?.append(h("p", { class: "error-text deal-error", role: "alert" }, playerWords(res.reason)));
   }
 
   close() {
+    this.leaving = true; // the page moves on: nothing more to tell
     this.sock.close();
   }
+}
+
+// listNames joins names as a sentence does: "Ann", "Ann and Bob", "Ann, Bob and Cy".
+function listNames(names) {
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+// confirmLeave asks a seated player whether to leave a game being played; it resolves to true
+// when they leave.
+function confirmLeave() {
+  return new Promise((resolve) => {
+    const dlg = h("dialog", { "aria-label": "leave the game", id: "confirm-leave" });
+    const done = (v) => { dlg.close(); resolve(v); };
+    dlg.append(h("h2", {}, "Leave the game?"), h("p", {}, "A bot takes your seat and your cards until the game ends."),
+      h("div", { class: "row", style: "justify-content:flex-end" }, h("button", { class: "btn ghost", type: "button", "data-answer": "stay", onclick: () => done(false) }, "Stay"),
+        h("button", { class: "btn danger", type: "button", "data-answer": "leave", onclick: () => done(true) }, "Leave")));
+    dlg.addEventListener("cancel", () => resolve(false));
+    dlg.addEventListener("close", () => dlg.remove());
+    document.body.append(dlg);
+    dlg.showModal();
+  });
 }
 
 // ---- Router --------------------------------------------------------------------------------------

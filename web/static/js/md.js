@@ -1,7 +1,7 @@
 // A small, safe Markdown renderer for rules pages (sdk.Info.Rules) and anything else a plugin
 // sends: it builds DOM nodes and text nodes only, never innerHTML, so no markup in the text can
-// run. Supported: # headings, paragraphs, - * • and 1. lists, **bold**, *italic*, `code`, and
-// [links](https://...) to http(s) addresses only.
+// run. Supported: # headings, paragraphs, - * • and 1. lists, tables (| a | b | rows under a
+// | --- | line), **bold**, *italic*, `code`, and [links](https://...) to http(s) addresses only.
 
 // markdown returns a DocumentFragment for the Markdown source text.
 export function markdown(src) {
@@ -17,8 +17,18 @@ export function markdown(src) {
       para = [];
     }
   };
-  for (const raw of lines) {
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i];
     const line = raw.trimEnd();
+    if (isRow(line) && isRule(lines[i + 1] || "")) {
+      flush();
+      list = null;
+      const rows = [cells(line)];
+      for (i += 2; i < lines.length && isRow(lines[i].trim()); i++) rows.push(cells(lines[i].trim()));
+      i--;
+      frag.append(table(rows));
+      continue;
+    }
     const head = /^(#{1,6})\s+(.*)$/.exec(line);
     const bullet = /^\s*(?:[-*•]|\d+[.)])\s+(.*)$/.exec(line);
     if (!line.trim()) {
@@ -55,6 +65,34 @@ export function markdown(src) {
   }
   flush();
   return frag;
+}
+
+// isRow reports whether a line is a table row (| a | b |); isRule whether it is the line under a
+// table's header (| --- | :---: |).
+const isRow = (line) => /^\|.*\|$/.test(line.trim());
+const isRule = (line) => isRow(line) && cells(line.trim()).every((c) => /^:?-{3,}:?$/.test(c));
+
+// cells splits a table row into its cells' text.
+function cells(line) {
+  return line.trim().replace(/^\|/, "").replace(/\|$/, "").split("|").map((c) => c.trim());
+}
+
+// table builds a <table> from rows of cell text, the first row its header.
+function table(rows) {
+  const t = document.createElement("table");
+  t.className = "md-table";
+  const head = t.createTHead().insertRow();
+  for (const c of rows[0]) {
+    const th = document.createElement("th");
+    inline(th, c);
+    head.append(th);
+  }
+  const body = t.createTBody();
+  for (const r of rows.slice(1)) {
+    const tr = body.insertRow();
+    for (let i = 0; i < rows[0].length; i++) inline(tr.insertCell(), r[i] || "");
+  }
+  return t;
 }
 
 const INLINE = /(\*\*([^*]+)\*\*|__([^_]+)__|\*([^*]+)\*|`([^`]+)`|\[([^\]]+)\]\(([^)\s]+)\))/;

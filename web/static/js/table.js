@@ -27,6 +27,12 @@ const h = (tag, attrs = {}, ...children) => {
 };
 export { h };
 
+// playerWords takes the ruling ids out of a ruleset's sentence ("... three or more (H-7)"): they
+// are for the people who keep the rules, not for the table.
+export function playerWords(text) {
+  return String(text ?? "").replace(/\s*\((?:[DHLP]-\d+(?:[,;]\s*|\s+and\s+)?)+\)/g, "");
+}
+
 const TAG_LABELS = {
   called: ["Called", "gold"], last_card: ["Last card", "red"], last_card_open: ["Last card!", "red"],
   catchable: ["Forgot to call!", "red"], winner: ["Winner", "gold"], opener: ["Opens", ""], out: ["Out", ""],
@@ -311,7 +317,8 @@ export class Table {
       // An indicator that repeats one of the room's options is a rule of this table, not news:
       // it goes into one quiet line.
       if (this.opts.isSetting && this.opts.isSetting(ind.id)) {
-        settings.push(ind.kind === "flag" ? `${label}: ${ind.value === "true" ? "on" : "off"}` : `${label}: ${ind.value}`);
+        const value = this.opts.settingValue ? this.opts.settingValue(ind.id, ind.value) : ind.value;
+        settings.push(ind.kind === "flag" ? `${label}: ${ind.value === "true" ? "on" : "off"}` : `${label}: ${value}`);
         continue;
       }
       switch (ind.kind) {
@@ -571,7 +578,7 @@ export class Table {
   refused(reason) {
     const area = this.root.querySelector(".actions") || this.root;
     area.querySelector(".refusal")?.remove();
-    const r = h("div", { class: "refusal", role: "alert" }, reason);
+    const r = h("div", { class: "refusal", role: "alert" }, playerWords(reason));
     area.style.position = "relative";
     area.append(r);
     setTimeout(() => r.remove(), 4500);
@@ -632,11 +639,13 @@ export class Table {
     switch (e.name) {
       case "played": return `${who} played ${cards}`;
       case "drew": return `${who} drew ${cards || n + (n === 1 ? " card" : " cards")}`;
-      case "penalty_drawn": return `${who} picked up ${n} penalty card${n === 1 ? "" : "s"}`;
+      case "penalty_drawn": return this.penaltyLine(e, who, n);
       case "picked_up": return `${who} picked up the pile (${n})`;
       case "turn": return null;
       case "skipped": return `${who} is skipped`;
-      case "reversed": return d.as === "skip" || d.effect === "pass" ? `${who} reversed: same player again` : "Direction reversed";
+      // Two players: a Hotspot Jack simply passes the turn (H-8); a Last Card Reverse acts as a
+      // Skip, so its player goes again (L-6).
+      case "reversed": return d.effect === "pass" ? `${who}'s Jack passes the turn` : d.as === "skip" ? `${who} reversed: with two players that skips, ${who} goes again` : "Direction reversed";
       case "suit_chosen": return `${who} chose ${choiceName(d.suit)}`;
       case "color_chosen": return `${who} chose ${choiceName(d.color)}`;
       case "won": return `${who} wins!`;
@@ -647,8 +656,8 @@ export class Table {
       case "gift": return `${who} gave ${cards || "a card"} to ${this.player(Number(d.to)).name}`;
       case "dumped": return `${who} dumped ${cards}`;
       case "last_card": return `${who}: LAST CARD!`;
-      case "missed_last_card": return `${who} missed LAST CARD! +1 card`;
-      case "caught": return `${who} was caught out by ${this.player(Number(d.by)).name}: +2 cards`;
+      case "missed_last_card": return `${who} forgot to call LAST CARD in time: +${e.penaltyCount || 1} card${(e.penaltyCount || 1) === 1 ? "" : "s"}`;
+      case "caught": return `${who} forgot to call LAST CARD: caught out by ${d.by === String(this.me) ? "you" : this.player(Number(d.by)).name}, +${e.penaltyCount || 2} cards`;
       case "round_scored": return `${who} scores ${n} points`;
       case "shuffled": case "reshuffled": return "The pile is shuffled into a new deck";
       case "dealt": return "New deal";
@@ -657,14 +666,61 @@ export class Table {
     }
   }
 
+  // penaltyLine says who drew penalty cards and why: the reason a ruleset gives (Last Card:
+  // draw_two, draw_four, no_call; Hotspot: a run of 2s), with the cards drawn when they are yours.
+  penaltyLine(e, who, n) {
+    const reason = (e.data || {}).reason;
+    const cards = `${n} card${n === 1 ? "" : "s"}`;
+    const seen = (e.drawnCards || []).length ? ` (${e.drawnCards.map(shortName).join(" ")})` : "";
+    switch (reason) {
+      case "no_call": return `${who} forgot to call LAST CARD: +${cards}${seen}`;
+      case "draw_two": return `${who} picked up ${cards} for the Draw Two${seen}`;
+      case "draw_four": return `${who} picked up ${cards} for the Draw Four${seen}`;
+      case "caught": return `${who} picked up ${cards} for being caught out${seen}`;
+    }
+    if ((e.data || {}).penalty) return `${who} picked up ${cards} for the 2s${seen}`;
+    return `${who} picked up ${cards} as a penalty${seen}`;
+  }
+
+  // tellOnce folds what one penalty sends into one line: a ruleset reports the penalty (caught,
+  // missed_last_card, penalty_drawn) and the draw that carries it out ("drew", just before or
+  // after); Last Card's catch-out also says penalty_drawn after caught. The draw and the repeat go;
+  // the penalty line keeps the count and, for its player, the cards.
+  tellOnce(events) {
+    const penalty = new Set(["caught", "missed_last_card", "penalty_drawn"]);
+    const out = events.map((e) => ({ ...e }));
+    const drop = new Set();
+    out.forEach((e, i) => {
+      if (!penalty.has(e.name)) return;
+      for (const j of [i + 1, i - 1]) {
+        const d = out[j];
+        if (d && d.name === "drew" && d.seat === e.seat && !drop.has(j)) {
+          drop.add(j);
+          e.penaltyCount = d.count || (d.cards || []).length;
+          e.drawnCards = d.cards || [];
+          break;
+        }
+      }
+      let k = i - 1;
+      while (k >= 0 && drop.has(k)) k--;
+      const prev = out[k];
+      if (e.name === "penalty_drawn" && prev && prev.name === "caught" && prev.seat === e.seat) {
+        drop.add(i);
+        prev.penaltyCount = e.count || prev.penaltyCount;
+      }
+    });
+    return out.filter((_, i) => !drop.has(i));
+  }
+
   announce(events, prev) {
     if (!prev) return;
     this.logLines = this.logLines || [];
-    for (const e of events) {
+    for (const e of this.tellOnce(events)) {
       const line = this.describe(e);
       if (!line) continue;
       this.logLines.unshift(line);
-      const big = { missed_last_card: "missed", joker: "chaos", won: "win", overdose: "bad", burned: "", picked_up: "", caught: "bad", last_card: "", round_scored: "win", gift: "" }[e.name];
+      // Penalties show in the middle of the table, where the player looks, as well as in the log.
+      const big = { missed_last_card: "missed", joker: "chaos", won: "win", overdose: "bad", burned: "", picked_up: "", caught: "missed", last_card: "", round_scored: "win", gift: "", penalty_drawn: (e.data || {}).reason === "no_call" ? "missed" : undefined }[e.name];
       // The end of a game or round has its own panel, which names the winner and the scores.
       const told = this.view.phase !== "playing" && (e.name === "won" || e.name === "round_scored");
       if (big !== undefined && !told) this.toast(line, big);
