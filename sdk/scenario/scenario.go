@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"cardhouse/sdk"
@@ -77,7 +78,7 @@ type Expectation struct {
 }
 
 // Describe names the step's action for messages: "play [QH QC] by seat 0", "deal by the host",
-// "bot 2 for seat 1", "wait 6s".
+// "bot 2 for seat 1", "wait 6s", "swap to seat 1 choice=2 by seat 0".
 func (s *Step) Describe() string {
 	switch s.Kind {
 	case StepWait:
@@ -114,6 +115,16 @@ func DescribeAction(a sdk.Action) string {
 	}
 	if a.Deadline != "" {
 		b.WriteString(" " + a.Deadline)
+	}
+	if len(a.Args) > 0 {
+		keys := make([]string, 0, len(a.Args))
+		for k := range a.Args {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			fmt.Fprintf(&b, " %s=%s", k, a.Args[k])
+		}
 	}
 	switch a.Seat {
 	case sdk.Host:
