@@ -1,6 +1,8 @@
 package crazy8_test
 
 import (
+	"context"
+	"slices"
 	"testing"
 
 	"cardhouse/sdk"
@@ -34,4 +36,34 @@ func TestAcrossThePluginProcess(t *testing.T) {
 	t.Run("engine", func(t *testing.T) {
 		rulesettest.RunEngine(t, p, rulesettest.Config{Seats: []int{2, 4}, Seeds: 1, Options: options, BotLevel: 2})
 	})
+}
+
+// TestRedealKeepsTheDrawnCard checks what the kit cannot see from another seat's view: a redeal
+// for a viewer other than the drawer leaves the drawn card in the drawer's hand, so the sampled
+// world still lets the drawer play it.
+func TestRedealKeepsTheDrawnCard(t *testing.T) {
+	r := crazy8.Ruleset{}
+	first := 0
+	s, err := r.Start(context.Background(), sdk.StartRequest{Seats: 3, Options: sdk.Options{"hand_size": 5}, Deal: &sdk.Deal{
+		Pile: sdk.MustParseCards("9C"), Hands: [][]sdk.Card{sdk.MustParseCards("KD 2H")}, Deck: sdk.MustParseCards("5C"), First: &first,
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := r.Apply(context.Background(), sdk.ApplyRequest[crazy8.State]{State: s, Action: sdk.Action{Seat: 0, Type: sdk.ActDraw}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.State.Drawn != sdk.MustParseCards("5C")[0] {
+		t.Fatalf("drawn %v, want 5C", res.State.Drawn)
+	}
+	for seed := range uint64(50) {
+		rng := sdk.NewRNG(seed)
+		for _, viewer := range []int{1, 2, sdk.Spectator} {
+			c := r.Redeal(res.State, viewer, &rng)
+			if !slices.Contains(c.Hands[0], c.Drawn) || len(c.Hands[0]) != 3 {
+				t.Fatalf("seed %d, viewer %d: hand 0 is %v, want 3 cards with the drawn %v", seed, viewer, c.Hands[0], c.Drawn)
+			}
+		}
+	}
 }
