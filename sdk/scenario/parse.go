@@ -189,6 +189,27 @@ func (p *parser) seat(n *yaml.Node, field string) (int, error) {
 	return v, nil
 }
 
+// seatRef reads a seat as an action's Target.
+func (p *parser) seatRef(n *yaml.Node, field string) (*int, error) {
+	v, err := p.seat(n, field)
+	if err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+// position reads a position from 0 as an action's Index.
+func (p *parser) position(n *yaml.Node, field string) (*int, error) {
+	v, err := p.integer(n, field, "a position (0, 1, 2)")
+	if err != nil {
+		return nil, err
+	}
+	if v < 0 {
+		return nil, p.fail(n, field, "want a position (0, 1, 2), got %d", v)
+	}
+	return &v, nil
+}
+
 func (p *parser) boolean(n *yaml.Node, field string) (bool, error) {
 	s, err := p.scalar(n, field, "true or false")
 	if err != nil {
@@ -618,18 +639,9 @@ func (p *parser) parseStep(n *yaml.Node) (Step, error) {
 		err = p.isTrue(act.value, field)
 		st.Seat, a.Seat = sdk.Host, sdk.Host
 	case "catch":
-		var t int
-		if t, err = p.seat(act.value, field); err == nil {
-			a.Target = &t
-		}
+		a.Target, err = p.seatRef(act.value, field)
 	case "flip":
-		var i int
-		if i, err = p.integer(act.value, field, "a position (0, 1, 2)"); err == nil {
-			if i < 0 {
-				err = p.fail(act.value, field, "want a position (0, 1, 2), got %d", i)
-			}
-			a.Index = &i
-		}
+		a.Index, err = p.position(act.value, field)
 	case "gift":
 		err = p.gift(act.value, &a)
 	case "act":
@@ -683,11 +695,11 @@ func (p *parser) gift(n *yaml.Node, a *sdk.Action) error {
 			}
 			a.Cards, haveCard = []sdk.Card{c}, true
 		case "to":
-			t, err := p.seat(e.value, "gift: to")
+			t, err := p.seatRef(e.value, "gift: to")
 			if err != nil {
 				return err
 			}
-			a.Target, haveTo = &t, true
+			a.Target, haveTo = t, true
 		default:
 			return p.fail(e.keyN, "gift: "+e.key, "unknown key (a gift has card and to)")
 		}
@@ -722,18 +734,9 @@ func (p *parser) act(n *yaml.Node, a *sdk.Action) error {
 		case "cards":
 			a.Cards, err = p.cards(e.value, field)
 		case "target":
-			var t int
-			if t, err = p.seat(e.value, field); err == nil {
-				a.Target = &t
-			}
+			a.Target, err = p.seatRef(e.value, field)
 		case "index":
-			var i int
-			if i, err = p.integer(e.value, field, "a position (0, 1, 2)"); err == nil {
-				if i < 0 {
-					err = p.fail(e.value, field, "want a position (0, 1, 2), got %d", i)
-				}
-				a.Index = &i
-			}
+			a.Index, err = p.position(e.value, field)
 		case "args":
 			a.Args, err = p.args(e.value, field)
 		default:

@@ -2,7 +2,8 @@ package scenario
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"cardhouse/sdk"
@@ -116,15 +117,8 @@ func DescribeAction(a sdk.Action) string {
 	if a.Deadline != "" {
 		b.WriteString(" " + a.Deadline)
 	}
-	if len(a.Args) > 0 {
-		keys := make([]string, 0, len(a.Args))
-		for k := range a.Args {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			fmt.Fprintf(&b, " %s=%s", k, a.Args[k])
-		}
+	for _, k := range slices.Sorted(maps.Keys(a.Args)) {
+		fmt.Fprintf(&b, " %s=%s", k, a.Args[k])
 	}
 	switch a.Seat {
 	case sdk.Host:
