@@ -153,12 +153,13 @@ func newTournamentCmd() *cobra.Command {
 		Use:   "tournament",
 		Short: "Play many bot-only games between bot levels and print each level's win rate",
 		Long: "Play many games between bots of the chosen levels, in parallel (one worker per core by\n" +
-			"default), in-process on the built-in rulesets or, with --processes, through their plugin\n" +
-			"processes. --plugins DIR plays through plugin processes too, the built-in ones and those\n" +
-			"found in DIR (as serve and scenario find them), so a variant of your own can be measured:\n" +
-			"  go build -o plugins-dir/crazy8 . && cardhouse tournament --plugins plugins-dir --variant crazy8\n" +
-			"Seats take the levels in turn and the assignment rotates every game, so each\n" +
-			"level opens as often as the others. Prints each level's win rate with its 95% confidence\n" +
+			"default), in-process on the built-in rulesets or, with --processes (what a bare --plugins\n" +
+			"did before it took a folder), through their plugin processes. --plugins DIR plays through\n" +
+			"plugin processes too, the built-in ones and those found in DIR (as serve and scenario find\n" +
+			"them), so a variant of your own can be measured (docs/bots.md):\n" +
+			"  go build -o DIR/crazy8 ./cmd/crazy8 && cardhouse tournament --plugins DIR --variant crazy8\n" +
+			"Seats take the levels in turn and the assignment rotates every game, so each level opens\n" +
+			"as often as the others. Prints each level's win rate with its 95% confidence\n" +
 			"interval (Wilson) and the bots' mean and slowest time per move. With --duplicate every\n" +
 			"deal is played once per rotation of the levels, and the first level's share of each deal's\n" +
 			"wins gets a paired 95% interval too (narrower: the luck of the cards cancels out).\n\n" +
@@ -201,7 +202,7 @@ func newTournamentCmd() *cobra.Command {
 	f.IntVar(&cfg.Workers, "workers", runtime.NumCPU(), "games played at once")
 	f.IntVar(&cfg.MaxSteps, "max-steps", 20000, "actions after which a game counts as unfinished")
 	f.StringVar(&cfg.Plugins, "plugins", "", "folder of external variant plugins: play through plugin processes, the built-in ones and the folder's (implies --processes)")
-	f.BoolVar(&cfg.Processes, "processes", false, "play the built-in variants through their plugin processes instead of in-process")
+	f.BoolVar(&cfg.Processes, "processes", false, "play the built-in variants through their plugin processes instead of in-process (the old yes/no --plugins)")
 	f.Float64Var(&cfg.Scale, "scale", 0, "multiply the search bots' node budgets (in-process only; 0: as built)")
 	f.BoolVar(&cfg.NoClock, "no-clock", false, "switch the search bots' time budgets off (in-process only): choices depend on the seed alone")
 	return cmd
