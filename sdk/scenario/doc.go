@@ -9,9 +9,16 @@
 // Parsing is strict: an unknown key, a value of the wrong type, an unknown card code, a step with
 // no action or with two, a modifier that does not go with the action (`suit` on a draw), `seat`
 // missing on a seat's action, `wait` below 0 are all a [*ParseError] naming the file, the step
-// (counting from 1) and the field: `queen.yaml: step 3: play: unknown card code "QX"`. A file
+// (counting from 1), the field and the line: `queen.yaml: step 3: play: unknown card code "QX" (line 7)`. A file
 // without `name` is named after its base name. `seed` defaults to 0. `random` takes a list per
 // label (a single value is a list of one). `reject: false` is the same as no `reject`.
+//
+// Beyond SCENARIOS.md (a runner may accept more, never less), one step sends any action type a
+// ruleset or house rule defines: `act: {type: TYPE, cards: [CARDS], target: SEAT, index: N,
+// args: {KEY: VALUE}}` with `seat` (required), and `suit`, `color`, `from` and `reject` beside it
+// as with `play`. Only `type` is required inside; each key fills the sdk.Action field of its name
+// (args values are text: `2` is "2"). `{seat: 0, act: {type: play, cards: [8H]}, suit: S}` is the
+// same action as `{seat: 0, play: [8H], suit: S}`.
 //
 // # Running
 //

@@ -17,7 +17,8 @@ import (
 )
 
 // ParseError is a scenario file that cannot be read: its message names the file, the step (when
-// the fault is inside one) and the field, as in `queen.yaml: step 3: play: unknown card code "QX"`.
+// the fault is inside one), the field and the YAML line when known, as in
+// `queen.yaml: step 3: play: unknown card code "QX" (line 12)`.
 type ParseError struct {
 	// File is the path as given to ParseFile (or the name given to Parse).
 	File string
@@ -41,6 +42,9 @@ func (e *ParseError) Error() string {
 		b.WriteString(": " + e.Field)
 	}
 	b.WriteString(": " + e.Msg)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, " (line %d)", e.Line)
+	}
 	return b.String()
 }
 
@@ -183,6 +187,27 @@ func (p *parser) seat(n *yaml.Node, field string) (int, error) {
 		return 0, p.fail(n, field, "want a seat number (0, 1, ...), got %d", v)
 	}
 	return v, nil
+}
+
+// seatRef reads a seat as an action's Target.
+func (p *parser) seatRef(n *yaml.Node, field string) (*int, error) {
+	v, err := p.seat(n, field)
+	if err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+// position reads a position from 0 as an action's Index.
+func (p *parser) position(n *yaml.Node, field string) (*int, error) {
+	v, err := p.integer(n, field, "a position (0, 1, 2)")
+	if err != nil {
+		return nil, err
+	}
+	if v < 0 {
+		return nil, p.fail(n, field, "want a position (0, 1, 2), got %d", v)
+	}
+	return &v, nil
 }
 
 func (p *parser) boolean(n *yaml.Node, field string) (bool, error) {
@@ -514,7 +539,7 @@ func (p *parser) steps(s *Scenario, n *yaml.Node) error {
 }
 
 // actionKeys are the keys that make a step what it is; exactly one per step.
-var actionKeys = []string{"play", "draw", "pass", "call", "catch", "pickup", "flip", "gift", "deal", "bot", "wait", "expect"}
+var actionKeys = []string{"play", "draw", "pass", "call", "catch", "pickup", "flip", "gift", "deal", "bot", "act", "wait", "expect"}
 
 // modifierKeys go with an action: who acts, play's arguments, whether it must be refused.
 var modifierKeys = []string{"seat", "suit", "color", "from", "reject"}
@@ -556,7 +581,7 @@ func (p *parser) parseStep(n *yaml.Node) (Step, error) {
 	// Keys that make no sense with the action are errors, not silently ignored.
 	allowed := map[string]bool{"seat": true, "reject": true}
 	switch act.key {
-	case "play":
+	case "play", "act":
 		allowed["suit"], allowed["color"], allowed["from"] = true, true, true
 	case "wait", "expect":
 		allowed = map[string]bool{}
@@ -566,7 +591,7 @@ func (p *parser) parseStep(n *yaml.Node) (Step, error) {
 			if act.key == "wait" || act.key == "expect" {
 				return st, p.fail(e.keyN, k, "not allowed with %s (a %s step stands alone)", act.key, act.key)
 			}
-			return st, p.fail(e.keyN, k, "not allowed with %s (only with play)", act.key)
+			return st, p.fail(e.keyN, k, "not allowed with %s (only with play and act)", act.key)
 		}
 	}
 	field := act.key
@@ -614,20 +639,13 @@ func (p *parser) parseStep(n *yaml.Node) (Step, error) {
 		err = p.isTrue(act.value, field)
 		st.Seat, a.Seat = sdk.Host, sdk.Host
 	case "catch":
-		var t int
-		if t, err = p.seat(act.value, field); err == nil {
-			a.Target = &t
-		}
+		a.Target, err = p.seatRef(act.value, field)
 	case "flip":
-		var i int
-		if i, err = p.integer(act.value, field, "a position (0, 1, 2)"); err == nil {
-			if i < 0 {
-				err = p.fail(act.value, field, "want a position (0, 1, 2), got %d", i)
-			}
-			a.Index = &i
-		}
+		a.Index, err = p.position(act.value, field)
 	case "gift":
 		err = p.gift(act.value, &a)
+	case "act":
+		err = p.act(act.value, &a)
 	case "bot":
 		st.Kind = StepBot
 		st.Bot, err = p.integer(act.value, field, "a bot level (1, 2, ...)")
@@ -677,11 +695,11 @@ func (p *parser) gift(n *yaml.Node, a *sdk.Action) error {
 			}
 			a.Cards, haveCard = []sdk.Card{c}, true
 		case "to":
-			t, err := p.seat(e.value, "gift: to")
+			t, err := p.seatRef(e.value, "gift: to")
 			if err != nil {
 				return err
 			}
-			a.Target, haveTo = &t, true
+			a.Target, haveTo = t, true
 		default:
 			return p.fail(e.keyN, "gift: "+e.key, "unknown key (a gift has card and to)")
 		}
@@ -693,6 +711,66 @@ func (p *parser) gift(n *yaml.Node, a *sdk.Action) error {
 		return p.fail(n, "gift: to", "missing")
 	}
 	return nil
+}
+
+var actKeys = []string{"type", "cards", "target", "index", "args"}
+
+// act reads the generic step `act: {type, cards, target, index, args}`: any action type a ruleset
+// or house rule defines, with the fields of sdk.Action (suit, color and from go beside it, as with
+// play). Only type is required.
+func (p *parser) act(n *yaml.Node, a *sdk.Action) error {
+	es, err := p.mapping(n, "act", "a mapping with "+strings.Join(actKeys, ", ")+", as {type: swap, target: 1}")
+	if err != nil {
+		return err
+	}
+	a.Type = ""
+	for _, e := range es {
+		field := "act: " + e.key
+		switch e.key {
+		case "type":
+			if a.Type, err = p.str(e.value, field, "an action type, as swap"); err == nil && strings.TrimSpace(a.Type) == "" {
+				err = p.fail(e.value, field, "want an action type, as swap, got an empty one")
+			}
+		case "cards":
+			a.Cards, err = p.cards(e.value, field)
+		case "target":
+			a.Target, err = p.seatRef(e.value, field)
+		case "index":
+			a.Index, err = p.position(e.value, field)
+		case "args":
+			a.Args, err = p.args(e.value, field)
+		default:
+			err = p.fail(e.keyN, field, "unknown key (an act has %s; seat, suit, color, from and reject go beside it)", strings.Join(actKeys, ", "))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if a.Type == "" {
+		return p.fail(n, "act: type", "missing: an act names its action type, as {type: swap}")
+	}
+	return nil
+}
+
+// args reads an act's `args`: a mapping of words to single values (a number or true is kept as
+// written, "1" or "true", as sdk.Action.Args holds text).
+func (p *parser) args(n *yaml.Node, field string) (map[string]string, error) {
+	es, err := p.mapping(n, field, "a mapping of argument names to values, as {choice: H}")
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(es))
+	for _, e := range es {
+		if e.key == "" {
+			return nil, p.fail(e.keyN, field, "want argument names, got an empty one")
+		}
+		v, err := p.str(e.value, join(field, e.key), "a single value, as H or 2")
+		if err != nil {
+			return nil, err
+		}
+		out[e.key] = v
+	}
+	return out, nil
 }
 
 func (p *parser) reject(n *yaml.Node) (*Reject, error) {

@@ -17,35 +17,49 @@ func TestParseErrors(t *testing.T) {
 	tests := []struct {
 		name, yaml, want string
 	}{
-		{"unknown card", head + "steps:\n  - expect: {turn: 0}\n  - {seat: 0, draw: true}\n  - {seat: 1, play: [QX]}\n", `queen.yaml: step 3: play: unknown card code "QX"`},
-		{"no action", head + "steps:\n  - {seat: 0}\n", "queen.yaml: step 1: no action: a step needs one of play, draw, pass, call, catch, pickup, flip, gift, deal, bot, wait, expect"},
-		{"two actions", head + "steps:\n  - {seat: 0, play: [QH], draw: true}\n", "queen.yaml: step 1: draw: a step has one action, this one also has play"},
-		{"unknown step key", head + "steps:\n  - {seat: 0, plya: [QH]}\n", "queen.yaml: step 1: plya: unknown key (a step has one of play, draw, pass, call, catch, pickup, flip, gift, deal, bot, wait, expect, with seat, suit, color, from, reject)"},
-		{"unknown top key", head + "colour: red\nsteps: []\n", "queen.yaml: colour: unknown key (a scenario has name, ruleset, seats, options, house_rules, seed, deal, random, steps)"},
-		{"seats a word", "ruleset: toy\nseats: two\nsteps: []\n", `queen.yaml: seats: want a number of seats, got "two"`},
-		{"missing seat", head + "steps:\n  - {play: [QH]}\n", "queen.yaml: step 1: seat: missing: play needs the acting seat"},
-		{"missing ruleset", "seats: 2\nsteps: []\n", "queen.yaml: ruleset: missing"},
-		{"suit on a draw", head + "steps:\n  - {seat: 0, draw: true, suit: H}\n", "queen.yaml: step 1: suit: not allowed with draw (only with play)"},
-		{"seat on a wait", head + "steps:\n  - {seat: 0, wait: 5}\n", "queen.yaml: step 1: seat: not allowed with wait (a wait step stands alone)"},
-		{"negative wait", head + "steps:\n  - wait: -1\n", "queen.yaml: step 1: wait: want a number of seconds from 0 on, got -1"},
-		{"wait a word", head + "steps:\n  - wait: soon\n", `queen.yaml: step 1: wait: want a number of seconds, got "soon"`},
-		{"draw false", head + "steps:\n  - {seat: 0, draw: false}\n", "queen.yaml: step 1: draw: want true (leave the step out to not draw)"},
-		{"draw yes is a string", head + "steps:\n  - {seat: 0, draw: yes}\n", `queen.yaml: step 1: draw: want true or false, got "yes"`},
-		{"play a card not a list", head + "steps:\n  - {seat: 0, play: QH}\n", `queen.yaml: step 1: play: want a list of card codes, as [QH, 10S], got "QH"`},
-		{"empty play", head + "steps:\n  - {seat: 0, play: []}\n", "queen.yaml: step 1: play: want at least one card"},
-		{"bad deal card", head + "deal:\n  hands: [[QH], [5X]]\nsteps: []\n", `queen.yaml: deal: hands: seat 1: unknown card code "5X"`},
-		{"bad rest", head + "deal: {rest: bin}\nsteps: []\n", `queen.yaml: deal: rest: want deck or out, got "bin"`},
-		{"unknown deal key", head + "deal: {hand: []}\nsteps: []\n", "queen.yaml: deal: hand: unknown key (a deal has pile, hands, face_up, face_down, deck, first, rest)"},
-		{"gift without to", head + "steps:\n  - {seat: 0, gift: {card: 5H}}\n", "queen.yaml: step 1: gift: to: missing"},
-		{"reject a number", head + "steps:\n  - {seat: 0, draw: true, reject: 3}\n", `queen.yaml: step 1: reject: want true or a text the reason must contain, got "3"`},
-		{"bad hand key", head + "steps:\n  - expect: {hand.x: []}\n", "queen.yaml: step 1: expect: hand.x: want hand.N with N a seat number, as hand.0"},
-		{"events not a list", head + "steps:\n  - expect: {events: played}\n", `queen.yaml: step 1: expect: events: want a list of event names, as [played, turn], got "played"`},
-		{"duplicate key", head + "steps:\n  - {seat: 0, seat: 1, draw: true}\n", "queen.yaml: step 1: seat: given twice"},
-		{"not a mapping", "- a\n- b\n", "queen.yaml: want a mapping with name, ruleset, seats, options, house_rules, seed, deal, random, steps, got a list"},
+		{"unknown card", head + "steps:\n  - expect: {turn: 0}\n  - {seat: 0, draw: true}\n  - {seat: 1, play: [QX]}\n", `queen.yaml: step 3: play: unknown card code "QX" (line 7)`},
+		{"no action", head + "steps:\n  - {seat: 0}\n", "queen.yaml: step 1: no action: a step needs one of play, draw, pass, call, catch, pickup, flip, gift, deal, bot, act, wait, expect (line 5)"},
+		{"two actions", head + "steps:\n  - {seat: 0, play: [QH], draw: true}\n", "queen.yaml: step 1: draw: a step has one action, this one also has play (line 5)"},
+		{"unknown step key", head + "steps:\n  - {seat: 0, plya: [QH]}\n", "queen.yaml: step 1: plya: unknown key (a step has one of play, draw, pass, call, catch, pickup, flip, gift, deal, bot, act, wait, expect, with seat, suit, color, from, reject) (line 5)"},
+		{"unknown top key", head + "colour: red\nsteps: []\n", "queen.yaml: colour: unknown key (a scenario has name, ruleset, seats, options, house_rules, seed, deal, random, steps) (line 4)"},
+		{"seats a word", "ruleset: toy\nseats: two\nsteps: []\n", `queen.yaml: seats: want a number of seats, got "two" (line 2)`},
+		{"missing seat", head + "steps:\n  - {play: [QH]}\n", "queen.yaml: step 1: seat: missing: play needs the acting seat (line 5)"},
+		{"missing ruleset", "seats: 2\nsteps: []\n", "queen.yaml: ruleset: missing (line 1)"},
+		{"suit on a draw", head + "steps:\n  - {seat: 0, draw: true, suit: H}\n", "queen.yaml: step 1: suit: not allowed with draw (only with play and act) (line 5)"},
+		{"seat on a wait", head + "steps:\n  - {seat: 0, wait: 5}\n", "queen.yaml: step 1: seat: not allowed with wait (a wait step stands alone) (line 5)"},
+		{"negative wait", head + "steps:\n  - wait: -1\n", "queen.yaml: step 1: wait: want a number of seconds from 0 on, got -1 (line 5)"},
+		{"wait a word", head + "steps:\n  - wait: soon\n", `queen.yaml: step 1: wait: want a number of seconds, got "soon" (line 5)`},
+		{"draw false", head + "steps:\n  - {seat: 0, draw: false}\n", "queen.yaml: step 1: draw: want true (leave the step out to not draw) (line 5)"},
+		{"draw yes is a string", head + "steps:\n  - {seat: 0, draw: yes}\n", `queen.yaml: step 1: draw: want true or false, got "yes" (line 5)`},
+		{"play a card not a list", head + "steps:\n  - {seat: 0, play: QH}\n", `queen.yaml: step 1: play: want a list of card codes, as [QH, 10S], got "QH" (line 5)`},
+		{"empty play", head + "steps:\n  - {seat: 0, play: []}\n", "queen.yaml: step 1: play: want at least one card (line 5)"},
+		{"bad deal card", head + "deal:\n  hands: [[QH], [5X]]\nsteps: []\n", `queen.yaml: deal: hands: seat 1: unknown card code "5X" (line 5)`},
+		{"bad rest", head + "deal: {rest: bin}\nsteps: []\n", `queen.yaml: deal: rest: want deck or out, got "bin" (line 4)`},
+		{"unknown deal key", head + "deal: {hand: []}\nsteps: []\n", "queen.yaml: deal: hand: unknown key (a deal has pile, hands, face_up, face_down, deck, first, rest) (line 4)"},
+		{"gift without to", head + "steps:\n  - {seat: 0, gift: {card: 5H}}\n", "queen.yaml: step 1: gift: to: missing (line 5)"},
+		{"reject a number", head + "steps:\n  - {seat: 0, draw: true, reject: 3}\n", `queen.yaml: step 1: reject: want true or a text the reason must contain, got "3" (line 5)`},
+		{"bad hand key", head + "steps:\n  - expect: {hand.x: []}\n", "queen.yaml: step 1: expect: hand.x: want hand.N with N a seat number, as hand.0 (line 5)"},
+		{"events not a list", head + "steps:\n  - expect: {events: played}\n", `queen.yaml: step 1: expect: events: want a list of event names, as [played, turn], got "played" (line 5)`},
+		{"duplicate key", head + "steps:\n  - {seat: 0, seat: 1, draw: true}\n", "queen.yaml: step 1: seat: given twice (line 5)"},
+		{"not a mapping", "- a\n- b\n", "queen.yaml: want a mapping with name, ruleset, seats, options, house_rules, seed, deal, random, steps, got a list (line 1)"},
 		{"empty", "", "queen.yaml: empty file: want a mapping with name, ruleset, seats, options, house_rules, seed, deal, random, steps"},
-		{"two documents", head + "steps: []\n---\nname: b\n", "queen.yaml: holds more than one YAML document (one scenario per file)"},
-		{"steps not a list", head + "steps: {a: 1}\n", "queen.yaml: steps: want a list of steps, got a mapping"},
-		{"negative seed", head + "seed: -4\nsteps: []\n", `queen.yaml: seed: want a whole number from 0 to 18446744073709551615, got "-4"`},
+		{"two documents", head + "steps: []\n---\nname: b\n", "queen.yaml: holds more than one YAML document (one scenario per file) (line 5)"},
+		{"steps not a list", head + "steps: {a: 1}\n", "queen.yaml: steps: want a list of steps, got a mapping (line 4)"},
+		{"negative seed", head + "seed: -4\nsteps: []\n", `queen.yaml: seed: want a whole number from 0 to 18446744073709551615, got "-4" (line 4)`},
+		{"act not a mapping", head + "steps:\n  - {seat: 0, act: swap}\n", `queen.yaml: step 1: act: want a mapping with type, cards, target, index, args, as {type: swap, target: 1}, got "swap" (line 5)`},
+		{"act without type", head + "steps:\n  - seat: 0\n    act:\n      target: 1\n", "queen.yaml: step 1: act: type: missing: an act names its action type, as {type: swap} (line 7)"},
+		{"act empty type", head + "steps:\n  - {seat: 0, act: {type: \"\"}}\n", "queen.yaml: step 1: act: type: want an action type, as swap, got an empty one (line 5)"},
+		{"act type a list", head + "steps:\n  - {seat: 0, act: {type: [swap]}}\n", "queen.yaml: step 1: act: type: want an action type, as swap, got a list (line 5)"},
+		{"act unknown key", head + "steps:\n  - {seat: 0, act: {type: swap, seat: 1}}\n", "queen.yaml: step 1: act: seat: unknown key (an act has type, cards, target, index, args; seat, suit, color, from and reject go beside it) (line 5)"},
+		{"act bad card", head + "steps:\n  - {seat: 0, act: {type: swap, cards: [8X]}}\n", `queen.yaml: step 1: act: cards: unknown card code "8X" (line 5)`},
+		{"act negative target", head + "steps:\n  - {seat: 0, act: {type: swap, target: -1}}\n", "queen.yaml: step 1: act: target: want a seat number (0, 1, ...), got -1 (line 5)"},
+		{"act index a word", head + "steps:\n  - {seat: 0, act: {type: swap, index: first}}\n", `queen.yaml: step 1: act: index: want a position (0, 1, 2), got "first" (line 5)`},
+		{"act args a list", head + "steps:\n  - {seat: 0, act: {type: swap, args: [a]}}\n", "queen.yaml: step 1: act: args: want a mapping of argument names to values, as {choice: H}, got a list (line 5)"},
+		{"act args value a list", head + "steps:\n  - {seat: 0, act: {type: swap, args: {choice: [H]}}}\n", "queen.yaml: step 1: act: args: choice: want a single value, as H or 2, got a list (line 5)"},
+		{"act args value null", head + "steps:\n  - {seat: 0, act: {type: swap, args: {choice: null}}}\n", "queen.yaml: step 1: act: args: choice: want a single value, as H or 2, got null (line 5)"},
+		{"act without seat", head + "steps:\n  - act: {type: swap}\n", "queen.yaml: step 1: seat: missing: act needs the acting seat (line 5)"},
+		{"act and play", head + "steps:\n  - {seat: 0, play: [8H], act: {type: play}}\n", "queen.yaml: step 1: act: a step has one action, this one also has play (line 5)"},
+		{"act with a wait", head + "steps:\n  - {wait: 1, act: {type: swap}}\n", "queen.yaml: step 1: act: a step has one action, this one also has wait (line 5)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -95,12 +109,14 @@ steps:
   - {seat: 1, bot: 3}
   - wait: 5.25
   - expect: {turn: 1, hand.0: [QH], events: [played], top: null}
+  - {seat: 2, act: {type: swap, cards: [QH, 10s], target: 0, index: 1, args: {choice: H, n: 2, ok: true}}, suit: S, color: R, from: face_up, reject: no swap}
+  - {seat: 0, act: {type: knock}}
 `
 	s, err := scenario.Parse("all.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	one, two := 1, 2
+	zero, one, two := 0, 1, 2
 	c := sdk.MustParseCards
 	want := &scenario.Scenario{
 		File: "all.yaml", Name: "every kind of step", Ruleset: "lastcard", Seats: 3,
@@ -127,6 +143,11 @@ steps:
 			{Number: 13, Kind: scenario.StepExpect, Expect: []scenario.Expectation{
 				{Key: "turn", Value: 1}, {Key: "hand.0", Value: []any{"QH"}}, {Key: "events", Value: []any{"played"}}, {Key: "top", Value: nil},
 			}},
+			{Number: 14, Kind: scenario.StepAct, Seat: 2, Action: sdk.Action{
+				Seat: 2, Type: "swap", Cards: c("QH 10S"), Target: &zero, Index: &one, Suit: "S", Color: "R", From: "face_up",
+				Args: map[string]string{"choice": "H", "n": "2", "ok": "true"},
+			}, Reject: &scenario.Reject{Text: "no swap"}},
+			{Number: 15, Kind: scenario.StepAct, Seat: 0, Action: sdk.Action{Seat: 0, Type: "knock"}},
 		},
 	}
 	if diff := cmp.Diff(want, s); diff != "" {

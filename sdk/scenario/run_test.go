@@ -14,6 +14,8 @@ import (
 	"cardhouse/sdk"
 	"cardhouse/sdk/rulesettest/toy"
 	"cardhouse/sdk/scenario"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func toyEngine() sdk.Engine { return sdk.NewEngine[toy.State](toy.Ruleset{}) }
@@ -76,6 +78,10 @@ func TestRun(t *testing.T) {
 `, ""},
 		{"deal when not over", "  - deal: true\n", "step 1: deal by the host, want accepted, got refused: the game is still being played"},
 		{"bot acts", "  - {seat: 0, bot: 1}\n  - expect: {turn: 1, hand.0: [9S], last_card_open: [0]}\n", ""},
+		{"act plays", "  - {seat: 0, act: {type: play, cards: [8h]}}\n  - expect: {turn: 1, top: 8H, last_card_open: [0], events: [played, turn]}\n", ""},
+		{"act unknown type refused", "  - {seat: 0, act: {type: swap, target: 1}, reject: toy has no action}\n", ""},
+		{"act wanted refusal accepted", "  - {seat: 0, act: {type: draw}, reject: true}\n", "step 1: draw by seat 0, want refused, got accepted"},
+		{"act unwanted refusal", "  - {seat: 1, act: {type: swap, cards: [5C], target: 0, args: {why: fun}}}\n", "step 1: swap [5C] to seat 0 why=fun by seat 1, want accepted, got refused: it is seat 0's turn"},
 		{"bot refused level", "  - {seat: 0, bot: 7}\n", "step 1: bot 7 for seat 0, want an action, got Toy has no bot of level 7 (it has [1])"},
 	}
 	for _, tt := range tests {
@@ -208,6 +214,36 @@ func TestRunEngineMisbehaviour(t *testing.T) {
 	}
 }
 
+// TestActSendsEveryField checks that an act step reaches the engine as the sdk.Action it spells
+// out, field by field, and that the plain step of the same action sends the same thing.
+func TestActSendsEveryField(t *testing.T) {
+	t.Parallel()
+	base := toyEngine()
+	var sent []sdk.Action
+	rec := wrapped{Engine: base, act: func(ctx context.Context, req *sdk.ActRequest) (*sdk.Step, error) {
+		sent = append(sent, req.Action)
+		return base.Act(ctx, req)
+	}}
+	steps := `  - {seat: 0, act: {type: play, cards: [8H], args: {choice: S, n: 2}}, suit: H}
+  - {seat: 1, act: {type: flip, target: 0, index: 2, cards: [5C, 4D]}, color: G, from: face_up, reject: true}
+  - {seat: 1, play: [8S], suit: H}
+  - {seat: 1, act: {type: play, cards: [8S]}, suit: H, reject: turn}
+`
+	if err := run(t, rec, deal2+steps); err != nil {
+		t.Fatal(err)
+	}
+	zero, two := 0, 2
+	want := []sdk.Action{
+		{Seat: 0, Type: "play", Cards: sdk.MustParseCards("8H"), Suit: "H", Args: map[string]string{"choice": "S", "n": "2"}},
+		{Seat: 1, Type: "flip", Cards: sdk.MustParseCards("5C 4D"), Target: &zero, Index: &two, Color: "G", From: "face_up"},
+		{Seat: 1, Type: "play", Cards: sdk.MustParseCards("8S"), Suit: "H"},
+		{Seat: 1, Type: "play", Cards: sdk.MustParseCards("8S"), Suit: "H"},
+	}
+	if diff := cmp.Diff(want, sent); diff != "" {
+		t.Errorf("actions sent (-want +got):\n%s", diff)
+	}
+}
+
 func TestWaitFiresDeadlinesInTimeOrder(t *testing.T) {
 	t.Parallel()
 	base := toyEngine()
@@ -270,7 +306,7 @@ func TestRunAll(t *testing.T) {
 	passed, failed := scenario.RunAll(context.Background(), &out, lookup, filepath.Join(dir, "a"), filepath.Join(dir, "missing"))
 	want := strings.Join([]string{
 		"FAIL wrong turn: step 1: turn, want 1, got 0",
-		"FAIL " + filepath.Join(dir, "a/bad.yaml") + `: step 1: play: unknown card code "QX"`,
+		"FAIL " + filepath.Join(dir, "a/bad.yaml") + `: step 1: play: unknown card code "QX" (line 4)`,
 		"ok t",
 		`FAIL elsewhere: unknown ruleset "drugs" (available: hotspot, toy)`,
 		"FAIL " + filepath.Join(dir, "missing") + ": cannot read: no such file or directory",

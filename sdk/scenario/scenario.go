@@ -2,6 +2,8 @@ package scenario
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"cardhouse/sdk"
@@ -77,7 +79,7 @@ type Expectation struct {
 }
 
 // Describe names the step's action for messages: "play [QH QC] by seat 0", "deal by the host",
-// "bot 2 for seat 1", "wait 6s".
+// "bot 2 for seat 1", "wait 6s", "swap to seat 1 choice=2 by seat 0".
 func (s *Step) Describe() string {
 	switch s.Kind {
 	case StepWait:
@@ -114,6 +116,9 @@ func DescribeAction(a sdk.Action) string {
 	}
 	if a.Deadline != "" {
 		b.WriteString(" " + a.Deadline)
+	}
+	for _, k := range slices.Sorted(maps.Keys(a.Args)) {
+		fmt.Fprintf(&b, " %s=%s", k, a.Args[k])
 	}
 	switch a.Seat {
 	case sdk.Host:

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"runtime"
 	"slices"
@@ -38,8 +39,14 @@ type tournamentConfig struct {
 	Workers   int
 	// MaxSteps bounds one game; a game that reaches it counts as unfinished (no winner).
 	MaxSteps int
-	// Plugins plays through the variant's plugin process instead of in-process.
-	Plugins bool
+	// Plugins is a folder of plugin executables (as `serve --plugins` and `scenario --plugins`
+	// take it): the games are played through plugin processes, the built-in variants' own and
+	// the folder's, and the variant may be one the folder serves. "" plays in-process, unless
+	// Processes is set.
+	Plugins string
+	// Processes plays the built-in variants through their plugin processes instead of
+	// in-process (what the yes/no --plugins switch did); Plugins != "" implies it.
+	Processes bool
 	// Scale multiplies the search bots' node budgets (in-process only; 0 leaves them); NoClock
 	// switches their time budgets off.
 	Scale   float64
@@ -146,9 +153,13 @@ func newTournamentCmd() *cobra.Command {
 		Use:   "tournament",
 		Short: "Play many bot-only games between bot levels and print each level's win rate",
 		Long: "Play many games between bots of the chosen levels, in parallel (one worker per core by\n" +
-			"default), in-process on the built-in rulesets or, with --plugins, through their plugin\n" +
-			"processes. Seats take the levels in turn and the assignment rotates every game, so each\n" +
-			"level opens as often as the others. Prints each level's win rate with its 95% confidence\n" +
+			"default), in-process on the built-in rulesets or, with --processes (what a bare --plugins\n" +
+			"did before it took a folder), through their plugin processes. --plugins DIR plays through\n" +
+			"plugin processes too, the built-in ones and those found in DIR (as serve and scenario find\n" +
+			"them), so a variant of your own can be measured (docs/bots.md):\n" +
+			"  go build -o DIR/crazy8 ./cmd/crazy8 && cardhouse tournament --plugins DIR --variant crazy8\n" +
+			"Seats take the levels in turn and the assignment rotates every game, so each level opens\n" +
+			"as often as the others. Prints each level's win rate with its 95% confidence\n" +
 			"interval (Wilson) and the bots' mean and slowest time per move. With --duplicate every\n" +
 			"deal is played once per rotation of the levels, and the first level's share of each deal's\n" +
 			"wins gets a paired 95% interval too (narrower: the luck of the cards cancels out).\n\n" +
@@ -190,7 +201,8 @@ func newTournamentCmd() *cobra.Command {
 	f.BoolVar(&cfg.Duplicate, "duplicate", false, "play every deal once per rotation of the levels (game g uses seed+g/len(levels))")
 	f.IntVar(&cfg.Workers, "workers", runtime.NumCPU(), "games played at once")
 	f.IntVar(&cfg.MaxSteps, "max-steps", 20000, "actions after which a game counts as unfinished")
-	f.BoolVar(&cfg.Plugins, "plugins", false, "play through the built-in variants' plugin processes instead of in-process")
+	f.StringVar(&cfg.Plugins, "plugins", "", "folder of external variant plugins: play through plugin processes, the built-in ones and the folder's (implies --processes)")
+	f.BoolVar(&cfg.Processes, "processes", false, "play the built-in variants through their plugin processes instead of in-process (the old yes/no --plugins)")
 	f.Float64Var(&cfg.Scale, "scale", 0, "multiply the search bots' node budgets (in-process only; 0: as built)")
 	f.BoolVar(&cfg.NoClock, "no-clock", false, "switch the search bots' time budgets off (in-process only): choices depend on the seed alone")
 	return cmd
@@ -246,22 +258,25 @@ func runTournament(ctx context.Context, cfg tournamentConfig) (*tournamentResult
 	if cfg.MaxSteps < 1 {
 		cfg.MaxSteps = 20000
 	}
-	newEngine, ok := builtin.Engines()[cfg.Variant]
-	if !ok {
-		return nil, fmt.Errorf("tournament: no built-in variant %q (built in: %s)", cfg.Variant, strings.Join(builtinIDs(), ", "))
-	}
-	engineFor := func() sdk.Engine { return newEngine() }
-	if cfg.Plugins {
-		engines, closeAll, err := openEngines(ctx, "")
+	cfg.Processes = cfg.Processes || cfg.Plugins != ""
+	var engineFor func() sdk.Engine
+	if cfg.Processes {
+		engines, closeAll, err := openEngines(ctx, cfg.Plugins)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("tournament: %w", err)
 		}
 		defer closeAll()
 		shared := engines[cfg.Variant]
 		if shared == nil {
-			return nil, fmt.Errorf("tournament: no plugin serves %q", cfg.Variant)
+			return nil, fmt.Errorf("tournament: no plugin serves %q (served: %s)", cfg.Variant, strings.Join(slices.Sorted(maps.Keys(engines)), ", "))
 		}
 		engineFor = func() sdk.Engine { return shared }
+	} else {
+		newEngine, ok := builtin.Engines()[cfg.Variant]
+		if !ok {
+			return nil, fmt.Errorf("tournament: no built-in variant %q (built in: %s; a variant's own plugin: --plugins DIR)", cfg.Variant, strings.Join(builtinIDs(), ", "))
+		}
+		engineFor = func() sdk.Engine { return newEngine() }
 	}
 	if cfg.Scale > 0 || cfg.NoClock {
 		ctx = search.WithOverride(ctx, search.Override{Scale: cfg.Scale, NoClock: cfg.NoClock})
@@ -484,7 +499,10 @@ func (r *tournamentResult) print(w io.Writer) error {
 	}
 	slices.Sort(opts)
 	mode := "in-process"
-	if r.Config.Plugins {
+	switch {
+	case r.Config.Plugins != "":
+		mode = "plugins of " + r.Config.Plugins + " and built in"
+	case r.Config.Processes:
 		mode = "plugins"
 	}
 	if r.Config.Duplicate {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"math"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -150,5 +152,69 @@ func TestPaired(t *testing.T) {
 	p := paired(5, outcomes)
 	if p.Deals != 4 || math.Abs(p.Mean-0.75) > 1e-9 || math.Abs(p.Lo-(0.75-0.2829)) > 5e-4 || math.Abs(p.Hi-1) > 1e-9 {
 		t.Errorf("paired = %+v, want 4 deals, mean 0.75, [0.467, 1]", p)
+	}
+}
+
+// TestTournamentPluginsFolder checks that --plugins takes a folder, as serve and scenario do: a
+// variant that only a plugin in the folder serves (the toy ruleset, built from
+// sdk/rulesettest/testdata/toyplugin) is played through its process, while without the folder
+// it is refused as no built-in variant.
+func TestTournamentPluginsFolder(t *testing.T) {
+	t.Parallel()
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to build the toy plugin")
+	}
+	dir := t.TempDir()
+	build := exec.Command(goBin, "build", "-o", filepath.Join(dir, "toy"), "../../../sdk/rulesettest/testdata/toyplugin")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the toy plugin: %v\n%s", err, out)
+	}
+	run := func(args ...string) (string, error) {
+		cmd := newTournamentCmd()
+		cmd.SetArgs(append([]string{"--variant", "toy", "--levels", "1", "--seats", "3", "--games", "6", "--workers", "2"}, args...))
+		var out, errOut bytes.Buffer
+		cmd.SetOut(&out)
+		cmd.SetErr(&errOut)
+		cmd.SilenceUsage, cmd.SilenceErrors = true, true
+		err := cmd.Execute()
+		return out.String(), err
+	}
+	if _, err := run(); err == nil || !strings.Contains(err.Error(), `no built-in variant "toy"`) || !strings.Contains(err.Error(), "--plugins DIR") {
+		t.Errorf("without --plugins: %v, want no built-in variant \"toy\" and a pointer to --plugins DIR", err)
+	}
+	out, err := run("--plugins", dir)
+	if err != nil {
+		t.Fatalf("--plugins %s: %v", dir, err)
+	}
+	for _, want := range []string{"Toy (toy), 3 seats", "6 games", "plugins of " + dir, "unfinished games: 0;"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if _, err := run("--plugins", filepath.Join(dir, "missing")); err == nil || !strings.Contains(err.Error(), "discovering plugins") {
+		t.Errorf("--plugins of a missing folder: %v, want a discovery error", err)
+	}
+}
+
+// TestTournamentProcesses checks that what the yes/no --plugins switch did stays reachable as
+// --processes: the built-in variant played through its plugin process.
+func TestTournamentProcesses(t *testing.T) {
+	t.Parallel()
+	cfg := tournamentConfig{Variant: "lastcard", Seats: 2, Levels: []int{1}, Games: 2, Workers: 1,
+		Options: map[string]any{"target": "single"}, Seed: 5, MaxSteps: 5000, Processes: true}
+	res, err := runTournament(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := res.print(&out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "1 workers, plugins,") {
+		t.Errorf("output does not say it played through the plugins:\n%s", out.String())
+	}
+	if res.Levels[0].Games != 2 || res.Levels[0].Moves == 0 {
+		t.Errorf("level 1: %+v, want 2 games with moves", res.Levels[0])
 	}
 }
