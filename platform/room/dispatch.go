@@ -1,0 +1,65 @@
+package room
+
+import (
+	"cardhouse/platform/store"
+	"context"
+	"time"
+)
+
+// Handle runs one message a client sent and answers that client only (the views of an accepted
+// action go to everyone). It returns an error only when the room cannot take the message.
+func (r *Room) Handle(ctx context.Context, u *store.User, c *Client, msg Incoming) error {
+	start := time.Now()
+	return r.do(ctx, func() error {
+		reply := func(err error, ok []byte) {
+			if err == nil {
+				if ok != nil {
+					c.push(ok)
+				}
+				return
+			}
+			code, reason := "error", err.Error()
+			if e, isErr := AsError(err); isErr {
+				code, reason = e.Code, e.Reason
+			}
+			c.push(errorMsg(msg.ID, code, reason))
+		}
+		switch msg.Type {
+		case MsgAct:
+			if msg.Action == nil {
+				reply(errf(KindInvalid, "bad_message", "an act message needs an action"), nil)
+				return nil
+			}
+			err := r.act(u.ID, msg.Seat, *msg.Action, start)
+			seq := 0
+			if r.game != nil {
+				seq = r.game.Seq
+			}
+			reply(err, encode(Outgoing{Type: MsgAccepted, ID: msg.ID, Seq: &seq}))
+		case MsgCheck:
+			if msg.Action == nil {
+				reply(errf(KindInvalid, "bad_message", "a check message needs an action"), nil)
+				return nil
+			}
+			err := r.check(u.ID, msg.Seat, *msg.Action)
+			ok := err == nil
+			out := Outgoing{Type: MsgCheckRes, ID: msg.ID, OK: &ok}
+			if e, isErr := AsError(err); isErr {
+				out.Code, out.Reason = e.Code, e.Reason
+			} else if err != nil {
+				out.Code, out.Reason = "error", err.Error()
+			}
+			c.push(encode(out))
+		case MsgDeal:
+			reply(r.deal(u), encode(Outgoing{Type: MsgAccepted, ID: msg.ID}))
+		case MsgChat:
+			_, err := r.say(u, msg.Text)
+			reply(err, nil)
+		case MsgPing:
+			c.push(encode(Outgoing{Type: MsgPong, ID: msg.ID}))
+		default:
+			reply(errf(KindInvalid, "unknown_type", "unknown message type %q (want act, check, deal, chat or ping)", msg.Type), nil)
+		}
+		return nil
+	})
+}

@@ -1,0 +1,378 @@
+package room
+
+import (
+	"cardhouse/platform/store"
+	"cardhouse/sdk"
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// refresh re-reads status and views of the stored state (after a reload or an engine failure).
+func (r *Room) refresh() error {
+	if err := r.catchUp(); err != nil {
+		r.broken = err
+		return err
+	}
+	var in *sdk.Inspection
+	err := r.call("inspect", func(ctx context.Context) error {
+		var err error
+		in, err = r.engine.Inspect(ctx, &sdk.InspectRequest{State: r.game.State, Views: true})
+		return err
+	})
+	if err != nil {
+		r.broken = err
+		return err
+	}
+	r.broken = nil
+	r.status, r.views, r.spectator = in.Status, in.Views, in.Spectator
+	return nil
+}
+
+// errCatchingUp marks a room whose game has stored actions still to replay.
+var errCatchingUp = errors.New("the game's last actions are still to be replayed")
+
+// StateEvery is how often an action is stored with the game's state (besides every action that
+// changes the game's phase or status, and the game's end): the actions in between are stored
+// alone (P-7 holds: each is durable before anyone hears of it) and a game loaded after a restart
+// replays those after its stored state, at most StateEvery-1. Writing a 3-8 KiB state with every
+// action was most of a commit's cost.
+const StateEvery = 32
+
+// catchUp replays the stored actions after the stored state (r.unapplied) through the engine,
+// as the game played them, so that r.game holds the latest state.
+func (r *Room) catchUp() error {
+	for len(r.unapplied) > 0 {
+		rec := r.unapplied[0]
+		var a sdk.Action
+		if err := json.Unmarshal([]byte(rec.Action), &a); err != nil {
+			return fmt.Errorf("replaying game %d: action %d is unreadable: %w", r.game.Number, rec.Seq, err)
+		}
+		var step *sdk.Step
+		err := r.call("replay", func(ctx context.Context) error {
+			var err error
+			step, err = r.engine.Act(ctx, &sdk.ActRequest{State: r.game.State, Action: a, Now: rec.Now, NoViews: true})
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("replaying game %d: action %d (%s of seat %d): %w", r.game.Number, rec.Seq, a.Type, a.Seat, err)
+		}
+		r.game.State, r.game.Seq, r.game.Phase = step.State, rec.Seq, step.Status.Phase
+		r.unapplied = r.unapplied[1:]
+	}
+	r.unapplied = nil
+	return nil
+}
+
+// resume runs once when the actor starts: it reads the stored game back and re-arms its timers.
+func (r *Room) resume() {
+	if r.game != nil {
+		if err := r.refresh(); err != nil {
+			r.log.Error("reading the stored game", "game", r.game.Number, "err", err)
+		}
+	}
+	r.updatePause()
+	r.schedule()
+}
+
+// apply sends a to the engine, commits the accepted action (with the new state when it is due:
+// StateEvery) in one transaction, and only then tells everyone (P-7). It returns the refusal or
+// failure, having changed nothing.
+func (r *Room) apply(a sdk.Action) error {
+	if !r.live() {
+		return errf(KindConflict, "no_game", "no game is being played; the host deals to start one")
+	}
+	if r.broken != nil {
+		if err := r.refresh(); err != nil {
+			return engineErr(err)
+		}
+	}
+	nowMs := r.now().UnixMilli()
+	for _, d := range r.status.Deadlines {
+		if a.Seat == sdk.Clock && d.ID == a.Deadline && d.At > nowMs {
+			nowMs = d.At
+		}
+	}
+	var step *sdk.Step
+	watched := r.watched()
+	err := r.call("act", func(ctx context.Context) error {
+		var err error
+		step, err = r.engine.Act(ctx, &sdk.ActRequest{State: r.game.State, Action: a, Now: nowMs, NoSpectator: !watched, ViewBuf: r.viewBufs[0]})
+		return err
+	})
+	if err != nil {
+		result := "failed"
+		if errors.Is(err, sdk.ErrIllegal) {
+			result = "refused"
+		}
+		r.cfg.Metrics.Actions.WithLabelValues(r.room.Ruleset, result).Inc()
+		return engineErr(err)
+	}
+	act, _ := json.Marshal(a)
+	rec := &store.ActionRecord{Seq: r.game.Seq + 1, Seat: a.Seat, Action: string(act), Now: nowMs}
+	status := store.GameLive
+	var ended *time.Time
+	if step.Status.Phase == sdk.PhaseGameOver {
+		status = store.GameOver
+		t := r.now().UTC()
+		ended = &t
+	}
+	var state *store.GameState
+	if status != store.GameLive || step.Status.Phase != r.game.Phase || rec.Seq-r.storedSeq >= StateEvery {
+		state = &store.GameState{State: step.State, Phase: step.Status.Phase, Status: status, Ended: ended, Since: r.storedSeq}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	start := time.Now()
+	err = r.cfg.Store.CommitAction(ctx, r.game.ID, rec, state)
+	r.cfg.Metrics.CommitWait.Observe(time.Since(start).Seconds())
+	cancel()
+	if err != nil {
+		r.cfg.Metrics.Errors.WithLabelValues("store").Inc()
+		r.cfg.Metrics.Actions.WithLabelValues(r.room.Ruleset, "failed").Inc()
+		r.log.Error("storing an action", "err", err)
+		return errf(KindUnavailable, "store_failure", "the action could not be stored; the game is unchanged, try again")
+	}
+	r.cfg.Metrics.Actions.WithLabelValues(r.room.Ruleset, "accepted").Inc()
+	prevPhase := r.game.Phase
+	r.game.State, r.game.Seq, r.game.Phase, r.game.Status, r.game.EndedAt = step.State, rec.Seq, step.Status.Phase, status, ended
+	if state != nil {
+		r.storedSeq = rec.Seq
+	}
+	r.status = step.Status
+	if len(step.Views) == step.Status.Seats && (step.Spectator != nil || !watched) {
+		r.adoptViews(step) // no spectators' view when nobody watches
+	} else if err := r.refresh(); err != nil {
+		r.log.Error("reading views after an action", "err", err)
+	}
+	r.broadcastViews()
+	// The views carry the turn and the action count; the room message goes out only when what it
+	// shows changes (the game's status or phase), not with every action.
+	if status != store.GameLive || step.Status.Phase != prevPhase {
+		r.broadcastRoom()
+	}
+	r.updatePause()
+	r.schedule()
+	return nil
+}
+
+// adoptViews makes step's views, written into r.viewBufs[0] when it was large enough, the
+// room's, and swaps the buffers: the one that held the views before holds nothing kept now (the
+// views are copied into each connection's message), so the next step may write into it. A
+// step whose views did not fit gets a spare as large as they were for the next one.
+func (r *Room) adoptViews(step *sdk.Step) {
+	r.views, r.spectator = step.Views, step.Spectator
+	size := len(step.Spectator)
+	for _, v := range step.Views {
+		size += len(v)
+	}
+	if size <= cap(r.viewBufs[0]) {
+		r.viewBufs[0], r.viewBufs[1] = r.viewBufs[1], r.viewBufs[0]
+	} else {
+		// The views lie in a buffer of the engine's; both of the room's hold nothing kept.
+		r.viewBufs[1] = nil
+	}
+	if cap(r.viewBufs[0]) < size {
+		r.viewBufs[0] = make([]byte, 0, size+size/4)
+	}
+}
+
+// Deal starts the next game (or, in a game between rounds, the next round); host only (P-5).
+// Spectators waiting for a seat take the free ones first (P-4).
+func (r *Room) Deal(ctx context.Context, u *store.User) error {
+	return r.do(ctx, func() error { return r.deal(u) })
+}
+
+func (r *Room) deal(u *store.User) error {
+	if err := r.hostOnly(u, "deal"); err != nil {
+		return err
+	}
+	if r.live() {
+		if r.status.Phase == sdk.PhaseRoundOver {
+			return r.apply(sdk.Action{Seat: sdk.Host, Type: sdk.ActDeal})
+		}
+		return errf(KindConflict, "game_running", "a game is being played; deal when it is over")
+	}
+	if r.engine == nil || r.desc == nil {
+		return errf(KindUnavailable, "no_ruleset", "ruleset %q is not available on this server", r.room.Ruleset)
+	}
+	// Read first: a rule the room may no longer use refuses the deal before anything moves.
+	rules, pins, ruleNames, err := r.dealHouseRules()
+	if err != nil {
+		return err
+	}
+	var changed []*store.Member
+	for _, m := range r.members {
+		if m.Role == store.MemberSpectator && m.WantsSeat && isHuman(m) {
+			if s := r.freeSeat(); s >= 0 {
+				m.Role, m.Seat, m.WantsSeat = store.MemberPlayer, s, false
+				changed = append(changed, m)
+			}
+		}
+	}
+	var seated []*store.Member
+	for _, m := range r.members {
+		if m.Role == store.MemberPlayer && m.Seat >= 0 {
+			seated = append(seated, m)
+		}
+	}
+	slices.SortFunc(seated, func(a, b *store.Member) int { return a.Seat - b.Seat })
+	if n := len(seated); n < r.desc.MinSeats || n > r.desc.MaxSeats {
+		_ = r.saveMembers(changed...)
+		r.broadcastRoom()
+		return errf(KindConflict, "seats", "%s needs %d to %d players; %d seated", r.desc.Name, r.desc.MinSeats, r.desc.MaxSeats, n)
+	}
+	ids := make([]int64, len(seated))
+	for i, m := range seated {
+		if m.Seat != i {
+			m.Seat = i
+			if !slices.Contains(changed, m) {
+				changed = append(changed, m)
+			}
+		}
+		ids[i] = m.ID
+	}
+	var opts map[string]any
+	_ = json.Unmarshal([]byte(r.room.Options), &opts)
+	var seedb [8]byte
+	_, _ = rand.Read(seedb[:])
+	seed := binary.LittleEndian.Uint64(seedb[:])
+	number := 1
+	var opener *int
+	if r.game != nil {
+		number = r.game.Number + 1
+		o := (openerSeat(r.game) + 1) % len(seated)
+		opener = &o
+	}
+	nowMs := r.now().UnixMilli()
+	var step *sdk.Step
+	err = r.call("start", func(ctx context.Context) error {
+		var err error
+		step, err = r.engine.NewGame(ctx, &sdk.NewGameRequest{Seats: len(seated), Options: opts, Seed: seed, Opener: opener, Now: nowMs, HouseRules: rules})
+		return err
+	})
+	if err != nil {
+		return engineErr(err)
+	}
+	first := step.Status.Turn
+	if opener != nil {
+		first = *opener
+	}
+	seatJSON, _ := json.Marshal(ids)
+	g := &store.Game{RoomID: r.room.ID, Number: number, Ruleset: r.room.Ruleset, Seats: len(seated), Seed: int64(seed),
+		Options: r.room.Options, SeatMembers: string(seatJSON), Opener: first, StartNow: nowMs,
+		State: step.State, Phase: step.Status.Phase, Status: store.GameLive, StartedAt: r.now().UTC()}
+	if opener == nil {
+		// Replays must pass the same opener as the deal did: none.
+		g.Opener = -1 - first
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := r.cfg.Store.StartGameWithHouseRules(ctx, g, r.room, changed, pins); err != nil {
+		r.cfg.Metrics.Errors.WithLabelValues("store").Inc()
+		return errf(KindUnavailable, "store_failure", "the new game could not be stored; try again")
+	}
+	r.game, r.status, r.broken, r.gameRules = g, step.Status, nil, ruleNames
+	r.storedSeq, r.unapplied = 0, nil
+	r.views, r.spectator = step.Views, step.Spectator
+	if len(r.views) != step.Status.Seats {
+		_ = r.refresh()
+	}
+	r.log.Info("game dealt", "game", number, "seats", len(seated))
+	r.broadcastRoom()
+	r.broadcastViews()
+	r.updatePause()
+	r.schedule()
+	return nil
+}
+
+// actingSeat resolves which seat uid acts for: the one asked for, else its only seat, else (in a
+// pass-the-device room) its seat that is due to act.
+func (r *Room) actingSeat(uid int64, want *int) (int, error) {
+	ms := r.membersOf(uid)
+	if len(ms) == 0 {
+		return 0, errf(KindForbidden, "not_member", "you are not a member of room %s", r.code)
+	}
+	seats := r.seatsOf(uid)
+	if len(seats) == 0 || !r.live() {
+		switch {
+		case ms[0].Role == store.MemberPending:
+			return 0, errf(KindForbidden, "pending", "your request to join waits for the host")
+		case !r.live() && len(seats) > 0:
+			return 0, errf(KindConflict, "no_game", "no game is being played; the host deals to start one")
+		}
+		return 0, errf(KindForbidden, "spectator", "spectators watch and chat; they cannot act")
+	}
+	if want != nil {
+		if !slices.Contains(seats, *want) {
+			return 0, errf(KindForbidden, "not_your_seat", "seat %d is not yours", *want)
+		}
+		return *want, nil
+	}
+	if len(seats) == 1 {
+		return seats[0], nil
+	}
+	for _, a := range r.status.Actors {
+		if slices.Contains(seats, a) {
+			return a, nil
+		}
+	}
+	return seats[0], nil
+}
+
+// Act applies an action for u over HTTP (the WebSocket's act message takes the same path, act).
+// Seat picks one of u's seats when u holds several. A refusal returns an error and changes nothing.
+func (r *Room) Act(ctx context.Context, u *store.User, seat *int, a sdk.Action) error {
+	start := time.Now()
+	return r.do(ctx, func() error { return r.act(u.ID, seat, a, start) })
+}
+
+// act is a player's action, however it came (Act over HTTP, an act message over the WebSocket):
+// the seat it is for, its shape (checkAction), then the engine and the commit (apply). start is
+// when the request came, for the act time metric.
+func (r *Room) act(uid int64, seat *int, a sdk.Action, start time.Time) error {
+	s, err := r.actingSeat(uid, seat)
+	if err != nil {
+		return err
+	}
+	a.Seat = s
+	if err := r.checkAction(a); err != nil {
+		return err
+	}
+	if err := r.apply(a); err != nil {
+		return err
+	}
+	r.cfg.Metrics.ActTime.Observe(time.Since(start).Seconds())
+	return nil
+}
+
+// Check is a dry run of an action: it says whether it would be accepted, and why not, storing and
+// telling nothing.
+func (r *Room) Check(ctx context.Context, u *store.User, seat *int, a sdk.Action) error {
+	return r.do(ctx, func() error { return r.check(u.ID, seat, a) })
+}
+
+func (r *Room) check(uid int64, seat *int, a sdk.Action) error {
+	s, err := r.actingSeat(uid, seat)
+	if err != nil {
+		return err
+	}
+	a.Seat = s
+	if err := r.checkAction(a); err != nil {
+		return err
+	}
+	if r.broken != nil {
+		if err := r.refresh(); err != nil {
+			return engineErr(err)
+		}
+	}
+	state := r.game.State
+	return engineErr(r.call("check", func(ctx context.Context) error {
+		_, err := r.engine.Act(ctx, &sdk.ActRequest{State: state, Action: a, Now: r.now().UnixMilli(), NoViews: true})
+		return err
+	}))
+}
