@@ -1,4 +1,5 @@
-// Package plugin runs Cardhouse rulesets as separate processes over hashicorp/go-plugin (gRPC).
+// Package plugin runs Cardhouse rulesets as separate processes, launched and handshaken by
+// hashicorp/go-plugin, their calls on one private socket per process.
 //
 // A variant's executable is one line:
 //
@@ -16,29 +17,34 @@
 // a *CrashError (ErrCrashed and sdk.ErrRuleset). The host keeps every game's state, so after a
 // crash the same state bytes continue the game on the fresh process.
 //
-// # Transports
+// # How a call crosses
 //
-// go-plugin connects host and plugin with gRPC, and a unary gRPC call costs an HTTP/2 stream,
-// headers both ways and several goroutine hand-offs on each side: ~300 µs for a trivial call on a
-// busy 2-core machine. So the host moves its calls onto one long-lived channel per process,
-// multiplexed by call id, each call one message each way ([Config.Transport], [Stats.Transport]):
+// go-plugin launches the plugin (Serve on its side), checks the handshake (the magic cookie and
+// ProtocolVersion) and connects gRPC; the host then makes one gRPC call, OpenChannel, and the
+// plugin answers with a private unix socket (a fresh folder, a random token, one connection
+// accepted, the socket removed once connected). Every engine call, Describe first, crosses on
+// that socket, none on gRPC: Process.Act gives the call its deadline (the context's, else
+// Config.CallTimeout), the host's adapter converts the request to a protobuf Call with a fresh
+// id and the deadline, and writes it as one frame (a 4-byte length, then the message). On the
+// plugin side the worker that reads the frame hands the reading turn to another and serves the
+// call itself: it converts it back, calls the sdk.Engine under a context that ends at the deadline
+// or when the host cancels, and writes the Reply of the same id (the step's state, its events as
+// Event messages, the status, the views; a refusal or a failure in its error field). On the host
+// the caller holding the read token reads until its own reply comes, handing any other reply to
+// its caller, so a lone call reads its answer straight off the socket. One watchdog timer per
+// channel end expires the calls past their deadline; a caller that gives up sends a cancel for
+// its id; the socket ending is how a dead process is noticed at once. Calls are served
+// concurrently, answered in any order.
 //
-//   - TransportSocket (the default): the plugin opens a private unix socket for this host
-//     (OpenChannel; a random token, one connection, the socket removed once connected) and
-//     serves framed protobuf messages on it. The caller reads its own reply off the socket, the
-//     plugin serves the call on the goroutine that read it: no goroutine to wake on the way.
-//   - TransportStream: the same messages on one bidirectional gRPC stream (Calls).
-//   - TransportUnary: one gRPC call per engine call; what plugins built before the multiplexed
-//     transports answer. Describe at launch tells which the plugin offers; the host falls back.
-//
-// Every transport keeps the same guarantees: typed errors, a deadline per call (on a channel a
-// watchdog with one timer for all calls enforces it, and the plugin's side gets the deadline in
-// its context), a cancelled call cancelled in the plugin, a crash noticed as the channel ends,
-// concurrent calls served concurrently.
+// Every guarantee above rests on that channel: typed errors (refusal, failure, deadline,
+// cancellation, crash), a deadline per call, a cancelled call cancelled in the plugin, a crash
+// noticed as the channel ends, concurrent calls served concurrently. A plugin built before the
+// channel existed passes the handshake but cannot open it: its launch fails with a *LaunchError
+// saying it must be rebuilt.
 //
 // Start reading at process.go (the host side), then serve.go (the plugin side and the handshake).
-// The wire protocol (ProtocolVersion 1) is internal/pb/rulesetv1/ruleset.proto; its generated code,
-// the converters between it and the sdk types and both ends of the multiplexed channels live in
-// internal/adapter, so plugin authors never see protobuf. Regenerate with gen.sh (or go generate
+// The wire protocol (ProtocolVersion 1) is internal/pb/rulesetv1/ruleset.proto (its generated code
+// beside it); the converters between it and the sdk types and both ends of the calls channel live
+// in internal/adapter, so plugin authors never see protobuf. Regenerate with gen.sh (or go generate
 // ./sdk/plugin).
 package plugin

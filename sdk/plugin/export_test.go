@@ -14,41 +14,28 @@ import (
 	"google.golang.org/grpc/status"
 )
 
-// legacyServer is the server of a plugin built before a transport existed: it answers the newer
-// methods with Unimplemented, as the generated stubs of an older protocol 1 do.
-type legacyServer struct {
-	*adapter.Server
-	stream bool // still offers Calls (a plugin between the two transports)
-}
-
-func (s legacyServer) Calls(stream grpc.BidiStreamingServer[pb.Call, pb.Reply]) error {
-	if s.stream {
-		return s.Server.Calls(stream)
-	}
-	return status.Error(codes.Unimplemented, "method Calls not implemented")
-}
+// legacyServer is the server of a plugin built before the calls channel: protocol 1 then had no
+// OpenChannel, and the generated stubs answer it with Unimplemented.
+type legacyServer struct{ *adapter.Server }
 
 func (legacyServer) OpenChannel(context.Context, *pb.OpenChannelRequest) (*pb.OpenChannelResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method OpenChannel not implemented")
 }
 
-type legacyPlugin struct {
-	rulesetPlugin
-	stream bool
-}
+type legacyPlugin struct{ rulesetPlugin }
 
 func (p *legacyPlugin) GRPCServer(_ *goplugin.GRPCBroker, s *grpc.Server) error {
-	pb.RegisterRulesetServer(s, legacyServer{Server: adapter.NewServer(p.engine), stream: p.stream})
+	pb.RegisterRulesetServer(s, legacyServer{adapter.NewServer(p.engine)})
 	return nil
 }
 
-// ServeLegacy serves e as an older plugin would: with only the unary methods, or (stream true)
-// with the Calls stream but no direct channel. Tests use it to check the host's fallbacks.
-func ServeLegacy(e sdk.Engine, stream bool) {
+// ServeLegacy serves e as a plugin built before the calls channel would: the handshake succeeds,
+// OpenChannel is unknown. Tests use it to check that the host refuses it clearly.
+func ServeLegacy(e sdk.Engine) {
 	goplugin.Serve(&goplugin.ServeConfig{
 		HandshakeConfig: Handshake,
 		VersionedPlugins: map[int]goplugin.PluginSet{
-			ProtocolVersion: {pluginName: &legacyPlugin{rulesetPlugin: rulesetPlugin{engine: e}, stream: stream}},
+			ProtocolVersion: {pluginName: &legacyPlugin{rulesetPlugin{engine: e}}},
 		},
 		GRPCServer: goplugin.DefaultGRPCServer,
 		Logger:     nil,

@@ -29,10 +29,8 @@ const pluginEnv = "CARDHOUSE_TEST_PLUGIN"
 
 func TestMain(m *testing.M) {
 	switch os.Getenv(pluginEnv) {
-	case "legacy-unary":
-		plugin.ServeLegacy(testEngine(), false)
-	case "legacy-stream":
-		plugin.ServeLegacy(testEngine(), true)
+	case "legacy":
+		plugin.ServeLegacy(testEngine())
 	case "counter":
 		plugin.Serve(testEngine())
 		return
@@ -50,32 +48,12 @@ func counterSpec(t testing.TB) plugin.Spec {
 	return plugin.Spec{Path: exe, Args: []string{"-test.run=^$"}, Env: []string{pluginEnv + "=counter"}}
 }
 
-// newProcess returns a supervised counter plugin. When cfg names a transport, the test fails
-// unless every process launched used it (no silent fallback to a slower one).
+// newProcess returns a supervised counter plugin, closed when the test ends.
 func newProcess(t testing.TB, cfg plugin.Config) *plugin.Process {
 	t.Helper()
 	p := plugin.NewProcess(counterSpec(t), cfg)
-	t.Cleanup(func() {
-		if s := p.Stats(); cfg.Transport != "" && s.Launches > 0 && s.Transport != cfg.Transport {
-			t.Errorf("the plugin ran on the %q transport, want %q", s.Transport, cfg.Transport)
-		}
-		_ = p.Close()
-	})
+	t.Cleanup(func() { _ = p.Close() })
 	return p
-}
-
-// transports are the ways a call can travel; the behaviour tests run on each.
-var transports = []string{plugin.TransportSocket, plugin.TransportStream, plugin.TransportUnary}
-
-// forEachTransport runs test once per transport, in parallel.
-func forEachTransport(t *testing.T, test func(t *testing.T, transport string)) {
-	t.Parallel()
-	for _, tr := range transports {
-		t.Run(tr, func(t *testing.T) {
-			t.Parallel()
-			test(t, tr)
-		})
-	}
 }
 
 // equate compares engine results: nil and empty lists and maps are the same (the wire does not
@@ -118,12 +96,11 @@ func fixedDeal() *sdk.Deal {
 	return &sdk.Deal{Hands: [][]sdk.Card{sdk.MustParseCards("AS 2S 3S"), sdk.MustParseCards("AH 2H 3H"), sdk.MustParseCards("AD 2D 3D")}}
 }
 
-func TestRoundTripMatchesInProcess(t *testing.T) { forEachTransport(t, testRoundTripMatchesInProcess) }
-
-func testRoundTripMatchesInProcess(t *testing.T, transport string) {
+func TestRoundTripMatchesInProcess(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	local := testEngine()
-	remote := newProcess(t, plugin.Config{Transport: transport})
+	remote := newProcess(t, plugin.Config{})
 
 	wantD, err := local.Describe(ctx)
 	if err != nil {
@@ -234,12 +211,11 @@ func mustNewGame(t testing.TB, e sdk.Engine) *sdk.Step {
 	return st
 }
 
-func TestRefusalsCrossTyped(t *testing.T) { forEachTransport(t, testRefusalsCrossTyped) }
-
-func testRefusalsCrossTyped(t *testing.T, transport string) {
+func TestRefusalsCrossTyped(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	local := testEngine()
-	remote := newProcess(t, plugin.Config{Transport: transport})
+	remote := newProcess(t, plugin.Config{})
 	state := mustNewGame(t, local).State
 
 	type call func(sdk.Engine) error
@@ -308,12 +284,9 @@ func testRefusalsCrossTyped(t *testing.T, transport string) {
 }
 
 func TestRulesetFailuresKeepTheProcess(t *testing.T) {
-	forEachTransport(t, testRulesetFailuresKeepTheProcess)
-}
-
-func testRulesetFailuresKeepTheProcess(t *testing.T, transport string) {
+	t.Parallel()
 	ctx := context.Background()
-	remote := newProcess(t, plugin.Config{Transport: transport})
+	remote := newProcess(t, plugin.Config{})
 	start := mustNewGame(t, remote)
 	pid := remote.Stats().PID
 	cases := []struct {
@@ -385,10 +358,7 @@ func (w *stderrWatch) Write(b []byte) (int, error) {
 }
 
 func TestCrashThenSameStateOnAFreshProcess(t *testing.T) {
-	forEachTransport(t, testCrashThenSameStateOnAFreshProcess)
-}
-
-func testCrashThenSameStateOnAFreshProcess(t *testing.T, transport string) {
+	t.Parallel()
 	ctx := context.Background()
 	local := testEngine()
 
@@ -423,7 +393,7 @@ func testCrashThenSameStateOnAFreshProcess(t *testing.T, transport string) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			w := newStderrWatch("counter: hanging")
-			p := newProcess(t, plugin.Config{Stderr: w, Transport: transport})
+			p := newProcess(t, plugin.Config{Stderr: w})
 			// A game two actions in: the host keeps its state.
 			st := mustNewGame(t, p)
 			st, err := p.Act(ctx, &sdk.ActRequest{State: st.State, Action: play(0, "AS")})
@@ -469,11 +439,10 @@ func testCrashThenSameStateOnAFreshProcess(t *testing.T, transport string) {
 	}
 }
 
-func TestKilledWhileIdle(t *testing.T) { forEachTransport(t, testKilledWhileIdle) }
-
-func testKilledWhileIdle(t *testing.T, transport string) {
+func TestKilledWhileIdle(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	p := newProcess(t, plugin.Config{Transport: transport})
+	p := newProcess(t, plugin.Config{})
 	st := mustNewGame(t, p)
 	pid := p.Stats().PID
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
@@ -500,10 +469,7 @@ func testKilledWhileIdle(t *testing.T, transport string) {
 func gone(pid int) bool { return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) }
 
 func TestHangingCallTimesOutAndIsReplaced(t *testing.T) {
-	forEachTransport(t, testHangingCallTimesOutAndIsReplaced)
-}
-
-func testHangingCallTimesOutAndIsReplaced(t *testing.T, transport string) {
+	t.Parallel()
 	ctx := context.Background()
 	cases := []struct {
 		name string
@@ -520,9 +486,7 @@ func testHangingCallTimesOutAndIsReplaced(t *testing.T, transport string) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			cfg := c.cfg
-			cfg.Transport = transport
-			p := newProcess(t, cfg)
+			p := newProcess(t, c.cfg)
 			st := mustNewGame(t, p)
 			old := p.Stats().PID
 
@@ -556,13 +520,10 @@ func testHangingCallTimesOutAndIsReplaced(t *testing.T, transport string) {
 }
 
 func TestConcurrentCallsFromManyRooms(t *testing.T) {
-	forEachTransport(t, testConcurrentCallsFromManyRooms)
-}
-
-func testConcurrentCallsFromManyRooms(t *testing.T, transport string) {
+	t.Parallel()
 	ctx := context.Background()
 	local := testEngine()
-	p := newProcess(t, plugin.Config{Transport: transport})
+	p := newProcess(t, plugin.Config{})
 	const rooms = 16
 	var wg sync.WaitGroup
 	errs := make(chan error, rooms)
@@ -615,7 +576,7 @@ func testConcurrentCallsFromManyRooms(t *testing.T, transport string) {
 					size += len(v)
 				}
 				if size <= cap(bufs[0]) {
-					if transport == plugin.TransportSocket && &got.Views[0][:1][0] != &bufs[0][:1][0] {
+					if &got.Views[0][:1][0] != &bufs[0][:1][0] {
 						errs <- fmt.Errorf("room %d: act %d: views of %d bytes not in the ViewBuf of %d", room, i, size, cap(bufs[0]))
 						return
 					}
@@ -784,7 +745,7 @@ func TestActLatency(t *testing.T) {
 		d[i] = time.Since(began)
 	}
 	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
-	t.Logf("%d sequential plugin Act calls (3 seats, all views, %s transport): median %v, p90 %v, p99 %v, max %v", n, p.Stats().Transport, d[n/2], d[n*90/100], d[n*99/100], d[n-1])
+	t.Logf("%d sequential plugin Act calls (3 seats, all views): median %v, p90 %v, p99 %v, max %v", n, d[n/2], d[n*90/100], d[n*99/100], d[n-1])
 }
 
 func BenchmarkAct(b *testing.B) {

@@ -18,7 +18,6 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
-	"google.golang.org/grpc"
 )
 
 // Spec says how to start a plugin process.
@@ -64,23 +63,7 @@ type Config struct {
 	Logger hclog.Logger
 	// Stderr, when set, receives the plugin's raw stderr as well.
 	Stderr io.Writer
-	// Transport is the fastest way the calls may travel: TransportSocket (the default, "") or
-	// TransportStream or TransportUnary. A plugin that does not offer one is served by the next.
-	Transport string
 }
-
-// Transports, fastest first (Config.Transport, Stats.Transport). All carry the same protocol and
-// keep the same guarantees; only the cost of a call differs.
-const (
-	// TransportSocket multiplexes every call on one private unix socket the plugin opens for
-	// this host (framed protobuf messages): a call costs one write and one read each way.
-	TransportSocket = adapter.TransportSocket
-	// TransportStream multiplexes every call on one long-lived gRPC stream.
-	TransportStream = adapter.TransportStream
-	// TransportUnary makes one gRPC call per engine call: what plugins built before the
-	// multiplexed transports answer.
-	TransportUnary = adapter.TransportUnary
-)
 
 func (c Config) withDefaults() Config {
 	if c.CallTimeout <= 0 {
@@ -129,14 +112,13 @@ type Process struct {
 // instance is one launched process. Its fields are fixed at launch; retired is guarded by
 // Process.mu.
 type instance struct {
-	client    *goplugin.Client
-	proc      *os.Process
-	engine    *adapter.Client
-	pid       int
-	version   int
-	id        string
-	transport string
-	retired   bool
+	client  *goplugin.Client
+	proc    *os.Process
+	engine  *adapter.Client
+	pid     int
+	version int
+	id      string
+	retired bool
 }
 
 // exited reports whether the process is gone or its calls channel broke (the process died, or is
@@ -176,8 +158,6 @@ func (p *Process) launch() (*instance, error) {
 		StartTimeout:     p.cfg.StartTimeout,
 		Logger:           p.cfg.Logger,
 		Stderr:           stderr,
-		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(
-			grpc.MaxCallRecvMsgSize(maxMessage), grpc.MaxCallSendMsgSize(maxMessage))},
 	})
 	fail := func(err error) (*instance, error) {
 		if cmd.Process != nil {
@@ -200,20 +180,20 @@ func (p *Process) launch() (*instance, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), p.cfg.StartTimeout)
 	defer cancel()
-	d, transport, err := engine.Connect(ctx, p.cfg.Transport, p.cfg.CallTimeout)
+	d, err := engine.Connect(ctx, p.cfg.CallTimeout)
 	if err != nil {
 		engine.Close()
-		return fail(fmt.Errorf("describing the ruleset: %w", err))
+		return fail(err)
 	}
 	if d.ID == "" {
 		engine.Close()
 		return fail(errors.New("the ruleset describes itself with no id"))
 	}
-	inst := &instance{client: client, proc: cmd.Process, engine: engine, version: client.NegotiatedVersion(), id: d.ID, transport: transport}
+	inst := &instance{client: client, proc: cmd.Process, engine: engine, version: client.NegotiatedVersion(), id: d.ID}
 	if cmd.Process != nil {
 		inst.pid = cmd.Process.Pid
 	}
-	p.cfg.Logger.Debug("plugin launched", "plugin", p.spec.String(), "pid", inst.pid, "transport", transport)
+	p.cfg.Logger.Debug("plugin launched", "plugin", p.spec.String(), "pid", inst.pid)
 	p.mu.Lock()
 	if p.desc != nil && p.desc.ID != d.ID {
 		p.cfg.Logger.Warn("plugin now serves another ruleset", "plugin", p.spec.String(), "was", p.desc.ID, "now", d.ID)
@@ -331,8 +311,8 @@ func (p *Process) try(ctx context.Context, op string, f func(context.Context, sd
 	if err != nil {
 		return err
 	}
-	// The engine gives a call without a deadline Config.CallTimeout itself (a timer on the
-	// multiplexed channel, no per-call context).
+	// The engine gives a call without a deadline Config.CallTimeout itself (the calls channel's
+	// watchdog, no per-call context).
 	err = f(ctx, inst.engine)
 	if err == nil || errors.Is(err, sdk.ErrIllegal) {
 		return err
@@ -350,7 +330,6 @@ func (p *Process) try(ctx context.Context, op string, f func(context.Context, sd
 		p.retire(inst, &p.crashes)
 		return &CrashError{Plugin: p.spec.String(), Op: op, PID: inst.pid, Err: err}
 	case errors.Is(err, context.DeadlineExceeded):
-		// (Not checked against cctx.Err(): gRPC's own timer may fire a hair before the context's.)
 		p.retire(inst, &p.timeouts)
 		return fmt.Errorf("plugin %s: %s gave no answer before its deadline; the process (pid %d) was killed and the next call launches a fresh one: %w",
 			p.spec, op, inst.pid, err)
@@ -510,9 +489,6 @@ type Stats struct {
 	// the first launch.
 	PID      int `json:"pid"`
 	Protocol int `json:"protocol"`
-	// Transport is how the calls of that process travel (TransportSocket, TransportStream or
-	// TransportUnary); "" before the first launch.
-	Transport string `json:"transport,omitempty"`
 	// Launches counts processes started; Restarts those started after the first (after a crash, a
 	// timeout or Restart).
 	Launches uint64 `json:"launches"`
@@ -539,7 +515,7 @@ func (p *Process) Stats() Stats {
 	p.mu.Lock()
 	s := Stats{Spec: p.spec, LastError: p.lastErr}
 	if p.last != nil {
-		s.PID, s.Protocol, s.Transport = p.last.pid, p.last.version, p.last.transport
+		s.PID, s.Protocol = p.last.pid, p.last.version
 	}
 	s.Running = p.cur != nil && !p.cur.exited()
 	d := p.desc

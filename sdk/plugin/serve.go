@@ -28,10 +28,6 @@ const ProtocolVersion = 1
 // pluginName is the one plugin a Cardhouse plugin process serves, in go-plugin's plugin set.
 const pluginName = "ruleset"
 
-// maxMessage bounds one message either way. A 2-deck, 8-seat step with every view is tens of KiB;
-// the default 4 MiB would still be enough, but a limit hit here fails a game, so leave room.
-const maxMessage = adapter.MaxMessage
-
 // Handshake is the go-plugin handshake of Cardhouse plugins. The magic cookie is not security: it
 // keeps a plugin executable started by hand from waiting for a host that will never talk to it,
 // and a host from launching an executable that is not a Cardhouse plugin.
@@ -62,8 +58,8 @@ const pluginMemoryLimit = 96 << 20
 // it (plugins inherit the host's environment: set it on the server or the benchmark).
 const CPUProfileEnv = "CARDHOUSE_PLUGIN_CPUPROFILE"
 
-// rulesetPlugin is the go-plugin Plugin of protocol 1: the server side holds the engine, the
-// client side makes an adapter.Client.
+// rulesetPlugin is the go-plugin Plugin of protocol 1: the server side holds the engine and
+// serves OpenChannel, the client side makes an adapter.Client, which Process connects.
 type rulesetPlugin struct {
 	goplugin.NetRPCUnsupportedPlugin
 	engine sdk.Engine
@@ -87,8 +83,8 @@ func versionedPlugins(engine sdk.Engine) map[int]goplugin.PluginSet {
 	}
 }
 
-// recoverUnary is the last guard of the plugin's gRPC server: a panic that escapes a handler (the
-// handlers already recover their own) fails that call instead of the whole process.
+// recoverUnary is the last guard of the plugin's gRPC server: a panic that escapes OpenChannel
+// fails that call instead of the whole process.
 func recoverUnary(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (resp any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -139,12 +135,7 @@ func Serve(e sdk.Engine) {
 		HandshakeConfig:  Handshake,
 		VersionedPlugins: versionedPlugins(e),
 		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
-			opts = append(opts,
-				grpc.ChainUnaryInterceptor(recoverUnary),
-				grpc.MaxRecvMsgSize(maxMessage),
-				grpc.MaxSendMsgSize(maxMessage),
-			)
-			return grpc.NewServer(opts...)
+			return grpc.NewServer(append(opts, grpc.ChainUnaryInterceptor(recoverUnary))...)
 		},
 		Logger: logger,
 	})

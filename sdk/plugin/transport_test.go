@@ -9,84 +9,34 @@ import (
 
 	"cardhouse/sdk"
 	"cardhouse/sdk/plugin"
-
-	"github.com/google/go-cmp/cmp"
 )
 
-// legacySpec launches this test binary as an older plugin: "legacy-unary" answers only the unary
-// methods, "legacy-stream" the Calls stream too but no direct channel.
-func legacySpec(t testing.TB, kind string) plugin.Spec {
-	s := counterSpec(t)
-	s.Env = []string{pluginEnv + "=" + kind}
-	return s
-}
-
-func TestFallsBackToWhatAnOlderPluginOffers(t *testing.T) {
+// A plugin built before the calls channel (protocol 1 with only unary calls) passes go-plugin's
+// handshake but cannot open the channel: its launch fails at once, saying so, and the host does
+// not wait for it.
+func TestOlderPluginIsRefusedClearly(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	local := testEngine()
-	cases := []struct {
-		name   string
-		spec   func(testing.TB) plugin.Spec
-		prefer string
-		want   string
-	}{
-		{"current plugin, default", counterSpec, "", plugin.TransportSocket},
-		{"current plugin, stream asked", counterSpec, plugin.TransportStream, plugin.TransportStream},
-		{"current plugin, unary asked", counterSpec, plugin.TransportUnary, plugin.TransportUnary},
-		{"plugin with the stream only", func(t testing.TB) plugin.Spec { return legacySpec(t, "legacy-stream") }, "", plugin.TransportStream},
-		{"plugin with unary calls only", func(t testing.TB) plugin.Spec { return legacySpec(t, "legacy-unary") }, "", plugin.TransportUnary},
-		{"plugin with unary calls only, stream asked", func(t testing.TB) plugin.Spec { return legacySpec(t, "legacy-unary") }, plugin.TransportStream, plugin.TransportUnary},
+	spec := counterSpec(t)
+	spec.Env = []string{pluginEnv + "=legacy"}
+	p := plugin.NewProcess(spec, plugin.Config{})
+	defer p.Close()
+	_, err := p.Describe(context.Background())
+	var le *plugin.LaunchError
+	if !errors.As(err, &le) || !strings.Contains(err.Error(), "older Cardhouse SDK") {
+		t.Fatalf("got %v, want a launch error saying the plugin is older than the host", err)
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			p := plugin.NewProcess(c.spec(t), plugin.Config{Transport: c.prefer})
-			defer p.Close()
-			st := mustNewGame(t, p)
-			if got := p.Stats().Transport; got != c.want {
-				t.Fatalf("transport %q, want %q", got, c.want)
-			}
-			req := &sdk.ActRequest{State: st.State, Action: play(0, "AS"), Now: 5}
-			want, err := local.Act(ctx, req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := p.Act(ctx, req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(want, got, equate); diff != "" {
-				t.Errorf("Act differs (-in-process +plugin):\n%s", diff)
-			}
-			if _, err := p.Act(ctx, &sdk.ActRequest{State: st.State, Action: play(1, "AH")}); !errors.Is(err, sdk.ErrIllegal) {
-				t.Errorf("an action out of turn: %v, want a refusal", err)
-			}
-			if s := p.Stats(); s.Launches != 1 || s.Errors != 0 {
-				t.Errorf("stats: launches %d errors %d, want 1 and 0", s.Launches, s.Errors)
-			}
-		})
+	if s := p.Stats(); s.Running || s.Launches != 0 {
+		t.Errorf("after a refused launch: running %v, launches %d", s.Running, s.Launches)
 	}
-	t.Run("unknown transport", func(t *testing.T) {
-		t.Parallel()
-		p := plugin.NewProcess(counterSpec(t), plugin.Config{Transport: "pigeon"})
-		defer p.Close()
-		_, err := p.Describe(ctx)
-		var le *plugin.LaunchError
-		if !errors.As(err, &le) || !strings.Contains(err.Error(), `"pigeon"`) {
-			t.Fatalf("got %v, want a launch error naming the transport", err)
-		}
-	})
 }
 
 // A caller that gives up (its context is cancelled) gets context.Canceled at once; the call it
 // abandoned is cancelled in the plugin, the process is not killed, and the other calls on the same
 // channel go on.
-func TestCancelledCallLeavesTheProcessServing(t *testing.T) { forEachTransport(t, testCancelled) }
-
-func testCancelled(t *testing.T, transport string) {
+func TestCancelledCallLeavesTheProcessServing(t *testing.T) {
+	t.Parallel()
 	w := newStderrWatch("counter: hanging")
-	p := newProcess(t, plugin.Config{Stderr: w, Transport: transport})
+	p := newProcess(t, plugin.Config{Stderr: w})
 	st := mustNewGame(t, p)
 	pid := p.Stats().PID
 	ctx, cancel := context.WithCancel(context.Background())
@@ -114,10 +64,9 @@ func testCancelled(t *testing.T, transport string) {
 }
 
 // A call whose context has already expired is not sent.
-func TestExpiredContextIsNotSent(t *testing.T) { forEachTransport(t, testExpired) }
-
-func testExpired(t *testing.T, transport string) {
-	p := newProcess(t, plugin.Config{Transport: transport})
+func TestExpiredContextIsNotSent(t *testing.T) {
+	t.Parallel()
+	p := newProcess(t, plugin.Config{})
 	st := mustNewGame(t, p)
 	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
 	defer cancel()
@@ -130,25 +79,23 @@ func testExpired(t *testing.T, transport string) {
 	}
 }
 
-// BenchmarkTransport times one counter action with its views and one refusal on each transport.
+// BenchmarkTransport times one counter action with its views and one refusal across the boundary.
 func BenchmarkTransport(b *testing.B) {
 	ctx := context.Background()
-	for _, tr := range transports {
-		p := newProcess(b, plugin.Config{Transport: tr})
-		st := mustNewGame(b, p)
-		for _, bc := range []struct {
-			name   string
-			action sdk.Action
-		}{{"act", play(0, "AS")}, {"refusal", play(1, "AH")}} {
-			b.Run(tr+"/"+bc.name, func(b *testing.B) {
-				b.ReportAllocs()
-				req := &sdk.ActRequest{State: st.State, Action: bc.action}
-				for b.Loop() {
-					if _, err := p.Act(ctx, req); err != nil && !errors.Is(err, sdk.ErrIllegal) {
-						b.Fatal(err)
-					}
+	p := newProcess(b, plugin.Config{})
+	st := mustNewGame(b, p)
+	for _, bc := range []struct {
+		name   string
+		action sdk.Action
+	}{{"act", play(0, "AS")}, {"refusal", play(1, "AH")}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			req := &sdk.ActRequest{State: st.State, Action: bc.action}
+			for b.Loop() {
+				if _, err := p.Act(ctx, req); err != nil && !errors.Is(err, sdk.ErrIllegal) {
+					b.Fatal(err)
 				}
-			})
-		}
+			}
+		})
 	}
 }

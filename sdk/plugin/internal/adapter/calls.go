@@ -4,9 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
-	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -17,29 +15,21 @@ import (
 
 	pb "cardhouse/sdk/plugin/internal/pb/rulesetv1"
 
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
 
-// This file is the plugin's side of the multiplexed calls protocol: many calls on one long-lived
-// channel (the Calls gRPC stream or the direct socket of OpenChannel), each answered by a Reply of
-// the same id, the calls served concurrently by a pool of workers. mux.go is the host's side.
-
-// serverWire is the plugin's end of a calls channel. recv is called by one goroutine; send may be
-// called concurrently and must not be called after the channel is done.
-type serverWire interface {
-	recv() (*pb.Call, error)
-	send(*pb.Reply) error
-}
+// This file is the plugin's side of the calls channel: many calls on one long-lived socket (opened
+// by OpenChannel), each answered by a Reply of the same id, the calls served concurrently by a
+// pool of workers. mux.go is the host's side.
 
 // statusReply is a reply carrying a transport-level status instead of the method's response.
 func statusReply(id uint64, code codes.Code, msg string) *pb.Reply {
 	return &pb.Reply{Id: id, Response: &pb.Reply_Status{Status: &pb.CallStatus{Code: int32(code), Message: msg}}}
 }
 
-// dispatch runs one call through the unary handlers (which already recover the engine's panics)
-// and wraps the answer. A panic that escapes even them becomes an Internal status: one bad call
+// dispatch runs one call through its handler (which already recovers the engine's panics) and
+// wraps the answer. A panic that escapes even them becomes an Internal status: one bad call
 // never takes the plugin process down.
 //
 // An action's views are written into a recycled buffer: dispatch sets *done to give it back, for
@@ -55,27 +45,27 @@ func (s *Server) dispatch(ctx context.Context, c *pb.Call, done *func()) (r *pb.
 	switch q := c.Request.(type) {
 	case *pb.Call_Act:
 		var resp *pb.StepResponse
-		if resp, err = s.act(ctx, q.Act, true, done); err == nil {
+		if resp, err = s.act(ctx, q.Act, done); err == nil {
 			r.Response = &pb.Reply_Step{Step: resp}
 		}
 	case *pb.Call_Bot:
 		var resp *pb.BotResponse
-		if resp, err = s.Bot(ctx, q.Bot); err == nil {
+		if resp, err = s.bot(ctx, q.Bot); err == nil {
 			r.Response = &pb.Reply_Bot{Bot: resp}
 		}
 	case *pb.Call_Inspect:
 		var resp *pb.InspectResponse
-		if resp, err = s.Inspect(ctx, q.Inspect); err == nil {
+		if resp, err = s.inspect(ctx, q.Inspect); err == nil {
 			r.Response = &pb.Reply_Inspect{Inspect: resp}
 		}
 	case *pb.Call_NewGame:
 		var resp *pb.StepResponse
-		if resp, err = s.newGame(ctx, q.NewGame, true); err == nil {
+		if resp, err = s.newGame(ctx, q.NewGame); err == nil {
 			r.Response = &pb.Reply_Step{Step: resp}
 		}
 	case *pb.Call_Describe:
 		var resp *pb.DescribeResponse
-		if resp, err = s.Describe(ctx, q.Describe); err == nil {
+		if resp, err = s.describe(ctx); err == nil {
 			r.Response = &pb.Reply_Describe{Describe: resp}
 		}
 	default:
@@ -110,7 +100,7 @@ func (c *callCtx) Err() error {
 // serveCalls reads calls from w until it fails and serves each concurrently, so that a slow
 // call never holds up the others. Each call gets a context that ends at its timeout, when the
 // host cancels it, or when ctx ends. The error is why w stopped (io.EOF when the host closed it).
-func (s *Server) serveCalls(ctx context.Context, w serverWire) error {
+func (s *Server) serveCalls(ctx context.Context, w *socketWire) error {
 	ctx, cancelAll := context.WithCancel(ctx)
 	defer cancelAll()
 	ss := &session{s: s, w: w, ctx: ctx, watch: newWatchdog(), inflight: map[uint64]context.CancelCauseFunc{},
@@ -130,7 +120,7 @@ const maxIdleWorkers = 8
 // outlive their calls, so the stack a ruleset grew is kept, not grown again for every call.
 type session struct {
 	s       *Server
-	w       serverWire
+	w       *socketWire
 	ctx     context.Context
 	watch   *watchdog
 	turn    chan struct{} // the reading turn: held by the worker reading, else buffered here
@@ -172,8 +162,8 @@ func (ss *session) work() {
 // next reads until a call comes (handling cancellations on the way) and prepares its context.
 func (ss *session) next() (*pb.Call, context.Context, context.CancelCauseFunc, error) {
 	for {
-		c, err := ss.w.recv()
-		if err != nil {
+		c := new(pb.Call)
+		if err := ss.w.readMsg(c); err != nil {
 			return nil, nil, nil, err
 		}
 		if _, ok := c.Request.(*pb.Call_Cancel); ok {
@@ -210,57 +200,14 @@ func (ss *session) serve(ctx context.Context, c *pb.Call, cancel context.CancelC
 	ss.mu.Unlock()
 	ss.watch.remove(c.Id)
 	cancel(context.Canceled)
-	if err := ss.w.send(r); err != nil && !isGone(err) {
+	if err := ss.w.writeMsg(r); err != nil && unsent(err) {
 		// The reply could not be written (too large, say): tell the host why.
-		_ = ss.w.send(statusReply(c.Id, codes.ResourceExhausted, err.Error()))
+		_ = ss.w.writeMsg(statusReply(c.Id, codes.ResourceExhausted, err.Error()))
 	}
 	// Written (marshalled into the frame, or given up): the views' buffer can serve a later call.
 	if done != nil {
 		done()
 	}
-}
-
-// isGone reports whether err only says that the other end went away: the host closed or
-// cancelled the channel.
-func isGone(err error) bool {
-	return errors.Is(err, errGone) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, net.ErrClosed) || status.Code(err) == codes.Canceled
-}
-
-// streamServerWire serves calls on a Calls gRPC stream. Sends are serialised (a gRPC stream takes
-// one sender at a time) and refused once the handler has returned.
-type streamServerWire struct {
-	stream grpc.BidiStreamingServer[pb.Call, pb.Reply]
-	mu     sync.Mutex
-	done   bool
-}
-
-func (w *streamServerWire) recv() (*pb.Call, error) { return w.stream.Recv() }
-
-func (w *streamServerWire) send(r *pb.Reply) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.done {
-		return errGone
-	}
-	return w.stream.Send(r)
-}
-
-func (w *streamServerWire) finish() {
-	w.mu.Lock()
-	w.done = true
-	w.mu.Unlock()
-}
-
-// Calls serves the multiplexed calls of one host on a gRPC stream until the host closes it.
-func (s *Server) Calls(stream grpc.BidiStreamingServer[pb.Call, pb.Reply]) error {
-	w := &streamServerWire{stream: stream}
-	defer w.finish()
-	err := s.serveCalls(stream.Context(), w)
-	if isGone(err) {
-		return nil
-	}
-	return err
 }
 
 // channelAcceptTimeout bounds how long a channel opened by OpenChannel waits for its host; a host
@@ -269,8 +216,8 @@ const channelAcceptTimeout = 30 * time.Second
 
 // OpenChannel opens the direct channel: a unix socket in a fresh private folder and a random
 // token. It accepts one connection whose first frame is the token, removes the socket and serves
-// calls on the connection until the host closes it. A failure to listen is returned as an error
-// and leaves the host on the Calls stream.
+// calls on the connection until the host closes it. A failure to listen is returned as an error,
+// which fails the plugin's launch.
 func (s *Server) OpenChannel(_ context.Context, _ *pb.OpenChannelRequest) (*pb.OpenChannelResponse, error) {
 	dir, err := os.MkdirTemp("", "cardhouse-calls-")
 	if err != nil {
@@ -305,15 +252,5 @@ func (s *Server) acceptChannel(l *net.UnixListener, dir string, token []byte) {
 		return
 	}
 	_ = conn.SetReadDeadline(time.Time{})
-	_ = s.serveCalls(context.Background(), socketServerWire{w})
+	_ = s.serveCalls(context.Background(), w)
 }
-
-// socketServerWire is the plugin's end of a direct channel.
-type socketServerWire struct{ w *socketWire }
-
-func (s socketServerWire) recv() (*pb.Call, error) {
-	c := new(pb.Call)
-	return c, s.w.readMsg(c)
-}
-
-func (s socketServerWire) send(r *pb.Reply) error { return s.w.writeMsg(r) }

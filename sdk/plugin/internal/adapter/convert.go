@@ -124,28 +124,8 @@ func StatusFromPB(s *pb.Status) sdk.Status {
 	return out
 }
 
-// EventsToJSON encodes events; nil stays empty bytes so that it decodes back to nil.
-func EventsToJSON(events []sdk.Event) ([]byte, error) {
-	if events == nil {
-		return nil, nil
-	}
-	return json.Marshal(events)
-}
-
-// EventsFromJSON decodes what EventsToJSON wrote.
-func EventsFromJSON(b []byte) ([]sdk.Event, error) {
-	if len(b) == 0 {
-		return nil, nil
-	}
-	var events []sdk.Event
-	if err := json.Unmarshal(b, &events); err != nil {
-		return nil, fmt.Errorf("decoding the step's events: %w", err)
-	}
-	return events, nil
-}
-
-// EventsToPB converts events for the wire without JSON. A card without a code is refused as
-// EventsToJSON refuses it; the zero Card (an empty slot) travels as 0.
+// EventsToPB converts events for the wire. A card without a code is refused (as sdk.Card's JSON
+// encoding refuses it); the zero Card (an empty slot) travels as 0.
 func EventsToPB(events []sdk.Event) ([]*pb.Event, error) {
 	if len(events) == 0 {
 		return nil, nil
@@ -196,35 +176,19 @@ func EventsFromPB(events []*pb.Event, set bool) ([]sdk.Event, error) {
 	return out, nil
 }
 
-// StepToPB converts a step for the wire, its events as JSON (what every host reads).
-func StepToPB(s *sdk.Step) (*pb.StepResponse, error) { return stepToPB(s, false) }
-
-// stepToPB converts a step, its events as JSON or, when native, as Event messages (for hosts on
-// a multiplexed channel).
-func stepToPB(s *sdk.Step, native bool) (*pb.StepResponse, error) {
-	r := &pb.StepResponse{State: s.State, Status: StatusToPB(&s.Status), Views: s.Views, Spectator: s.Spectator}
-	var err error
-	if native {
-		r.Events, err = EventsToPB(s.Events)
-		r.EventsSet = s.Events != nil
-	} else {
-		r.EventsJson, err = EventsToJSON(s.Events)
-	}
+// StepToPB converts a step for the wire.
+func StepToPB(s *sdk.Step) (*pb.StepResponse, error) {
+	events, err := EventsToPB(s.Events)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the step's events: %w", err)
 	}
-	return r, nil
+	return &pb.StepResponse{State: s.State, Status: StatusToPB(&s.Status), Views: s.Views, Spectator: s.Spectator,
+		Events: events, EventsSet: s.Events != nil}, nil
 }
 
-// StepFromPB reads a step from the wire, its events from whichever encoding the plugin used.
+// StepFromPB reads a step from the wire.
 func StepFromPB(r *pb.StepResponse) (*sdk.Step, error) {
-	var events []sdk.Event
-	var err error
-	if r.EventsSet || len(r.Events) > 0 {
-		events, err = EventsFromPB(r.Events, true)
-	} else {
-		events, err = EventsFromJSON(r.EventsJson)
-	}
+	events, err := EventsFromPB(r.Events, r.EventsSet || len(r.Events) > 0)
 	if err != nil {
 		return nil, err
 	}

@@ -64,7 +64,7 @@ func TestDecodeReplyMatchesProto(t *testing.T) {
 			Events: []*pb.Event{{Name: "drew", Seat: 1, Count: 2}}, EventsSet: true}}}), true},
 		{"views without a spectators' view", mustMarshal(t, &pb.Reply{Id: 8, Response: &pb.Reply_Step{Step: &pb.StepResponse{
 			State: []byte("s"), Views: [][]byte{[]byte(`{}`)}}}}), true},
-		{"no views", mustMarshal(t, &pb.Reply{Id: 9, Response: &pb.Reply_Step{Step: &pb.StepResponse{State: []byte("s"), EventsJson: []byte(`[]`)}}}), false},
+		{"no views", mustMarshal(t, &pb.Reply{Id: 9, Response: &pb.Reply_Step{Step: &pb.StepResponse{State: []byte("s"), EventsSet: true}}}), false},
 		{"a refusal", mustMarshal(t, &pb.Reply{Id: 10, Response: &pb.Reply_Step{Step: &pb.StepResponse{Error: &pb.Error{Kind: &pb.Error_Refusal{Refusal: &pb.Refusal{Code: "x"}}}}}}), false},
 		{"an empty step", stepFrame(11, nil), false},
 		{"fields out of order, repeated and unknown", stepFrame(12, raw), true},

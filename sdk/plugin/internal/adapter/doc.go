@@ -1,12 +1,13 @@
 // Package adapter converts between the SDK's engine types and the wire messages of protocol 1
-// (package rulesetv1), in both directions, and holds the two ends of the gRPC service: Server
-// serves an sdk.Engine, Client is an sdk.Engine that calls a plugin. Nothing outside sdk/plugin sees
+// (package rulesetv1), in both directions, and holds the two ends of the calls channel: Server
+// serves an sdk.Engine (OpenChannel, the one gRPC method, and the calls on the socket it opens),
+// Client is an sdk.Engine that calls a plugin on that socket. Nothing outside sdk/plugin sees
 // protobuf or gRPC codes: they stop here.
 //
-// The multiplexed calls protocol (many calls on one channel, tagged by id) is mux.go on the host's
-// side and calls.go on the plugin's; socket.go frames it on the direct socket and watchdog.go
-// enforces the calls' deadlines with one timer per channel.
+// The calls channel (many calls on one socket, tagged by id) is mux.go on the host's side and
+// calls.go on the plugin's; socket.go frames its messages, decode.go reads a step's reply without
+// copying its views, and watchdog.go enforces the calls' deadlines with one timer per channel.
 //
-// Start reading at client.go (how errors come back typed, and Connect, which picks the
-// transport), then server.go, mux.go, calls.go and convert.go.
+// Start reading at client.go (how errors come back typed, and Connect, which opens the channel),
+// then mux.go, calls.go, server.go and convert.go.
 package adapter

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"sync"
@@ -13,39 +12,26 @@ import (
 
 	pb "cardhouse/sdk/plugin/internal/pb/rulesetv1"
 
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 )
 
-// This file is the host's side of the multiplexed calls protocol (calls.go is the plugin's): one
-// long-lived channel per plugin process carries every call, tagged with an id; one reader
-// goroutine hands each reply to the caller waiting for it. A call costs one message each way: no
-// HTTP/2 stream, no headers, no per-call context.
-
-// clientWire is the host's end of a calls channel: send is serialised by the mux, recv is called
-// by the mux's reader goroutine only, close ends both.
-type clientWire interface {
-	send(*pb.Call) error
-	recv() (*pb.Reply, error)
-	close()
-}
+// This file is the host's side of the calls channel (calls.go is the plugin's): one long-lived
+// socket per plugin process carries every call, tagged with an id. A call costs one message each
+// way: no HTTP/2 stream, no headers, no per-call context.
 
 // mux multiplexes calls on one channel.
 //
-// On a stream a reader goroutine hands each reply to its caller. On a socket the callers read
-// themselves: the one holding the read token reads until its own reply comes, handing the others'
-// replies over on the way, then passes the token on. A lone caller thus reads its reply straight
-// off the socket: no goroutine to wake, no system call to re-arm a reader; that is a real share of
-// a call's cost across processes.
+// The callers read the replies themselves: the one holding the read token reads until its own
+// reply comes, handing the others' replies over on the way, then passes the token on. A lone
+// caller thus reads its reply straight off the socket: no goroutine to wake, no system call to
+// re-arm a reader; that is a real share of a call's cost across processes.
 type mux struct {
-	kind   string // "socket" or "stream"
-	w      clientWire
-	direct *socketWire   // the socket callers read themselves; nil on a stream
-	token  chan struct{} // holds the read token while no caller reads (socket only)
+	w     *socketWire
+	token chan struct{} // holds the read token while no caller reads
 
 	sendMu      sync.Mutex
 	nextID      atomic.Uint64
-	writeBefore time.Time // socket: when the write deadline must be pushed back (under sendMu)
+	writeBefore time.Time // when the write deadline must be pushed back (under sendMu)
 
 	watch *watchdog // expires calls that have no deadline of their own
 
@@ -55,32 +41,13 @@ type mux struct {
 	dead    chan struct{} // closed when err is set
 }
 
-func newMux(kind string, w clientWire) *mux {
-	m := &mux{kind: kind, w: w, watch: newWatchdog(), pending: map[uint64]chan reply{}, dead: make(chan struct{})}
-	if sw, ok := w.(socketClientWire); ok {
-		m.direct = sw.w
-		m.token = make(chan struct{}, 1)
-		m.token <- struct{}{}
-	} else {
-		go m.read()
-	}
+func newMux(w *socketWire) *mux {
+	m := &mux{w: w, token: make(chan struct{}, 1), watch: newWatchdog(), pending: map[uint64]chan reply{}, dead: make(chan struct{})}
+	m.token <- struct{}{}
 	return m
 }
 
-// read hands every reply to its caller until the channel fails, then fails every call in flight.
-func (m *mux) read() {
-	for {
-		r, err := m.w.recv()
-		if err != nil {
-			m.fail(err)
-			return
-		}
-		m.deliver(reply{Reply: r})
-	}
-}
-
-// reply is a Reply and, when a step's views came in a transit buffer (decodeReply: socket only),
-// that buffer.
+// reply is a Reply and, when a step's views came in a transit buffer (decodeReply), that buffer.
 type reply struct {
 	*pb.Reply
 	transit *[]byte
@@ -123,9 +90,9 @@ func (m *mux) readFor(ctx context.Context, id uint64, ch chan reply) (reply, err
 		}
 		r := reply{Reply: new(pb.Reply)}
 		var err error
-		if r.transit, err = m.direct.readReply(r.Reply); err != nil {
+		if r.transit, err = m.w.readReply(r.Reply); err != nil {
 			if errors.Is(err, os.ErrDeadlineExceeded) { // interrupted: look again why
-				_ = m.direct.conn.SetReadDeadline(time.Time{})
+				_ = m.w.conn.SetReadDeadline(time.Time{})
 				continue
 			}
 			m.fail(err)
@@ -140,7 +107,7 @@ func (m *mux) readFor(ctx context.Context, id uint64, ch chan reply) (reply, err
 }
 
 // interrupt makes the caller reading the socket, if any, stop and look at why.
-func (m *mux) interrupt() { _ = m.direct.conn.SetReadDeadline(time.Unix(1, 0)) }
+func (m *mux) interrupt() { _ = m.w.conn.SetReadDeadline(time.Unix(1, 0)) }
 
 // fail ends the channel with err (the first error wins) and wakes every waiting caller.
 func (m *mux) fail(err error) {
@@ -168,7 +135,7 @@ func (m *mux) alive() bool {
 // close ends the channel; calls in flight fail as lost.
 func (m *mux) close() {
 	m.fail(errors.New("the host closed the calls channel"))
-	m.w.close()
+	_ = m.w.conn.Close()
 }
 
 // lost is the error of a call whose channel died.
@@ -176,7 +143,7 @@ func (m *mux) lost(method string) error {
 	m.mu.Lock()
 	err := m.err
 	m.mu.Unlock()
-	return &TransportError{Method: method, Lost: true, Err: fmt.Errorf("the %s channel to the plugin ended: %w", m.kind, err)}
+	return &TransportError{Method: method, Lost: true, Err: fmt.Errorf("the calls channel to the plugin ended: %w", err)}
 }
 
 // expired is what the watchdog hands a caller whose call ran out of time.
@@ -184,8 +151,8 @@ var expired = &pb.Reply{}
 
 // call sends c and waits for its reply, for at most the context's deadline or, when it has none,
 // timeout (0: no limit). A step's views may come in a transit buffer (see reply), which the
-// caller gives back (ownViews). Errors come typed as the unary path types them: a wrap of
-// context.DeadlineExceeded or context.Canceled, or a *TransportError (Lost when the channel died).
+// caller gives back (ownViews). Errors come typed: a wrap of context.DeadlineExceeded or
+// context.Canceled, or a *TransportError (Lost when the channel died).
 func (m *mux) call(ctx context.Context, method string, c *pb.Call, timeout time.Duration) (reply, error) {
 	var deadline time.Time
 	if d, ok := ctx.Deadline(); ok {
@@ -212,7 +179,7 @@ func (m *mux) call(ctx context.Context, method string, c *pb.Call, timeout time.
 
 	m.sendMu.Lock()
 	m.keepWriteDeadline(timeout)
-	err := m.w.send(c)
+	err := m.w.writeMsg(c)
 	m.sendMu.Unlock()
 	if err != nil {
 		m.forget(c.Id)
@@ -237,7 +204,7 @@ func (m *mux) call(ctx context.Context, method string, c *pb.Call, timeout time.
 		case <-ctx.Done():
 			m.abandon(c.Id)
 			return reply{}, fmt.Errorf("plugin call %s: %w", method, ctx.Err())
-		case <-m.token: // nil on a stream: never ready
+		case <-m.token:
 			r, err := m.readFor(ctx, c.Id, ch)
 			m.token <- struct{}{}
 			if err != nil {
@@ -258,12 +225,12 @@ func (m *mux) call(ctx context.Context, method string, c *pb.Call, timeout time.
 // fails, which ends the channel; the host then treats the process as crashed. The caller holds
 // sendMu.
 func (m *mux) keepWriteDeadline(timeout time.Duration) {
-	if m.direct == nil || timeout <= 0 {
+	if timeout <= 0 {
 		return
 	}
 	if now := time.Now(); now.After(m.writeBefore) {
 		m.writeBefore = now.Add(timeout / 2)
-		_ = m.direct.conn.SetWriteDeadline(now.Add(timeout))
+		_ = m.w.conn.SetWriteDeadline(now.Add(timeout))
 	}
 }
 
@@ -285,9 +252,7 @@ func (m *mux) expire(id uint64) {
 	m.mu.Unlock()
 	if ch != nil {
 		ch <- reply{Reply: expired}
-		if m.direct != nil {
-			m.interrupt() // its caller may be the one reading
-		}
+		m.interrupt() // its caller may be the one reading
 	}
 }
 
@@ -306,51 +271,8 @@ func (m *mux) abandon(id uint64) {
 		return
 	}
 	m.sendMu.Lock()
-	_ = m.w.send(&pb.Call{Id: id, Request: &pb.Call_Cancel{Cancel: &pb.CancelRequest{}}})
+	_ = m.w.writeMsg(&pb.Call{Id: id, Request: &pb.Call_Cancel{Cancel: &pb.CancelRequest{}}})
 	m.sendMu.Unlock()
-}
-
-// streamClientWire carries calls on a Calls gRPC stream.
-type streamClientWire struct {
-	stream grpc.BidiStreamingClient[pb.Call, pb.Reply]
-	cancel context.CancelFunc
-}
-
-// send marks every error but io.EOF as unsent: a gRPC stream reports a broken stream as io.EOF
-// (the cause comes from Recv) and an unencodable or oversized message as a status, leaving the
-// stream good.
-func (w *streamClientWire) send(c *pb.Call) error {
-	err := w.stream.Send(c)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("%w: %w", errUnsent, err)
-	}
-	return err
-}
-
-func (w *streamClientWire) recv() (*pb.Reply, error) { return w.stream.Recv() }
-func (w *streamClientWire) close()                   { w.cancel() }
-
-// socketClientWire carries calls on the direct channel of OpenChannel.
-type socketClientWire struct{ w *socketWire }
-
-func (s socketClientWire) send(c *pb.Call) error { return s.w.writeMsg(c) }
-
-func (s socketClientWire) recv() (*pb.Reply, error) {
-	r := new(pb.Reply)
-	return r, s.w.readMsg(r)
-}
-
-func (s socketClientWire) close() { _ = s.w.conn.Close() }
-
-// openStream opens a mux on the Calls stream of rpc.
-func openStream(rpc pb.RulesetClient) (*mux, error) {
-	ctx, cancel := context.WithCancel(context.Background())
-	stream, err := rpc.Calls(ctx, grpc.WaitForReady(false))
-	if err != nil {
-		cancel()
-		return nil, err
-	}
-	return newMux("stream", &streamClientWire{stream: stream, cancel: cancel}), nil
 }
 
 // openSocket asks the plugin for a direct channel, connects and presents the token.
@@ -369,14 +291,14 @@ func openSocket(ctx context.Context, rpc pb.RulesetClient) (*mux, error) {
 		_ = conn.Close()
 		return nil, fmt.Errorf("presenting the channel's token: %w", err)
 	}
-	return newMux("socket", socketClientWire{w}), nil
+	return newMux(w), nil
 }
 
 // unsent reports whether a send failed before writing anything (the message could not be encoded
 // or is over the limit), leaving the channel good.
 func unsent(err error) bool { return errors.Is(err, errUnsent) }
 
-// statusError types a CallStatus as callError types a gRPC status.
+// statusError types a CallStatus: the context errors as such, Unavailable as a lost channel.
 func statusError(method string, s *pb.CallStatus) error {
 	switch codes.Code(s.GetCode()) {
 	case codes.DeadlineExceeded:

@@ -13,10 +13,11 @@ import (
 	"google.golang.org/grpc/status"
 )
 
-// Server serves an sdk.Engine as the Ruleset gRPC service of protocol 1. Refusals and failures
-// travel in the response's Error field; a context error becomes a gRPC status; a panic anywhere
-// in a call (the engine, the conversions) is recovered and returned as a failure, so one bad call
-// never takes the plugin process down.
+// Server serves an sdk.Engine as the Ruleset service of protocol 1: its one gRPC method,
+// OpenChannel, opens the calls channel, on which each call goes to the handler below for its
+// kind (calls.go). Refusals and failures travel in the response's Error field; a context error
+// becomes the reply's status; a panic anywhere in a call (the engine, the conversions) is
+// recovered and returned as a failure, so one bad call never takes the plugin process down.
 type Server struct {
 	pb.UnimplementedRulesetServer
 	engine sdk.Engine
@@ -34,7 +35,8 @@ func NewServer(e sdk.Engine) *Server {
 }
 
 // errorToPB sorts an engine error: a failure (checked first: a failure may wrap a refusal), a
-// refusal, a context error (returned as a gRPC status), anything else as a failure of op.
+// refusal, a context error (returned as a status error, which dispatch turns into the reply's
+// status), anything else as a failure of op.
 func (s *Server) errorToPB(op string, err error) (*pb.Error, error) {
 	var fe *sdk.FailureError
 	if errors.As(err, &fe) {
@@ -61,8 +63,8 @@ func (s *Server) guard(op string, set func(*pb.Error), err *error) {
 	}
 }
 
-// Describe answers sdk.Engine.Describe.
-func (s *Server) Describe(ctx context.Context, _ *pb.DescribeRequest) (resp *pb.DescribeResponse, err error) {
+// describe answers sdk.Engine.Describe.
+func (s *Server) describe(ctx context.Context) (resp *pb.DescribeResponse, err error) {
 	resp = &pb.DescribeResponse{}
 	defer s.guard("describe", func(e *pb.Error) { resp = &pb.DescribeResponse{Error: e} }, &err)
 	d, err := s.engine.Describe(ctx)
@@ -78,9 +80,8 @@ func (s *Server) Describe(ctx context.Context, _ *pb.DescribeRequest) (resp *pb.
 	return resp, nil
 }
 
-// step answers a call that makes a step; native sends the events as Event messages (a host on a
-// multiplexed channel), otherwise as JSON.
-func (s *Server) step(op string, st *sdk.Step, callErr error, native bool) (*pb.StepResponse, error) {
+// step answers a call that makes a step.
+func (s *Server) step(op string, st *sdk.Step, callErr error) (*pb.StepResponse, error) {
 	if callErr != nil {
 		e, err := s.errorToPB(op, callErr)
 		return &pb.StepResponse{Error: e}, err
@@ -88,41 +89,31 @@ func (s *Server) step(op string, st *sdk.Step, callErr error, native bool) (*pb.
 	if st == nil {
 		return &pb.StepResponse{Error: s.failure(op, errors.New("the engine returned no step and no error"))}, nil
 	}
-	resp, err := stepToPB(st, native)
+	resp, err := StepToPB(st)
 	if err != nil {
 		return &pb.StepResponse{Error: s.failure(op, err)}, nil
 	}
 	return resp, nil
 }
 
-// NewGame answers sdk.Engine.NewGame.
-func (s *Server) NewGame(ctx context.Context, req *pb.NewGameRequest) (*pb.StepResponse, error) {
-	return s.newGame(ctx, req, false)
-}
-
-func (s *Server) newGame(ctx context.Context, req *pb.NewGameRequest, native bool) (resp *pb.StepResponse, err error) {
+// newGame answers sdk.Engine.NewGame.
+func (s *Server) newGame(ctx context.Context, req *pb.NewGameRequest) (resp *pb.StepResponse, err error) {
 	defer s.guard("start", func(e *pb.Error) { resp = &pb.StepResponse{Error: e} }, &err)
 	r, err := NewGameFromPB(req)
 	if err != nil {
-		return s.step("start", nil, err, native)
+		return s.step("start", nil, err)
 	}
 	st, err := s.engine.NewGame(ctx, r)
-	return s.step("start", st, err, native)
+	return s.step("start", st, err)
 }
 
-// Act answers sdk.Engine.Act.
-func (s *Server) Act(ctx context.Context, req *pb.ActRequest) (*pb.StepResponse, error) {
-	return s.act(ctx, req, false, nil)
-}
-
-// act applies an action. With done (the multiplexed channels), the views are written into a
-// recycled buffer, and *done is set to give it back: the caller calls it once the reply holding
-// the views is written.
-func (s *Server) act(ctx context.Context, req *pb.ActRequest, native bool, done *func()) (resp *pb.StepResponse, err error) {
+// act answers sdk.Engine.Act. With done, the views are written into a recycled buffer, and *done
+// is set to give it back: the caller calls it once the reply holding the views is written.
+func (s *Server) act(ctx context.Context, req *pb.ActRequest, done *func()) (resp *pb.StepResponse, err error) {
 	defer s.guard("act", func(e *pb.Error) { resp = &pb.StepResponse{Error: e} }, &err)
 	a, err := ActionFromPB(req.Action)
 	if err != nil {
-		return s.step("act", nil, err, native)
+		return s.step("act", nil, err)
 	}
 	ar := &sdk.ActRequest{State: req.State, Action: a, Now: req.Now, NoViews: req.NoViews, NoSpectator: req.NoSpectator}
 	var bp *[]byte
@@ -134,7 +125,7 @@ func (s *Server) act(ctx context.Context, req *pb.ActRequest, native bool, done 
 	if bp != nil {
 		*done = func() { recycleViewBuf(bp, st) }
 	}
-	return s.step("act", st, err, native)
+	return s.step("act", st, err)
 }
 
 // viewBufs recycles the buffers the plugin's steps write their views into: the views of one step
@@ -160,8 +151,8 @@ func recycleViewBuf(bp *[]byte, st *sdk.Step) {
 	viewBufs.Put(bp)
 }
 
-// Inspect answers sdk.Engine.Inspect.
-func (s *Server) Inspect(ctx context.Context, req *pb.InspectRequest) (resp *pb.InspectResponse, err error) {
+// inspect answers sdk.Engine.Inspect.
+func (s *Server) inspect(ctx context.Context, req *pb.InspectRequest) (resp *pb.InspectResponse, err error) {
 	defer s.guard("inspect", func(e *pb.Error) { resp = &pb.InspectResponse{Error: e} }, &err)
 	in, err := s.engine.Inspect(ctx, &sdk.InspectRequest{State: req.State, Views: req.Views})
 	if err != nil {
@@ -178,8 +169,8 @@ func (s *Server) Inspect(ctx context.Context, req *pb.InspectRequest) (resp *pb.
 	return resp, nil
 }
 
-// Bot answers sdk.Engine.Bot.
-func (s *Server) Bot(ctx context.Context, req *pb.BotRequest) (resp *pb.BotResponse, err error) {
+// bot answers sdk.Engine.Bot.
+func (s *Server) bot(ctx context.Context, req *pb.BotRequest) (resp *pb.BotResponse, err error) {
 	defer s.guard("bot", func(e *pb.Error) { resp = &pb.BotResponse{Error: e} }, &err)
 	ans, err := s.engine.Bot(ctx, &sdk.BotCall{State: req.State, Seat: int(req.Seat), Level: int(req.Level), Seed: req.Seed})
 	if err != nil {

@@ -13,16 +13,13 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// MaxMessage bounds one message either way, on every transport. A 2-deck, 8-seat step with every
+// MaxMessage bounds one message either way. A 2-deck, 8-seat step with every
 // view is tens of KiB; a limit hit here fails a game, so it leaves a lot of room.
 const MaxMessage = 64 << 20
 
 // errUnsent marks a message that could not be encoded or is over MaxMessage: nothing was written
 // and the channel is still good.
 var errUnsent = errors.New("message not sent")
-
-// errGone is a send on a channel that is already closed.
-var errGone = errors.New("the calls channel is closed")
 
 // socketWire frames protobuf messages on a connection: a 4-byte little-endian length, then the
 // message. Reads come from one goroutine at a time and can be interrupted (a read deadline) and
