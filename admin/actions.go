@@ -16,7 +16,6 @@ import (
 
 	"cardhouse/platform/room"
 	"cardhouse/platform/store"
-	"cardhouse/sdk/plugin"
 
 	"golang.org/x/crypto/bcrypt"
 )
@@ -336,12 +335,6 @@ func (a *Admin) SetHost(ctx context.Context, by Actor, code string, memberID int
 	return nil
 }
 
-// supervised is a plugin process the admin area can report on and restart (*plugin.Process).
-type supervised interface {
-	Stats() plugin.Stats
-	Restart() error
-}
-
 // engine returns the engine of ruleset id, or a 404 listing the ids there are.
 func (a *Admin) engine(id string) (any, error) {
 	engines := a.rooms.Engines()
@@ -359,22 +352,20 @@ func (a *Admin) engine(id string) (any, error) {
 // RestartPlugin kills the plugin process serving ruleset id and launches a fresh one. The rooms'
 // games go on: the host keeps every game's state, so the next action is sent to the new process
 // (a call in flight on the old one fails once and the room tries it again).
-func (a *Admin) RestartPlugin(ctx context.Context, by Actor, id string) (plugin.Stats, error) {
-	e, err := a.engine(id)
-	if err != nil {
-		return plugin.Stats{}, err
+func (a *Admin) RestartPlugin(ctx context.Context, by Actor, id string) (room.PluginStats, error) {
+	if _, err := a.engine(id); err != nil {
+		return room.PluginStats{}, err
 	}
-	p, ok := e.(supervised)
+	before, ok := a.rooms.PluginStats(id)
 	if !ok {
-		return plugin.Stats{}, errorf(http.StatusConflict, "in_process", "ruleset %s runs inside the server, not as a plugin process: there is nothing to restart", id)
+		return room.PluginStats{}, errorf(http.StatusConflict, "in_process", "ruleset %s runs inside the server, not as a plugin process: there is nothing to restart", id)
 	}
-	before := p.Stats().PID
-	if err := p.Restart(); err != nil {
-		a.audit(ctx, by, "plugin.restart", "plugin", id, id, fmt.Sprintf("pid %d → failed: %v", before, err))
-		return p.Stats(), errorf(http.StatusServiceUnavailable, "restart_failed", "restarting the plugin of %s: %v", id, err)
+	st, err := a.rooms.RestartPlugin(id)
+	if err != nil {
+		a.audit(ctx, by, "plugin.restart", "plugin", id, id, fmt.Sprintf("pid %d → failed: %v", before.PID, err))
+		return st, errorf(http.StatusServiceUnavailable, "restart_failed", "restarting the plugin of %s: %v", id, err)
 	}
-	st := p.Stats()
-	a.audit(ctx, by, "plugin.restart", "plugin", id, id, fmt.Sprintf("pid %d → %d", before, st.PID))
+	a.audit(ctx, by, "plugin.restart", "plugin", id, id, fmt.Sprintf("pid %d → %d", before.PID, st.PID))
 	return st, nil
 }
 

@@ -15,7 +15,6 @@ import (
 
 	"cardhouse/platform/room"
 	"cardhouse/platform/store"
-	"cardhouse/sdk/plugin"
 
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
@@ -510,23 +509,6 @@ type PluginInfo struct {
 // healthy.)
 func (p PluginInfo) Healthy() bool { return !p.Process || p.Running }
 
-// quantile returns the upper bound (µs) of the bucket holding quantile q of l.
-func quantile(l plugin.Latency, q float64) float64 {
-	if l.Count == 0 {
-		return 0
-	}
-	want := uint64(q * float64(l.Count))
-	for i, c := range l.Counts {
-		if c >= want && c > 0 {
-			return float64(l.Bounds[i].Microseconds())
-		}
-	}
-	if len(l.Bounds) > 0 {
-		return float64(l.Bounds[len(l.Bounds)-1].Microseconds())
-	}
-	return 0
-}
-
 // Plugins reads every ruleset's engine; infos are the running rooms (nil: read them).
 func (a *Admin) Plugins(ctx context.Context, infos []room.Info) []PluginInfo {
 	if infos == nil {
@@ -545,20 +527,16 @@ func (a *Admin) Plugins(ctx context.Context, infos []room.Info) []PluginInfo {
 		if i, ok := descs[id]; ok {
 			p.Name, p.Version, p.SDKVersion = rs[i].Name, rs[i].Version, rs[i].SDKVersion
 		}
-		if sp, ok := engines[id].(supervised); ok {
-			s := sp.Stats()
-			p.Process, p.Command, p.Running, p.PID, p.Protocol = true, s.Spec.String(), s.Running, s.PID, s.Protocol
+		if s, ok := a.rooms.PluginStats(id); ok {
+			p.Process, p.Command, p.Running, p.PID, p.Protocol = true, s.Command, s.Running, s.PID, s.Protocol
 			p.Launches, p.Restarts, p.Calls, p.Refusals, p.Errors = s.Launches, s.Restarts, s.Calls, s.Refusals, s.Errors
 			p.Crashes, p.Timeouts, p.LastError = s.Crashes, s.Timeouts, s.LastError
-			if s.Latency.Count > 0 {
-				p.MeanLatency = float64(s.Latency.Sum.Microseconds()) / float64(s.Latency.Count)
+			p.MeanLatency, p.P50, p.P99 = s.MeanLatency, s.P50, s.P99
+			if s.Version != "" {
+				p.Version, p.SDKVersion = s.Version, s.SDKVersion
 			}
-			p.P50, p.P99 = quantile(s.Latency, 0.5), quantile(s.Latency, 0.99)
-			if s.Description != nil {
-				p.Version, p.SDKVersion = s.Description.Version, s.Description.SDKVersion
-				if p.Name == "" {
-					p.Name = s.Description.Name
-				}
+			if p.Name == "" {
+				p.Name = s.Name
 			}
 		}
 		p.DisabledReason, p.Disabled = disabled[id]

@@ -157,6 +157,33 @@ func (r ApplyRequest[S]) AskHouse(question string, args map[string]string) (answ
 	return r.Ask.Ask(question, args)
 }
 
+// HouseRuleDescriber is an Engine that reads what a house-rule script declares (its name,
+// description, options, hooks, answers and actions) in its own sandbox: compiling the script
+// and running its top level, as a game would. The host asks the variant's plugin this way
+// instead of running Lua itself. A script that does not compile, or a top level that fails, is a
+// refusal (errors.Is ErrIllegal, code CodeHouseRule) whose reason names the line.
+type HouseRuleDescriber interface {
+	DescribeHouseRule(ctx context.Context, source string) (*HouseRuleInfo, error)
+}
+
+var _ HouseRuleDescriber = (*engine[struct{}])(nil)
+
+// DescribeHouseRule implements HouseRuleDescriber with the engine's house-rule runner.
+func (e *engine[S]) DescribeHouseRule(ctx context.Context, source string) (info *HouseRuleInfo, err error) {
+	defer e.guard("describe_house_rule", &err)
+	if e.cfg.house == nil {
+		return nil, Refuse(CodeHouseRule, "the %s plugin was built without a house-rule runner (serve it with sdk.NewEngine(ruleset, houserules.Enable()))", e.info.ID)
+	}
+	if _, ok := any(e.r).(TableEditor[S]); !ok {
+		return nil, Refuse(CodeHouseRule, "ruleset %s does not implement sdk.TableEditor, which house rules need", e.info.ID)
+	}
+	in, err := e.cfg.house.Describe(ctx, HouseRule{Source: source})
+	if err != nil {
+		return nil, houseErr(err)
+	}
+	return &in, nil
+}
+
 // EngineOption configures NewEngine.
 type EngineOption func(*engineConfig)
 

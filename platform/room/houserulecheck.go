@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"cardhouse/sdk"
-	"cardhouse/sdk/houserules"
 )
 
 // DryRun bounds the bot games CheckHouseRule plays with a script. Zero fields take the defaults.
@@ -96,14 +95,14 @@ func (m *Manager) CheckHouseRule(ctx context.Context, source string, rulesets []
 			return nil, m.checkErr(ctx, id, "", err)
 		}
 	}
-	// The script compiled and ran its top level within the sandbox's limits in the plugin; read
-	// what it declares here (the plugin protocol carries no schema).
-	info, err := houserules.Compile(ctx, source)
+	// The script compiled and ran its top level within the sandbox's limits in the plugins; ask
+	// the first one what it declares (the server runs no Lua of its own).
+	info, err := m.describeHouseRule(ctx, rulesets[0], source)
 	if err != nil {
-		return nil, bad("%v", err)
+		return nil, err
 	}
 	rule := sdk.HouseRule{Name: info.Name, Source: source}
-	out := &HouseRuleCheck{Info: info}
+	out := &HouseRuleCheck{Info: *info}
 	for _, id := range rulesets {
 		d := m.descs[id]
 		for g := range dry.Games {
@@ -121,6 +120,21 @@ func (m *Manager) CheckHouseRule(ctx context.Context, source string, rulesets []
 		}
 	}
 	return out, nil
+}
+
+// describeHouseRule asks ruleset's plugin what the script declares (sdk.HouseRuleDescriber).
+func (m *Manager) describeHouseRule(ctx context.Context, ruleset, source string) (*sdk.HouseRuleInfo, error) {
+	d, ok := m.cfg.Engines[ruleset].(sdk.HouseRuleDescriber)
+	if !ok {
+		return nil, errf(KindInvalid, "no_house_rules", "ruleset %s cannot describe house rules on this server (its plugin was built without the call; rebuild it)", ruleset)
+	}
+	cctx, cancel := context.WithTimeout(ctx, m.cfg.CallTimeout)
+	defer cancel()
+	info, err := d.DescribeHouseRule(cctx, source)
+	if err != nil {
+		return nil, m.checkErr(ctx, ruleset, "", err)
+	}
+	return info, nil
 }
 
 // checkErr words a failed check as bad input naming where it failed: a refusal (the script's

@@ -17,6 +17,10 @@
 // a *CrashError (ErrCrashed and sdk.ErrRuleset). The host keeps every game's state, so after a
 // crash the same state bytes continue the game on the fresh process.
 //
+// Process is also an [sdk.HouseRuleDescriber]: the plugin compiles a house-rule script and runs
+// its top level in its own sandbox and says what it declares (name, options, hooks, actions), or
+// why it does not compile, with the line. The server checks uploads this way and runs no Lua.
+//
 // # How a call crosses
 //
 // go-plugin launches the plugin (Serve on its side), checks the handshake (the magic cookie and

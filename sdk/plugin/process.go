@@ -415,6 +415,25 @@ func (p *Process) Bot(ctx context.Context, req *sdk.BotCall) (ans *sdk.BotAnswer
 	return ans, nil
 }
 
+// DescribeHouseRule implements sdk.HouseRuleDescriber: the plugin compiles the script and runs
+// its top level in its own sandbox, so a hostile script costs that process, never the host.
+func (p *Process) DescribeHouseRule(ctx context.Context, source string) (info *sdk.HouseRuleInfo, err error) {
+	err = p.do(ctx, "DescribeHouseRule", func(ctx context.Context, e sdk.Engine) (err error) {
+		d, ok := e.(sdk.HouseRuleDescriber)
+		if !ok {
+			return sdk.Refuse(sdk.CodeHouseRule, "the plugin %s cannot describe house rules", p.spec.Path)
+		}
+		info, err = d.DescribeHouseRule(ctx, source)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return info, nil
+}
+
+var _ sdk.HouseRuleDescriber = (*Process)(nil)
+
 // Restart kills the running process (calls in flight on it fail with a *CrashError) and launches
 // a fresh one now, reading the description again: what an operator does after replacing the
 // executable. It returns the launch's error, if any.

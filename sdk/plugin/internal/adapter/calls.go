@@ -68,6 +68,11 @@ func (s *Server) dispatch(ctx context.Context, c *pb.Call, done *func()) (r *pb.
 		if resp, err = s.describe(ctx); err == nil {
 			r.Response = &pb.Reply_Describe{Describe: resp}
 		}
+	case *pb.Call_DescribeHouseRule:
+		var resp *pb.DescribeHouseRuleResponse
+		if resp, err = s.describeHouseRule(ctx, q.DescribeHouseRule); err == nil {
+			r.Response = &pb.Reply_HouseRule{HouseRule: resp}
+		}
 	default:
 		err = status.Errorf(codes.Unimplemented, "call %d: this plugin does not know the request %T", c.Id, c.Request)
 	}

@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -242,4 +243,25 @@ func (c *Client) Bot(ctx context.Context, req *sdk.BotCall) (*sdk.BotAnswer, err
 		ans.Action = &a
 	}
 	return ans, nil
+}
+
+// DescribeHouseRule implements sdk.HouseRuleDescriber: the plugin compiles the script in its
+// sandbox. A plugin built before the call answers that it does not know it.
+func (c *Client) DescribeHouseRule(ctx context.Context, source string) (*sdk.HouseRuleInfo, error) {
+	r, err := c.invoke(ctx, "DescribeHouseRule", &pb.Call{Request: &pb.Call_DescribeHouseRule{DescribeHouseRule: &pb.DescribeHouseRuleRequest{Source: source}}}, nil)
+	if err != nil {
+		return nil, err
+	}
+	resp := r.GetHouseRule()
+	if resp == nil {
+		return nil, noAnswer("describe_house_rule")
+	}
+	if err := errorFromPB(resp.Error); err != nil {
+		return nil, err
+	}
+	var info sdk.HouseRuleInfo
+	if err := json.Unmarshal(resp.InfoJson, &info); err != nil {
+		return nil, badReply("describe_house_rule", err)
+	}
+	return &info, nil
 }

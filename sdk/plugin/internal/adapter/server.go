@@ -187,3 +187,24 @@ func (s *Server) bot(ctx context.Context, req *pb.BotRequest) (resp *pb.BotRespo
 	}
 	return resp, nil
 }
+
+// describeHouseRule answers sdk.HouseRuleDescriber.DescribeHouseRule; an engine without it is
+// refused as one without house rules.
+func (s *Server) describeHouseRule(ctx context.Context, req *pb.DescribeHouseRuleRequest) (resp *pb.DescribeHouseRuleResponse, err error) {
+	defer s.guard("describe_house_rule", func(e *pb.Error) { resp = &pb.DescribeHouseRuleResponse{Error: e} }, &err)
+	d, ok := s.engine.(sdk.HouseRuleDescriber)
+	if !ok {
+		e, err := s.errorToPB("describe_house_rule", sdk.Refuse(sdk.CodeHouseRule, "this plugin's engine cannot describe house rules"))
+		return &pb.DescribeHouseRuleResponse{Error: e}, err
+	}
+	info, err := d.DescribeHouseRule(ctx, req.GetSource())
+	if err != nil {
+		e, err := s.errorToPB("describe_house_rule", err)
+		return &pb.DescribeHouseRuleResponse{Error: e}, err
+	}
+	b, err := marshalOpt("house rule", info, false)
+	if err != nil {
+		return &pb.DescribeHouseRuleResponse{Error: s.failure("describe_house_rule", err)}, nil
+	}
+	return &pb.DescribeHouseRuleResponse{InfoJson: b}, nil
+}

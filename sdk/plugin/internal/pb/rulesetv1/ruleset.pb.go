@@ -1,7 +1,8 @@
 // Wire protocol 1 of a Cardhouse ruleset plugin. go-plugin launches the plugin and does the
 // handshake over gRPC; the one gRPC method, OpenChannel, then opens a private unix socket on which
 // every engine call travels as a Call message answered by a Reply of the same id (the five calls
-// of sdk.Engine and a cancel), framed as a 4-byte little-endian length then the message.
+// of sdk.Engine, DescribeHouseRule of sdk.HouseRuleDescriber, and a cancel), framed as a 4-byte
+// little-endian length then the message.
 // Messages are coarse on purpose (one call per action carries the new state, its events, the
 // status and every view): bulky nested structures travel as JSON bytes, states always as opaque
 // bytes. A refused action or a ruleset failure comes back in the response's `error` field; a
@@ -1559,6 +1560,7 @@ type Call struct {
 	//	*Call_Inspect
 	//	*Call_Bot
 	//	*Call_Cancel
+	//	*Call_DescribeHouseRule
 	Request       isCall_Request `protobuf_oneof:"request"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1669,6 +1671,15 @@ func (x *Call) GetCancel() *CancelRequest {
 	return nil
 }
 
+func (x *Call) GetDescribeHouseRule() *DescribeHouseRuleRequest {
+	if x != nil {
+		if x, ok := x.Request.(*Call_DescribeHouseRule); ok {
+			return x.DescribeHouseRule
+		}
+	}
+	return nil
+}
+
 type isCall_Request interface {
 	isCall_Request()
 }
@@ -1698,6 +1709,10 @@ type Call_Cancel struct {
 	Cancel *CancelRequest `protobuf:"bytes,8,opt,name=cancel,proto3,oneof"`
 }
 
+type Call_DescribeHouseRule struct {
+	DescribeHouseRule *DescribeHouseRuleRequest `protobuf:"bytes,9,opt,name=describe_house_rule,json=describeHouseRule,proto3,oneof"`
+}
+
 func (*Call_Describe) isCall_Request() {}
 
 func (*Call_NewGame) isCall_Request() {}
@@ -1710,6 +1725,108 @@ func (*Call_Bot) isCall_Request() {}
 
 func (*Call_Cancel) isCall_Request() {}
 
+func (*Call_DescribeHouseRule) isCall_Request() {}
+
+// DescribeHouseRuleRequest asks what a house-rule script declares (sdk.HouseRuleDescriber): the
+// plugin compiles it and runs its top level in its sandbox. A plugin built before this request
+// answers it with status 12 (unimplemented).
+type DescribeHouseRuleRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Source        string                 `protobuf:"bytes,1,opt,name=source,proto3" json:"source,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DescribeHouseRuleRequest) Reset() {
+	*x = DescribeHouseRuleRequest{}
+	mi := &file_ruleset_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DescribeHouseRuleRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DescribeHouseRuleRequest) ProtoMessage() {}
+
+func (x *DescribeHouseRuleRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ruleset_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DescribeHouseRuleRequest.ProtoReflect.Descriptor instead.
+func (*DescribeHouseRuleRequest) Descriptor() ([]byte, []int) {
+	return file_ruleset_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *DescribeHouseRuleRequest) GetSource() string {
+	if x != nil {
+		return x.Source
+	}
+	return ""
+}
+
+type DescribeHouseRuleResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// sdk.HouseRuleInfo as JSON.
+	InfoJson      []byte `protobuf:"bytes,1,opt,name=info_json,json=infoJson,proto3" json:"info_json,omitempty"`
+	Error         *Error `protobuf:"bytes,15,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DescribeHouseRuleResponse) Reset() {
+	*x = DescribeHouseRuleResponse{}
+	mi := &file_ruleset_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DescribeHouseRuleResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DescribeHouseRuleResponse) ProtoMessage() {}
+
+func (x *DescribeHouseRuleResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ruleset_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DescribeHouseRuleResponse.ProtoReflect.Descriptor instead.
+func (*DescribeHouseRuleResponse) Descriptor() ([]byte, []int) {
+	return file_ruleset_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *DescribeHouseRuleResponse) GetInfoJson() []byte {
+	if x != nil {
+		return x.InfoJson
+	}
+	return nil
+}
+
+func (x *DescribeHouseRuleResponse) GetError() *Error {
+	if x != nil {
+		return x.Error
+	}
+	return nil
+}
+
 type CancelRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -1718,7 +1835,7 @@ type CancelRequest struct {
 
 func (x *CancelRequest) Reset() {
 	*x = CancelRequest{}
-	mi := &file_ruleset_proto_msgTypes[21]
+	mi := &file_ruleset_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1730,7 +1847,7 @@ func (x *CancelRequest) String() string {
 func (*CancelRequest) ProtoMessage() {}
 
 func (x *CancelRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[21]
+	mi := &file_ruleset_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1743,7 +1860,7 @@ func (x *CancelRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelRequest.ProtoReflect.Descriptor instead.
 func (*CancelRequest) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{21}
+	return file_ruleset_proto_rawDescGZIP(), []int{23}
 }
 
 // Reply answers the Call with the same id: the method's own response (which may carry a refusal or
@@ -1758,6 +1875,7 @@ type Reply struct {
 	//	*Reply_Inspect
 	//	*Reply_Bot
 	//	*Reply_Status
+	//	*Reply_HouseRule
 	Response      isReply_Response `protobuf_oneof:"response"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1765,7 +1883,7 @@ type Reply struct {
 
 func (x *Reply) Reset() {
 	*x = Reply{}
-	mi := &file_ruleset_proto_msgTypes[22]
+	mi := &file_ruleset_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1777,7 +1895,7 @@ func (x *Reply) String() string {
 func (*Reply) ProtoMessage() {}
 
 func (x *Reply) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[22]
+	mi := &file_ruleset_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1790,7 +1908,7 @@ func (x *Reply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Reply.ProtoReflect.Descriptor instead.
 func (*Reply) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{22}
+	return file_ruleset_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Reply) GetId() uint64 {
@@ -1852,6 +1970,15 @@ func (x *Reply) GetStatus() *CallStatus {
 	return nil
 }
 
+func (x *Reply) GetHouseRule() *DescribeHouseRuleResponse {
+	if x != nil {
+		if x, ok := x.Response.(*Reply_HouseRule); ok {
+			return x.HouseRule
+		}
+	}
+	return nil
+}
+
 type isReply_Response interface {
 	isReply_Response()
 }
@@ -1876,6 +2003,10 @@ type Reply_Status struct {
 	Status *CallStatus `protobuf:"bytes,6,opt,name=status,proto3,oneof"`
 }
 
+type Reply_HouseRule struct {
+	HouseRule *DescribeHouseRuleResponse `protobuf:"bytes,7,opt,name=house_rule,json=houseRule,proto3,oneof"`
+}
+
 func (*Reply_Describe) isReply_Response() {}
 
 func (*Reply_Step) isReply_Response() {}
@@ -1885,6 +2016,8 @@ func (*Reply_Inspect) isReply_Response() {}
 func (*Reply_Bot) isReply_Response() {}
 
 func (*Reply_Status) isReply_Response() {}
+
+func (*Reply_HouseRule) isReply_Response() {}
 
 // CallStatus is a call's failure outside the ruleset: a gRPC status code number (1 canceled,
 // 4 deadline exceeded, 12 unimplemented, 13 internal) and its message.
@@ -1898,7 +2031,7 @@ type CallStatus struct {
 
 func (x *CallStatus) Reset() {
 	*x = CallStatus{}
-	mi := &file_ruleset_proto_msgTypes[23]
+	mi := &file_ruleset_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1910,7 +2043,7 @@ func (x *CallStatus) String() string {
 func (*CallStatus) ProtoMessage() {}
 
 func (x *CallStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[23]
+	mi := &file_ruleset_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1923,7 +2056,7 @@ func (x *CallStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallStatus.ProtoReflect.Descriptor instead.
 func (*CallStatus) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{23}
+	return file_ruleset_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *CallStatus) GetCode() int32 {
@@ -1948,7 +2081,7 @@ type OpenChannelRequest struct {
 
 func (x *OpenChannelRequest) Reset() {
 	*x = OpenChannelRequest{}
-	mi := &file_ruleset_proto_msgTypes[24]
+	mi := &file_ruleset_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1960,7 +2093,7 @@ func (x *OpenChannelRequest) String() string {
 func (*OpenChannelRequest) ProtoMessage() {}
 
 func (x *OpenChannelRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[24]
+	mi := &file_ruleset_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1973,7 +2106,7 @@ func (x *OpenChannelRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenChannelRequest.ProtoReflect.Descriptor instead.
 func (*OpenChannelRequest) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{24}
+	return file_ruleset_proto_rawDescGZIP(), []int{26}
 }
 
 // OpenChannelResponse says where to connect: network is "unix", address a socket path; token is
@@ -1989,7 +2122,7 @@ type OpenChannelResponse struct {
 
 func (x *OpenChannelResponse) Reset() {
 	*x = OpenChannelResponse{}
-	mi := &file_ruleset_proto_msgTypes[25]
+	mi := &file_ruleset_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2001,7 +2134,7 @@ func (x *OpenChannelResponse) String() string {
 func (*OpenChannelResponse) ProtoMessage() {}
 
 func (x *OpenChannelResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[25]
+	mi := &file_ruleset_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2014,7 +2147,7 @@ func (x *OpenChannelResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenChannelResponse.ProtoReflect.Descriptor instead.
 func (*OpenChannelResponse) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{25}
+	return file_ruleset_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *OpenChannelResponse) GetNetwork() string {
@@ -2163,7 +2296,7 @@ const file_ruleset_proto_rawDesc = "" +
 	"\x04seed\x18\x04 \x01(\x04R\x04seed\"v\n" +
 	"\vBotResponse\x124\n" +
 	"\x06action\x18\x01 \x01(\v2\x1c.cardhouse.ruleset.v1.ActionR\x06action\x121\n" +
-	"\x05error\x18\x0f \x01(\v2\x1b.cardhouse.ruleset.v1.ErrorR\x05error\"\xb5\x03\n" +
+	"\x05error\x18\x0f \x01(\v2\x1b.cardhouse.ruleset.v1.ErrorR\x05error\"\x97\x04\n" +
 	"\x04Call\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x04R\x02id\x12\x1d\n" +
 	"\n" +
@@ -2173,16 +2306,24 @@ const file_ruleset_proto_rawDesc = "" +
 	"\x03act\x18\x05 \x01(\v2 .cardhouse.ruleset.v1.ActRequestH\x00R\x03act\x12@\n" +
 	"\ainspect\x18\x06 \x01(\v2$.cardhouse.ruleset.v1.InspectRequestH\x00R\ainspect\x124\n" +
 	"\x03bot\x18\a \x01(\v2 .cardhouse.ruleset.v1.BotRequestH\x00R\x03bot\x12=\n" +
-	"\x06cancel\x18\b \x01(\v2#.cardhouse.ruleset.v1.CancelRequestH\x00R\x06cancelB\t\n" +
-	"\arequest\"\x0f\n" +
-	"\rCancelRequest\"\xd9\x02\n" +
+	"\x06cancel\x18\b \x01(\v2#.cardhouse.ruleset.v1.CancelRequestH\x00R\x06cancel\x12`\n" +
+	"\x13describe_house_rule\x18\t \x01(\v2..cardhouse.ruleset.v1.DescribeHouseRuleRequestH\x00R\x11describeHouseRuleB\t\n" +
+	"\arequest\"2\n" +
+	"\x18DescribeHouseRuleRequest\x12\x16\n" +
+	"\x06source\x18\x01 \x01(\tR\x06source\"k\n" +
+	"\x19DescribeHouseRuleResponse\x12\x1b\n" +
+	"\tinfo_json\x18\x01 \x01(\fR\binfoJson\x121\n" +
+	"\x05error\x18\x0f \x01(\v2\x1b.cardhouse.ruleset.v1.ErrorR\x05error\"\x0f\n" +
+	"\rCancelRequest\"\xab\x03\n" +
 	"\x05Reply\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x04R\x02id\x12D\n" +
 	"\bdescribe\x18\x02 \x01(\v2&.cardhouse.ruleset.v1.DescribeResponseH\x00R\bdescribe\x128\n" +
 	"\x04step\x18\x03 \x01(\v2\".cardhouse.ruleset.v1.StepResponseH\x00R\x04step\x12A\n" +
 	"\ainspect\x18\x04 \x01(\v2%.cardhouse.ruleset.v1.InspectResponseH\x00R\ainspect\x125\n" +
 	"\x03bot\x18\x05 \x01(\v2!.cardhouse.ruleset.v1.BotResponseH\x00R\x03bot\x12:\n" +
-	"\x06status\x18\x06 \x01(\v2 .cardhouse.ruleset.v1.CallStatusH\x00R\x06statusB\n" +
+	"\x06status\x18\x06 \x01(\v2 .cardhouse.ruleset.v1.CallStatusH\x00R\x06status\x12P\n" +
+	"\n" +
+	"house_rule\x18\a \x01(\v2/.cardhouse.ruleset.v1.DescribeHouseRuleResponseH\x00R\thouseRuleB\n" +
 	"\n" +
 	"\bresponse\":\n" +
 	"\n" +
@@ -2209,51 +2350,53 @@ func file_ruleset_proto_rawDescGZIP() []byte {
 	return file_ruleset_proto_rawDescData
 }
 
-var file_ruleset_proto_msgTypes = make([]protoimpl.MessageInfo, 29)
+var file_ruleset_proto_msgTypes = make([]protoimpl.MessageInfo, 31)
 var file_ruleset_proto_goTypes = []any{
-	(*Error)(nil),               // 0: cardhouse.ruleset.v1.Error
-	(*Refusal)(nil),             // 1: cardhouse.ruleset.v1.Refusal
-	(*Failure)(nil),             // 2: cardhouse.ruleset.v1.Failure
-	(*DescribeRequest)(nil),     // 3: cardhouse.ruleset.v1.DescribeRequest
-	(*DescribeResponse)(nil),    // 4: cardhouse.ruleset.v1.DescribeResponse
-	(*NewGameRequest)(nil),      // 5: cardhouse.ruleset.v1.NewGameRequest
-	(*ActRequest)(nil),          // 6: cardhouse.ruleset.v1.ActRequest
-	(*Action)(nil),              // 7: cardhouse.ruleset.v1.Action
-	(*StepResponse)(nil),        // 8: cardhouse.ruleset.v1.StepResponse
-	(*Event)(nil),               // 9: cardhouse.ruleset.v1.Event
-	(*Status)(nil),              // 10: cardhouse.ruleset.v1.Status
-	(*Deadline)(nil),            // 11: cardhouse.ruleset.v1.Deadline
-	(*InspectRequest)(nil),      // 12: cardhouse.ruleset.v1.InspectRequest
-	(*InspectResponse)(nil),     // 13: cardhouse.ruleset.v1.InspectResponse
-	(*Value)(nil),               // 14: cardhouse.ruleset.v1.Value
-	(*Strings)(nil),             // 15: cardhouse.ruleset.v1.Strings
-	(*Ints)(nil),                // 16: cardhouse.ruleset.v1.Ints
-	(*StringLists)(nil),         // 17: cardhouse.ruleset.v1.StringLists
-	(*BotRequest)(nil),          // 18: cardhouse.ruleset.v1.BotRequest
-	(*BotResponse)(nil),         // 19: cardhouse.ruleset.v1.BotResponse
-	(*Call)(nil),                // 20: cardhouse.ruleset.v1.Call
-	(*CancelRequest)(nil),       // 21: cardhouse.ruleset.v1.CancelRequest
-	(*Reply)(nil),               // 22: cardhouse.ruleset.v1.Reply
-	(*CallStatus)(nil),          // 23: cardhouse.ruleset.v1.CallStatus
-	(*OpenChannelRequest)(nil),  // 24: cardhouse.ruleset.v1.OpenChannelRequest
-	(*OpenChannelResponse)(nil), // 25: cardhouse.ruleset.v1.OpenChannelResponse
-	nil,                         // 26: cardhouse.ruleset.v1.Action.ArgsEntry
-	nil,                         // 27: cardhouse.ruleset.v1.Event.DataEntry
-	nil,                         // 28: cardhouse.ruleset.v1.InspectResponse.ObservationEntry
+	(*Error)(nil),                     // 0: cardhouse.ruleset.v1.Error
+	(*Refusal)(nil),                   // 1: cardhouse.ruleset.v1.Refusal
+	(*Failure)(nil),                   // 2: cardhouse.ruleset.v1.Failure
+	(*DescribeRequest)(nil),           // 3: cardhouse.ruleset.v1.DescribeRequest
+	(*DescribeResponse)(nil),          // 4: cardhouse.ruleset.v1.DescribeResponse
+	(*NewGameRequest)(nil),            // 5: cardhouse.ruleset.v1.NewGameRequest
+	(*ActRequest)(nil),                // 6: cardhouse.ruleset.v1.ActRequest
+	(*Action)(nil),                    // 7: cardhouse.ruleset.v1.Action
+	(*StepResponse)(nil),              // 8: cardhouse.ruleset.v1.StepResponse
+	(*Event)(nil),                     // 9: cardhouse.ruleset.v1.Event
+	(*Status)(nil),                    // 10: cardhouse.ruleset.v1.Status
+	(*Deadline)(nil),                  // 11: cardhouse.ruleset.v1.Deadline
+	(*InspectRequest)(nil),            // 12: cardhouse.ruleset.v1.InspectRequest
+	(*InspectResponse)(nil),           // 13: cardhouse.ruleset.v1.InspectResponse
+	(*Value)(nil),                     // 14: cardhouse.ruleset.v1.Value
+	(*Strings)(nil),                   // 15: cardhouse.ruleset.v1.Strings
+	(*Ints)(nil),                      // 16: cardhouse.ruleset.v1.Ints
+	(*StringLists)(nil),               // 17: cardhouse.ruleset.v1.StringLists
+	(*BotRequest)(nil),                // 18: cardhouse.ruleset.v1.BotRequest
+	(*BotResponse)(nil),               // 19: cardhouse.ruleset.v1.BotResponse
+	(*Call)(nil),                      // 20: cardhouse.ruleset.v1.Call
+	(*DescribeHouseRuleRequest)(nil),  // 21: cardhouse.ruleset.v1.DescribeHouseRuleRequest
+	(*DescribeHouseRuleResponse)(nil), // 22: cardhouse.ruleset.v1.DescribeHouseRuleResponse
+	(*CancelRequest)(nil),             // 23: cardhouse.ruleset.v1.CancelRequest
+	(*Reply)(nil),                     // 24: cardhouse.ruleset.v1.Reply
+	(*CallStatus)(nil),                // 25: cardhouse.ruleset.v1.CallStatus
+	(*OpenChannelRequest)(nil),        // 26: cardhouse.ruleset.v1.OpenChannelRequest
+	(*OpenChannelResponse)(nil),       // 27: cardhouse.ruleset.v1.OpenChannelResponse
+	nil,                               // 28: cardhouse.ruleset.v1.Action.ArgsEntry
+	nil,                               // 29: cardhouse.ruleset.v1.Event.DataEntry
+	nil,                               // 30: cardhouse.ruleset.v1.InspectResponse.ObservationEntry
 }
 var file_ruleset_proto_depIdxs = []int32{
 	1,  // 0: cardhouse.ruleset.v1.Error.refusal:type_name -> cardhouse.ruleset.v1.Refusal
 	2,  // 1: cardhouse.ruleset.v1.Error.failure:type_name -> cardhouse.ruleset.v1.Failure
 	0,  // 2: cardhouse.ruleset.v1.DescribeResponse.error:type_name -> cardhouse.ruleset.v1.Error
 	7,  // 3: cardhouse.ruleset.v1.ActRequest.action:type_name -> cardhouse.ruleset.v1.Action
-	26, // 4: cardhouse.ruleset.v1.Action.args:type_name -> cardhouse.ruleset.v1.Action.ArgsEntry
+	28, // 4: cardhouse.ruleset.v1.Action.args:type_name -> cardhouse.ruleset.v1.Action.ArgsEntry
 	10, // 5: cardhouse.ruleset.v1.StepResponse.status:type_name -> cardhouse.ruleset.v1.Status
 	0,  // 6: cardhouse.ruleset.v1.StepResponse.error:type_name -> cardhouse.ruleset.v1.Error
 	9,  // 7: cardhouse.ruleset.v1.StepResponse.events:type_name -> cardhouse.ruleset.v1.Event
-	27, // 8: cardhouse.ruleset.v1.Event.data:type_name -> cardhouse.ruleset.v1.Event.DataEntry
+	29, // 8: cardhouse.ruleset.v1.Event.data:type_name -> cardhouse.ruleset.v1.Event.DataEntry
 	11, // 9: cardhouse.ruleset.v1.Status.deadlines:type_name -> cardhouse.ruleset.v1.Deadline
 	10, // 10: cardhouse.ruleset.v1.InspectResponse.status:type_name -> cardhouse.ruleset.v1.Status
-	28, // 11: cardhouse.ruleset.v1.InspectResponse.observation:type_name -> cardhouse.ruleset.v1.InspectResponse.ObservationEntry
+	30, // 11: cardhouse.ruleset.v1.InspectResponse.observation:type_name -> cardhouse.ruleset.v1.InspectResponse.ObservationEntry
 	0,  // 12: cardhouse.ruleset.v1.InspectResponse.error:type_name -> cardhouse.ruleset.v1.Error
 	15, // 13: cardhouse.ruleset.v1.Value.strs:type_name -> cardhouse.ruleset.v1.Strings
 	16, // 14: cardhouse.ruleset.v1.Value.ints:type_name -> cardhouse.ruleset.v1.Ints
@@ -2266,20 +2409,23 @@ var file_ruleset_proto_depIdxs = []int32{
 	6,  // 21: cardhouse.ruleset.v1.Call.act:type_name -> cardhouse.ruleset.v1.ActRequest
 	12, // 22: cardhouse.ruleset.v1.Call.inspect:type_name -> cardhouse.ruleset.v1.InspectRequest
 	18, // 23: cardhouse.ruleset.v1.Call.bot:type_name -> cardhouse.ruleset.v1.BotRequest
-	21, // 24: cardhouse.ruleset.v1.Call.cancel:type_name -> cardhouse.ruleset.v1.CancelRequest
-	4,  // 25: cardhouse.ruleset.v1.Reply.describe:type_name -> cardhouse.ruleset.v1.DescribeResponse
-	8,  // 26: cardhouse.ruleset.v1.Reply.step:type_name -> cardhouse.ruleset.v1.StepResponse
-	13, // 27: cardhouse.ruleset.v1.Reply.inspect:type_name -> cardhouse.ruleset.v1.InspectResponse
-	19, // 28: cardhouse.ruleset.v1.Reply.bot:type_name -> cardhouse.ruleset.v1.BotResponse
-	23, // 29: cardhouse.ruleset.v1.Reply.status:type_name -> cardhouse.ruleset.v1.CallStatus
-	14, // 30: cardhouse.ruleset.v1.InspectResponse.ObservationEntry.value:type_name -> cardhouse.ruleset.v1.Value
-	24, // 31: cardhouse.ruleset.v1.Ruleset.OpenChannel:input_type -> cardhouse.ruleset.v1.OpenChannelRequest
-	25, // 32: cardhouse.ruleset.v1.Ruleset.OpenChannel:output_type -> cardhouse.ruleset.v1.OpenChannelResponse
-	32, // [32:33] is the sub-list for method output_type
-	31, // [31:32] is the sub-list for method input_type
-	31, // [31:31] is the sub-list for extension type_name
-	31, // [31:31] is the sub-list for extension extendee
-	0,  // [0:31] is the sub-list for field type_name
+	23, // 24: cardhouse.ruleset.v1.Call.cancel:type_name -> cardhouse.ruleset.v1.CancelRequest
+	21, // 25: cardhouse.ruleset.v1.Call.describe_house_rule:type_name -> cardhouse.ruleset.v1.DescribeHouseRuleRequest
+	0,  // 26: cardhouse.ruleset.v1.DescribeHouseRuleResponse.error:type_name -> cardhouse.ruleset.v1.Error
+	4,  // 27: cardhouse.ruleset.v1.Reply.describe:type_name -> cardhouse.ruleset.v1.DescribeResponse
+	8,  // 28: cardhouse.ruleset.v1.Reply.step:type_name -> cardhouse.ruleset.v1.StepResponse
+	13, // 29: cardhouse.ruleset.v1.Reply.inspect:type_name -> cardhouse.ruleset.v1.InspectResponse
+	19, // 30: cardhouse.ruleset.v1.Reply.bot:type_name -> cardhouse.ruleset.v1.BotResponse
+	25, // 31: cardhouse.ruleset.v1.Reply.status:type_name -> cardhouse.ruleset.v1.CallStatus
+	22, // 32: cardhouse.ruleset.v1.Reply.house_rule:type_name -> cardhouse.ruleset.v1.DescribeHouseRuleResponse
+	14, // 33: cardhouse.ruleset.v1.InspectResponse.ObservationEntry.value:type_name -> cardhouse.ruleset.v1.Value
+	26, // 34: cardhouse.ruleset.v1.Ruleset.OpenChannel:input_type -> cardhouse.ruleset.v1.OpenChannelRequest
+	27, // 35: cardhouse.ruleset.v1.Ruleset.OpenChannel:output_type -> cardhouse.ruleset.v1.OpenChannelResponse
+	35, // [35:36] is the sub-list for method output_type
+	34, // [34:35] is the sub-list for method input_type
+	34, // [34:34] is the sub-list for extension type_name
+	34, // [34:34] is the sub-list for extension extendee
+	0,  // [0:34] is the sub-list for field type_name
 }
 
 func init() { file_ruleset_proto_init() }
@@ -2310,13 +2456,15 @@ func file_ruleset_proto_init() {
 		(*Call_Inspect)(nil),
 		(*Call_Bot)(nil),
 		(*Call_Cancel)(nil),
+		(*Call_DescribeHouseRule)(nil),
 	}
-	file_ruleset_proto_msgTypes[22].OneofWrappers = []any{
+	file_ruleset_proto_msgTypes[24].OneofWrappers = []any{
 		(*Reply_Describe)(nil),
 		(*Reply_Step)(nil),
 		(*Reply_Inspect)(nil),
 		(*Reply_Bot)(nil),
 		(*Reply_Status)(nil),
+		(*Reply_HouseRule)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -2324,7 +2472,7 @@ func file_ruleset_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ruleset_proto_rawDesc), len(file_ruleset_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   29,
+			NumMessages:   31,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
