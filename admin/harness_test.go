@@ -21,7 +21,7 @@ import (
 	"cardhouse/platform/store"
 	"cardhouse/platform/store/storetest"
 	"cardhouse/plugins/builtin"
-	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/plugin"
 
 	"github.com/coder/websocket"
@@ -84,7 +84,7 @@ func newEnv(t *testing.T, dialect string) *env {
 		t.Fatalf("opening the store: %v", err)
 	}
 	p := hotspotPlugin(t)
-	rooms, err := room.NewManager(ctx, room.Config{Store: st, Engines: map[string]sdk.Engine{"hotspot": p}, Logger: quietLogger()})
+	rooms, err := room.NewManager(ctx, room.Config{Store: st, Engines: map[string]engine.Engine{"hotspot": p}, Logger: quietLogger()})
 	if err != nil {
 		t.Fatal(err)
 	}

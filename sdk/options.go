@@ -160,3 +160,19 @@ func toInt(v any) (int, bool) {
 	}
 	return 0, false
 }
+
+// CheckOptions validates raw options for a game of seats seats against the ruleset's schema and its
+// OptionChecker, if any.
+func CheckOptions(info Info, checker any, seats int, raw map[string]any) (Options, error) {
+	if seats < info.MinSeats || seats > info.MaxSeats {
+		return nil, OptionErrors{{Field: "seats", Reason: fmt.Sprintf("%s is for %d to %d seats, got %d", info.Name, info.MinSeats, info.MaxSeats, seats)}}
+	}
+	opts, err := ValidateOptions(info.Options, raw)
+	if err != nil {
+		return nil, err
+	}
+	if oc, ok := checker.(OptionChecker); ok {
+		return oc.CheckOptions(seats, opts)
+	}
+	return opts, nil
+}

@@ -22,6 +22,7 @@ import (
 	"cardhouse/platform/store"
 	"cardhouse/platform/store/storetest"
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/plugin"
 	"cardhouse/web"
 
@@ -273,7 +274,7 @@ func startServer(t *testing.T) (url string, ids []string) {
 	t.Helper()
 	ctx := context.Background()
 	bin := t.TempDir()
-	engines := map[string]sdk.Engine{}
+	engines := map[string]engine.Engine{}
 	for _, id := range []string{"hotspot", "drugs", "lastcard"} {
 		exe := filepath.Join(bin, id)
 		out, err := exec.Command("go", "build", "-o", exe, "../plugins/"+id).CombinedOutput()

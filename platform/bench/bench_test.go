@@ -18,6 +18,7 @@ import (
 	"cardhouse/rulesets/hotspot"
 	"cardhouse/rulesets/lastcard"
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/houserules"
 )
 
@@ -184,10 +185,10 @@ func TestRunRefusesBadConfig(t *testing.T) {
 
 // TestRunInProcess plays the same games on the in-process engines.
 func TestRunInProcess(t *testing.T) {
-	engines := map[string]func() sdk.Engine{
-		"lastcard": func() sdk.Engine { return sdk.NewEngine(lastcard.New(), houserules.Enable()) },
-		"hotspot":  func() sdk.Engine { return sdk.NewEngine(hotspot.New(), houserules.Enable()) },
-		"drugs":    func() sdk.Engine { return sdk.NewEngine(drugs.New(), houserules.Enable()) },
+	engines := map[string]func() engine.Engine{
+		"lastcard": func() engine.Engine { return engine.New(lastcard.New(), houserules.Enable()) },
+		"hotspot":  func() engine.Engine { return engine.New(hotspot.New(), houserules.Enable()) },
+		"drugs":    func() engine.Engine { return engine.New(drugs.New(), houserules.Enable()) },
 	}
 	res, err := bench.RunInProcess(context.Background(), bench.InProcessConfig{Rooms: 3, Duration: 2 * time.Second,
 		Variants: variants, Engines: engines, Bots: bots(), Seed: 3})

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 )
 
 // InProcessConfig is an in-process run: the same games as Run (four seats, default options as an
@@ -24,8 +25,8 @@ type InProcessConfig struct {
 	Rooms            int
 	Warmup, Duration time.Duration
 	Variants         []string
-	// Engines make an in-process engine per variant (sdk.NewEngine of the built-in rulesets).
-	Engines map[string]func() sdk.Engine
+	// Engines make an in-process engine per variant (engine.New of the built-in rulesets).
+	Engines map[string]func() engine.Engine
 	Bots    map[string]sdk.Bots
 	Seed    uint64
 }
@@ -132,7 +133,7 @@ type inCounts struct {
 
 // onlineOptions are the options an online room gets by default: none, but "auto" for a
 // last_card_mode option (the server's L-8).
-func onlineOptions(d *sdk.Description) map[string]any {
+func onlineOptions(d *engine.Description) map[string]any {
 	opts := map[string]any{}
 	for _, o := range d.Options {
 		if o.Name == "last_card_mode" && slices.Contains(o.Choices, "auto") {
@@ -146,7 +147,7 @@ func onlineOptions(d *sdk.Description) map[string]any {
 // seats with an action open choose from their views (out-of-turn seats first, as a catch or a
 // call comes before the next play), the host deals between rounds, and when no bot acts the
 // earliest deadline falls due.
-func playInProcess(ctx context.Context, e sdk.Engine, bot sdk.Bots, seed uint64, phase *atomic.Int32, c *inCounts) error {
+func playInProcess(ctx context.Context, e engine.Engine, bot sdk.Bots, seed uint64, phase *atomic.Int32, c *inCounts) error {
 	d, err := e.Describe(ctx)
 	if err != nil {
 		return err
@@ -155,7 +156,7 @@ func playInProcess(ctx context.Context, e sdk.Engine, bot sdk.Bots, seed uint64,
 	rng := sdk.NewRNG(seed)
 	var now int64 = 1_800_000_000_000
 	measuring := func() bool { return phase.Load() == phaseMeasure }
-	engineCall := func(f func() (*sdk.Step, error)) (*sdk.Step, error) {
+	engineCall := func(f func() (*engine.Step, error)) (*engine.Step, error) {
 		t := time.Now()
 		st, err := f()
 		if measuring() {
@@ -164,8 +165,8 @@ func playInProcess(ctx context.Context, e sdk.Engine, bot sdk.Bots, seed uint64,
 		return st, err
 	}
 	for g := uint64(0); ctx.Err() == nil; g++ {
-		st, err := engineCall(func() (*sdk.Step, error) {
-			return e.NewGame(ctx, &sdk.NewGameRequest{Seats: Seats, Options: opts, Seed: seed + g, Now: now})
+		st, err := engineCall(func() (*engine.Step, error) {
+			return e.NewGame(ctx, &engine.NewGameRequest{Seats: Seats, Options: opts, Seed: seed + g, Now: now})
 		})
 		if err != nil {
 			return fmt.Errorf("in-process %s: new game: %w", d.ID, err)
@@ -213,8 +214,8 @@ func playInProcess(ctx context.Context, e sdk.Engine, bot sdk.Bots, seed uint64,
 				now = max(now, first.At)
 				act = &sdk.Action{Seat: sdk.Clock, Type: sdk.ActDeadline, Deadline: first.ID}
 			}
-			next, err := engineCall(func() (*sdk.Step, error) {
-				return e.Act(ctx, &sdk.ActRequest{State: st.State, Action: *act, Now: now})
+			next, err := engineCall(func() (*engine.Step, error) {
+				return e.Act(ctx, &engine.ActRequest{State: st.State, Action: *act, Now: now})
 			})
 			if err != nil {
 				if ctx.Err() != nil {

@@ -14,6 +14,7 @@ import (
 	"cardhouse/rulesets/hotspot"
 	"cardhouse/rulesets/lastcard"
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -168,16 +169,16 @@ func TestDecodeJSONMatchesStd(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	for _, r := range []struct {
-		e   sdk.Engine
+		e   engine.Engine
 		bot sdk.Bots
-	}{{sdk.NewEngine(lastcard.New()), lastcard.New()}, {sdk.NewEngine(hotspot.New()), hotspot.New()}, {sdk.NewEngine(drugs.New()), drugs.New()}} {
+	}{{engine.New(lastcard.New()), lastcard.New()}, {engine.New(hotspot.New()), hotspot.New()}, {engine.New(drugs.New()), drugs.New()}} {
 		e := r.e
 		d, err := e.Describe(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Run(d.ID, func(t *testing.T) {
-			st, err := e.NewGame(ctx, &sdk.NewGameRequest{Seats: 4, Seed: 7, Options: onlineOptions(d), Now: 1})
+			st, err := e.NewGame(ctx, &engine.NewGameRequest{Seats: 4, Seed: 7, Options: onlineOptions(d), Now: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -216,7 +217,7 @@ func TestDecodeJSONMatchesStd(t *testing.T) {
 					}
 					act = &sdk.Action{Seat: sdk.Clock, Type: sdk.ActDeadline, Deadline: st.Status.Deadlines[0].ID}
 				}
-				if st, err = e.Act(ctx, &sdk.ActRequest{State: st.State, Action: *act, Now: int64(step + 2)}); err != nil {
+				if st, err = e.Act(ctx, &engine.ActRequest{State: st.State, Action: *act, Now: int64(step + 2)}); err != nil {
 					t.Fatalf("step %d: %v", step, err)
 				}
 			}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"cardhouse/platform/store"
-	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 )
 
 // disabledSet holds the rulesets disabled for new rooms, by id, with the reason given.
@@ -63,7 +63,7 @@ func (m *Manager) checkEnabled(id string) error {
 
 // Engines returns the engines rooms play, by ruleset id (a copy of the map; the engines are
 // shared). The admin area type-asserts them for plugin statistics and restarts.
-func (m *Manager) Engines() map[string]sdk.Engine { return maps.Clone(m.cfg.Engines) }
+func (m *Manager) Engines() map[string]engine.Engine { return maps.Clone(m.cfg.Engines) }
 
 // Metrics returns the room layer's collectors.
 func (m *Manager) Metrics() *Metrics { return m.cfg.Metrics }

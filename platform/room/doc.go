@@ -7,7 +7,7 @@
 //
 //   - game.go (roomGame): dealing, a player's action (Room.act, one path for HTTP and the
 //     WebSocket; validate.go checks its shape), the engine call, the commit and the views. An
-//     accepted action goes to the engine (a variant plugin, as an sdk.Engine), then it is
+//     accepted action goes to the engine (a variant plugin, as an engine.Engine), then it is
 //     committed (with the new state every StateEvery actions and at every phase change), and only
 //     then does each connection get its own view (P-7, P-9); a room loaded after a restart replays
 //     the stored actions after the stored state (Room.catchUp).

@@ -3,6 +3,7 @@ package room
 import (
 	"cardhouse/platform/store"
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"context"
 	"crypto/rand"
 	"encoding/binary"
@@ -19,10 +20,10 @@ func (r *Room) refresh() error {
 		r.broken = err
 		return err
 	}
-	var in *sdk.Inspection
+	var in *engine.Inspection
 	err := r.call("inspect", func(ctx context.Context) error {
 		var err error
-		in, err = r.engine.Inspect(ctx, &sdk.InspectRequest{State: r.game.State, Views: true})
+		in, err = r.engine.Inspect(ctx, &engine.InspectRequest{State: r.game.State, Views: true})
 		return err
 	})
 	if err != nil {
@@ -53,10 +54,10 @@ func (r *Room) catchUp() error {
 		if err := json.Unmarshal([]byte(rec.Action), &a); err != nil {
 			return fmt.Errorf("replaying game %d: action %d is unreadable: %w", r.game.Number, rec.Seq, err)
 		}
-		var step *sdk.Step
+		var step *engine.Step
 		err := r.call("replay", func(ctx context.Context) error {
 			var err error
-			step, err = r.engine.Act(ctx, &sdk.ActRequest{State: r.game.State, Action: a, Now: rec.Now, NoViews: true})
+			step, err = r.engine.Act(ctx, &engine.ActRequest{State: r.game.State, Action: a, Now: rec.Now, NoViews: true})
 			return err
 		})
 		if err != nil {
@@ -98,11 +99,11 @@ func (r *Room) apply(a sdk.Action) error {
 			nowMs = d.At
 		}
 	}
-	var step *sdk.Step
+	var step *engine.Step
 	watched := r.watched()
 	err := r.call("act", func(ctx context.Context) error {
 		var err error
-		step, err = r.engine.Act(ctx, &sdk.ActRequest{State: r.game.State, Action: a, Now: nowMs, NoSpectator: !watched, ViewBuf: r.viewBufs[0]})
+		step, err = r.engine.Act(ctx, &engine.ActRequest{State: r.game.State, Action: a, Now: nowMs, NoSpectator: !watched, ViewBuf: r.viewBufs[0]})
 		return err
 	})
 	if err != nil {
@@ -164,7 +165,7 @@ func (r *Room) apply(a sdk.Action) error {
 // room's, and swaps the buffers: the one that held the views before holds nothing kept now (the
 // views are copied into each connection's message), so the next step may write into it. A
 // step whose views did not fit gets a spare as large as they were for the next one.
-func (r *Room) adoptViews(step *sdk.Step) {
+func (r *Room) adoptViews(step *engine.Step) {
 	r.views, r.spectator = step.Views, step.Spectator
 	size := len(step.Spectator)
 	for _, v := range step.Views {
@@ -249,10 +250,10 @@ func (r *Room) deal(u *store.User) error {
 		opener = &o
 	}
 	nowMs := r.now().UnixMilli()
-	var step *sdk.Step
+	var step *engine.Step
 	err = r.call("start", func(ctx context.Context) error {
 		var err error
-		step, err = r.engine.NewGame(ctx, &sdk.NewGameRequest{Seats: len(seated), Options: opts, Seed: seed, Opener: opener, Now: nowMs, HouseRules: rules})
+		step, err = r.engine.NewGame(ctx, &engine.NewGameRequest{Seats: len(seated), Options: opts, Seed: seed, Opener: opener, Now: nowMs, HouseRules: rules})
 		return err
 	})
 	if err != nil {
@@ -372,7 +373,7 @@ func (r *Room) check(uid int64, seat *int, a sdk.Action) error {
 	}
 	state := r.game.State
 	return engineErr(r.call("check", func(ctx context.Context) error {
-		_, err := r.engine.Act(ctx, &sdk.ActRequest{State: state, Action: a, Now: r.now().UnixMilli(), NoViews: true})
+		_, err := r.engine.Act(ctx, &engine.ActRequest{State: state, Action: a, Now: r.now().UnixMilli(), NoViews: true})
 		return err
 	}))
 }

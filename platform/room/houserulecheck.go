@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 )
 
 // DryRun bounds the bot games CheckHouseRule plays with a script. Zero fields take the defaults.
@@ -41,8 +42,8 @@ func (d *DryRun) defaults() {
 // HouseRuleCheck is what CheckHouseRule learnt: what the script declares, and one line per dry-run
 // game played.
 type HouseRuleCheck struct {
-	Info  sdk.HouseRuleInfo `json:"info"`
-	Games []DryRunGame      `json:"games"`
+	Info  engine.HouseRuleInfo `json:"info"`
+	Games []DryRunGame         `json:"games"`
 }
 
 // DryRunGame is one bot game of a dry run.
@@ -122,9 +123,9 @@ func (m *Manager) CheckHouseRule(ctx context.Context, source string, rulesets []
 	return out, nil
 }
 
-// describeHouseRule asks ruleset's plugin what the script declares (sdk.HouseRuleDescriber).
-func (m *Manager) describeHouseRule(ctx context.Context, ruleset, source string) (*sdk.HouseRuleInfo, error) {
-	d, ok := m.cfg.Engines[ruleset].(sdk.HouseRuleDescriber)
+// describeHouseRule asks ruleset's plugin what the script declares (engine.HouseRuleDescriber).
+func (m *Manager) describeHouseRule(ctx context.Context, ruleset, source string) (*engine.HouseRuleInfo, error) {
+	d, ok := m.cfg.Engines[ruleset].(engine.HouseRuleDescriber)
 	if !ok {
 		return nil, errf(KindInvalid, "no_house_rules", "ruleset %s cannot describe house rules on this server (its plugin was built without the call; rebuild it)", ruleset)
 	}
@@ -158,10 +159,10 @@ func (m *Manager) checkErr(ctx context.Context, ruleset, where string, err error
 }
 
 // startWith starts a throw-away game of ruleset with one house rule.
-func (m *Manager) startWith(ctx context.Context, ruleset string, seats int, seed uint64, rule sdk.HouseRule) (*sdk.Step, error) {
+func (m *Manager) startWith(ctx context.Context, ruleset string, seats int, seed uint64, rule sdk.HouseRule) (*engine.Step, error) {
 	cctx, cancel := context.WithTimeout(ctx, m.cfg.CallTimeout)
 	defer cancel()
-	return m.cfg.Engines[ruleset].NewGame(cctx, &sdk.NewGameRequest{Seats: seats, Seed: seed, HouseRules: []sdk.HouseRule{rule}, NoViews: true})
+	return m.cfg.Engines[ruleset].NewGame(cctx, &engine.NewGameRequest{Seats: seats, Seed: seed, HouseRules: []sdk.HouseRule{rule}, NoViews: true})
 }
 
 // dryGame plays one game with bots in every seat through the ruleset's engine: the host deals
@@ -193,9 +194,9 @@ func (m *Manager) dryGame(ctx context.Context, ruleset string, rule sdk.HouseRul
 			a = &sdk.Action{Seat: sdk.Host, Type: sdk.ActDeal}
 		default:
 			for i, actor := range st.Status.Actors {
-				var ans *sdk.BotAnswer
+				var ans *engine.BotAnswer
 				err := call(func(ctx context.Context) (err error) {
-					ans, err = eng.Bot(ctx, &sdk.BotCall{State: st.State, Seat: actor, Level: level, Seed: seed*7919 + uint64(n)*31 + uint64(i)})
+					ans, err = eng.Bot(ctx, &engine.BotCall{State: st.State, Seat: actor, Level: level, Seed: seed*7919 + uint64(n)*31 + uint64(i)})
 					return err
 				})
 				if err != nil {
@@ -215,9 +216,9 @@ func (m *Manager) dryGame(ctx context.Context, ruleset string, rule sdk.HouseRul
 				return res, errf(KindInvalid, "bad_house_rule", "action %d: no bot of seats %v has anything to do and nothing is due: the rule leaves the game stuck", n, st.Status.Actors)
 			}
 		}
-		var next *sdk.Step
+		var next *engine.Step
 		err := call(func(ctx context.Context) (err error) {
-			next, err = eng.Act(ctx, &sdk.ActRequest{State: st.State, Action: *a, Now: now, NoViews: true})
+			next, err = eng.Act(ctx, &engine.ActRequest{State: st.State, Action: *a, Now: now, NoViews: true})
 			return err
 		})
 		if err != nil {

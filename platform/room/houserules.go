@@ -11,6 +11,7 @@ import (
 
 	"cardhouse/platform/store"
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 )
 
 // HouseRuleInfo is a house rule a room has enabled, as room info shows it: the version the next
@@ -27,14 +28,14 @@ type HouseRuleInfo struct {
 	Options map[string]any `json:"options"`
 	Schema  []sdk.Option   `json:"schema,omitempty"`
 	// Actions are the actions the rule adds (shown in players' views while open).
-	Actions []sdk.HouseAction `json:"actions,omitempty"`
+	Actions []engine.HouseAction `json:"actions,omitempty"`
 }
 
 // houseRuleInfos describes the room's enabled rules (actor only).
 func (r *Room) houseRuleInfos() []HouseRuleInfo {
 	out := make([]HouseRuleInfo, 0, len(r.houseRules))
 	for _, e := range r.houseRules {
-		var decl sdk.HouseRuleInfo
+		var decl engine.HouseRuleInfo
 		_ = json.Unmarshal([]byte(e.Version.Declared), &decl)
 		hi := HouseRuleInfo{Name: e.Script.Name, Version: e.Version.Number, Description: e.Version.Description,
 			OwnerID: e.Script.OwnerID, Status: e.Version.Status, Usable: e.Version.Usable(&e.Script, r.room.HostID),
@@ -237,7 +238,7 @@ func checkChoice(sc *store.HouseRuleScript, v *store.HouseRuleVersion, ruleset s
 	if !v.Usable(sc, hostID) {
 		return nil, unusable(sc, v)
 	}
-	var decl sdk.HouseRuleInfo
+	var decl engine.HouseRuleInfo
 	if err := json.Unmarshal([]byte(v.Declared), &decl); err != nil {
 		return nil, fmt.Errorf("house rule %q v%d: reading what it declares: %w", sc.Name, v.Number, err)
 	}
@@ -327,7 +328,7 @@ func (m *Manager) formHouseRules(ctx context.Context, host *store.User, req Crea
 	}
 	cctx, cancel := context.WithTimeout(ctx, m.cfg.CallTimeout)
 	defer cancel()
-	_, err := m.cfg.Engines[req.Ruleset].NewGame(cctx, &sdk.NewGameRequest{Seats: req.Seats, Options: map[string]any(opts), Seed: 1, HouseRules: rules, NoViews: true})
+	_, err := m.cfg.Engines[req.Ruleset].NewGame(cctx, &engine.NewGameRequest{Seats: req.Seats, Options: map[string]any(opts), Seed: 1, HouseRules: rules, NoViews: true})
 	if re, ok := sdk.AsRefusal(err); ok {
 		return nil, sdk.OptionErrors{{Field: "house_rules", Reason: re.Reason}}
 	} else if err != nil {
@@ -347,7 +348,7 @@ func (r *Room) trialStart(rules []sdk.HouseRule) error {
 	_ = json.Unmarshal([]byte(r.room.Options), &opts)
 	seats := min(max(r.room.Capacity, r.desc.MinSeats), r.desc.MaxSeats)
 	err := r.call("check", func(ctx context.Context) error {
-		_, err := r.engine.NewGame(ctx, &sdk.NewGameRequest{Seats: seats, Options: opts, Seed: 1, HouseRules: rules, NoViews: true})
+		_, err := r.engine.NewGame(ctx, &engine.NewGameRequest{Seats: seats, Options: opts, Seed: 1, HouseRules: rules, NoViews: true})
 		return err
 	})
 	if re, ok := sdk.AsRefusal(err); ok {

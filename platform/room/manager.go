@@ -16,13 +16,14 @@ import (
 
 	"cardhouse/platform/store"
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 )
 
 // Config configures the room layer. Zero durations take the defaults named.
 type Config struct {
 	Store *store.Store
 	// Engines are the variants by ruleset id (plugins, or in-process engines in tests).
-	Engines map[string]sdk.Engine
+	Engines map[string]engine.Engine
 	Clock   Clock
 	Logger  *slog.Logger
 	Metrics *Metrics
@@ -102,7 +103,7 @@ func (c *Config) defaults() {
 // Manager owns the live rooms: it creates them, reloads them at start and finds them by code.
 type Manager struct {
 	cfg   Config
-	descs map[string]*sdk.Description
+	descs map[string]*engine.Description
 
 	mu     sync.Mutex
 	rooms  map[string]*Room
@@ -122,7 +123,7 @@ func NewManager(ctx context.Context, cfg Config) (*Manager, error) {
 	if cfg.Store == nil {
 		return nil, errors.New("room: Config.Store is required")
 	}
-	m := &Manager{cfg: cfg, descs: map[string]*sdk.Description{}, rooms: map[string]*Room{}}
+	m := &Manager{cfg: cfg, descs: map[string]*engine.Description{}, rooms: map[string]*Room{}}
 	for id, e := range cfg.Engines {
 		cctx, cancel := context.WithTimeout(ctx, cfg.CallTimeout)
 		d, err := e.Describe(cctx)
@@ -137,9 +138,9 @@ func NewManager(ctx context.Context, cfg Config) (*Manager, error) {
 }
 
 // Rulesets returns the descriptions of the rulesets rooms can be created with, by id order.
-func (m *Manager) Rulesets() []*sdk.Description {
+func (m *Manager) Rulesets() []*engine.Description {
 	ids := slices.Sorted(maps.Keys(m.descs))
-	out := make([]*sdk.Description, len(ids))
+	out := make([]*engine.Description, len(ids))
 	for i, id := range ids {
 		out[i] = m.descs[id]
 	}
@@ -391,7 +392,7 @@ func (m *Manager) Create(ctx context.Context, host *store.User, req CreateReques
 	// A trial deal runs the ruleset's own cross-field checks (OptionChecker) for this many seats.
 	eng := m.cfg.Engines[req.Ruleset]
 	cctx, cancel := context.WithTimeout(ctx, m.cfg.CallTimeout)
-	_, err = eng.NewGame(cctx, &sdk.NewGameRequest{Seats: req.Seats, Options: map[string]any(opts), Seed: 1, NoViews: true})
+	_, err = eng.NewGame(cctx, &engine.NewGameRequest{Seats: req.Seats, Options: map[string]any(opts), Seed: 1, NoViews: true})
 	cancel()
 	if re, ok := sdk.AsRefusal(err); ok {
 		return nil, sdk.OptionErrors{{Field: "options", Reason: re.Reason}}

@@ -8,6 +8,7 @@ import (
 
 	"cardhouse/platform/store"
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 )
 
 // openerSeat is the seat that opened game g. Game.Opener holds the seat when the host passed it to
@@ -77,7 +78,7 @@ func (m *Manager) Replay(ctx context.Context, code string, number int) (*Replay,
 	if err != nil {
 		return nil, err
 	}
-	step, err := eng.NewGame(ctx, &sdk.NewGameRequest{Seats: g.Seats, Options: opts, Seed: uint64(g.Seed), Opener: passedOpener(g), Now: g.StartNow, NoViews: true, HouseRules: rules})
+	step, err := eng.NewGame(ctx, &engine.NewGameRequest{Seats: g.Seats, Options: opts, Seed: uint64(g.Seed), Opener: passedOpener(g), Now: g.StartNow, NoViews: true, HouseRules: rules})
 	if err != nil {
 		return nil, fmt.Errorf("replaying game %d: starting it: %w", g.Number, err)
 	}
@@ -90,7 +91,7 @@ func (m *Manager) Replay(ctx context.Context, code string, number int) (*Replay,
 			return nil, fmt.Errorf("replaying game %d: action %d is unreadable: %w", g.Number, rec.Seq, err)
 		}
 		out.Log = append(out.Log, LoggedAction{Seq: rec.Seq, Seat: rec.Seat, Action: a, Now: rec.Now})
-		if step, err = eng.Act(ctx, &sdk.ActRequest{State: step.State, Action: a, Now: rec.Now, NoViews: true}); err != nil {
+		if step, err = eng.Act(ctx, &engine.ActRequest{State: step.State, Action: a, Now: rec.Now, NoViews: true}); err != nil {
 			return nil, fmt.Errorf("replaying game %d: action %d (%s of seat %d): %w", g.Number, rec.Seq, a.Type, a.Seat, err)
 		}
 		if rec.Seq == g.Seq {

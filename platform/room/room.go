@@ -9,6 +9,7 @@ import (
 
 	"cardhouse/platform/store"
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 )
 
 // Room is one live room. Its actor goroutine alone reads and writes the fields below the line;
@@ -26,8 +27,8 @@ type Room struct {
 
 	// ---- owned by the actor ----
 	room   *store.Room
-	desc   *sdk.Description
-	engine sdk.Engine
+	desc   *engine.Description
+	engine engine.Engine
 	// Each concern of the room keeps its state in a part of its own, named after it and kept by
 	// the methods of its file: the current game (game.go), the members (membership.go, members.go,
 	// rejoin.go), the connections (connections.go) and the timers (timers.go).
@@ -47,7 +48,7 @@ type roomGame struct {
 	status    sdk.Status
 	views     [][]byte
 	spectator []byte
-	// viewBufs are the two buffers an action's views are written into (sdk.ActRequest.ViewBuf),
+	// viewBufs are the two buffers an action's views are written into (engine.ActRequest.ViewBuf),
 	// in turn: viewBufs[0] is passed to the next Act and holds nothing the room keeps; the views
 	// of the last adopted step may lie in viewBufs[1]. Swapping them when a step's views are
 	// adopted means a live game allocates nothing for its views (adoptViews).

@@ -12,7 +12,7 @@ import (
 	"cardhouse/platform/room"
 	"cardhouse/platform/store"
 	"cardhouse/platform/store/storetest"
-	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 )
 
 // TestSlowClientIsDropped: a client that never reads its outbox is dropped (close code 1013)
@@ -21,7 +21,7 @@ func TestSlowClientIsDropped(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	st := storetest.Open(t, "sqlite")
-	m, err := room.NewManager(ctx, room.Config{Store: st, Engines: map[string]sdk.Engine{testgame.ID: testgame.Engine()},
+	m, err := room.NewManager(ctx, room.Config{Store: st, Engines: map[string]engine.Engine{testgame.ID: testgame.Engine()},
 		Clock: room.NewFakeClock(time.Unix(0, 0)), Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ChatBurst: 100})
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package room
 import (
 	"cardhouse/platform/store"
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -130,10 +131,10 @@ func (r *Room) botMove(gameID int64, seq, seat int, turnClock bool) {
 		level = r.coverLevel()
 	}
 	seed := uint64(r.game.Seed) ^ uint64(seq+1)*0x9E3779B97F4A7C15 ^ uint64(seat+1)<<56
-	var ans *sdk.BotAnswer
+	var ans *engine.BotAnswer
 	err := r.call("bot", func(ctx context.Context) error {
 		var err error
-		ans, err = r.engine.Bot(ctx, &sdk.BotCall{State: r.game.State, Seat: seat, Level: level, Seed: seed})
+		ans, err = r.engine.Bot(ctx, &engine.BotCall{State: r.game.State, Seat: seat, Level: level, Seed: seed})
 		return err
 	})
 	if err != nil {

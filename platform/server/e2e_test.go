@@ -18,13 +18,14 @@ import (
 	"cardhouse/platform/server"
 	"cardhouse/platform/store/storetest"
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
-func inProcess() map[string]sdk.Engine {
-	return map[string]sdk.Engine{testgame.ID: testgame.Engine()}
+func inProcess() map[string]engine.Engine {
+	return map[string]engine.Engine{testgame.ID: testgame.Engine()}
 }
 
 // noHandCards fails when a spectator's view shows any card of a hand.
@@ -518,20 +519,20 @@ func testRestartReplaysTheLog(t *testing.T, dialect string) {
 
 // flakyEngine is an engine that can be taken down: every call fails while down is set.
 type flakyEngine struct {
-	sdk.Engine
+	engine.Engine
 	down atomic.Bool
 }
 
 var errDown = errors.New("the ruleset is down")
 
-func (f *flakyEngine) Act(ctx context.Context, req *sdk.ActRequest) (*sdk.Step, error) {
+func (f *flakyEngine) Act(ctx context.Context, req *engine.ActRequest) (*engine.Step, error) {
 	if f.down.Load() {
 		return nil, errDown
 	}
 	return f.Engine.Act(ctx, req)
 }
 
-func (f *flakyEngine) Inspect(ctx context.Context, req *sdk.InspectRequest) (*sdk.Inspection, error) {
+func (f *flakyEngine) Inspect(ctx context.Context, req *engine.InspectRequest) (*engine.Inspection, error) {
 	if f.down.Load() {
 		return nil, errDown
 	}
@@ -543,7 +544,7 @@ func (f *flakyEngine) Inspect(ctx context.Context, req *sdk.InspectRequest) (*sd
 // the next action replays them first and the game goes on from where it was.
 func TestRestartWhileTheRulesetIsDown(t *testing.T) {
 	eng := &flakyEngine{Engine: testgame.Engine()}
-	e := newEnv(t, "sqlite", map[string]sdk.Engine{testgame.ID: eng})
+	e := newEnv(t, "sqlite", map[string]engine.Engine{testgame.ID: eng})
 	alice, bob, code, ca, cb := twoSeats(e, map[string]any{"hand_size": 6, "call_seconds": 0})
 	const actions = 5
 	drawAlternately(ca, cb, actions)

@@ -20,6 +20,7 @@ import (
 	"cardhouse/platform/store"
 	"cardhouse/platform/store/storetest"
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 
 	"github.com/coder/websocket"
 	"github.com/glebarez/sqlite"
@@ -36,7 +37,7 @@ const waitFor = 20 * time.Second
 type env struct {
 	t       testing.TB
 	dsn     string
-	engines map[string]sdk.Engine
+	engines map[string]engine.Engine
 	clock   *room.FakeClock
 	st      *store.Store
 	rooms   *room.Manager
@@ -51,13 +52,13 @@ func quietLogger() *slog.Logger {
 }
 
 // newEnv starts a server on a fresh database of dialect.
-func newEnv(t testing.TB, dialect string, engines map[string]sdk.Engine) *env {
+func newEnv(t testing.TB, dialect string, engines map[string]engine.Engine) *env {
 	t.Helper()
 	return newEnvTuned(t, dialect, engines, nil)
 }
 
 // newEnvTuned is newEnv with tune applied to the configurations (nil: as newEnv).
-func newEnvTuned(t testing.TB, dialect string, engines map[string]sdk.Engine, tune func(*room.Config, *server.Config)) *env {
+func newEnvTuned(t testing.TB, dialect string, engines map[string]engine.Engine, tune func(*room.Config, *server.Config)) *env {
 	t.Helper()
 	storetest.SkipUnlessAvailable(t, dialect)
 	e := &env{t: t, dsn: storetest.DSN(t, dialect, t.TempDir()), engines: engines, clock: room.NewFakeClock(time.Unix(1_800_000_000, 0)), tune: tune}

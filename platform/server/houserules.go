@@ -14,6 +14,7 @@ import (
 	"cardhouse/platform/room"
 	"cardhouse/platform/store"
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 
 	"github.com/labstack/echo/v4"
 )
@@ -45,22 +46,22 @@ type houseRuleJSON struct {
 
 // versionJSON is one version as the API shows it; Source only where asked for.
 type versionJSON struct {
-	Number       int               `json:"number"`
-	Checksum     string            `json:"checksum"`
-	Description  string            `json:"description"`
-	Status       string            `json:"status"`
-	StatusReason string            `json:"status_reason,omitempty"`
-	StatusAt     *time.Time        `json:"status_at,omitempty"`
-	CreatedAt    time.Time         `json:"created_at"`
-	Options      []sdk.Option      `json:"options"`
-	Hooks        []string          `json:"hooks,omitempty"`
-	Answers      []string          `json:"answers,omitempty"`
-	Actions      []sdk.HouseAction `json:"actions,omitempty"`
-	Source       string            `json:"source,omitempty"`
+	Number       int                  `json:"number"`
+	Checksum     string               `json:"checksum"`
+	Description  string               `json:"description"`
+	Status       string               `json:"status"`
+	StatusReason string               `json:"status_reason,omitempty"`
+	StatusAt     *time.Time           `json:"status_at,omitempty"`
+	CreatedAt    time.Time            `json:"created_at"`
+	Options      []sdk.Option         `json:"options"`
+	Hooks        []string             `json:"hooks,omitempty"`
+	Answers      []string             `json:"answers,omitempty"`
+	Actions      []engine.HouseAction `json:"actions,omitempty"`
+	Source       string               `json:"source,omitempty"`
 }
 
 func toVersionJSON(v *store.HouseRuleVersion, withSource bool) versionJSON {
-	var decl sdk.HouseRuleInfo
+	var decl engine.HouseRuleInfo
 	_ = json.Unmarshal([]byte(v.Declared), &decl)
 	out := versionJSON{Number: v.Number, Checksum: v.Checksum, Description: v.Description, Status: v.Status,
 		StatusReason: v.StatusReason, StatusAt: v.StatusAt, CreatedAt: v.CreatedAt, Options: decl.Options,

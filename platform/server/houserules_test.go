@@ -17,6 +17,7 @@ import (
 	"cardhouse/platform/store"
 	"cardhouse/platform/store/storetest"
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/plugin"
 
 	"github.com/google/go-cmp/cmp"
@@ -27,7 +28,7 @@ import (
 var houseDryRun = room.DryRun{Games: 2, MaxActions: 400, Timeout: 60 * time.Second}
 
 // newHouseEnv is newEnv with a shorter dry run for uploaded house rules.
-func newHouseEnv(t *testing.T, dialect string, engines map[string]sdk.Engine) *env {
+func newHouseEnv(t *testing.T, dialect string, engines map[string]engine.Engine) *env {
 	t.Helper()
 	storetest.SkipUnlessAvailable(t, dialect)
 	e := &env{t: t, dsn: storetest.DSN(t, dialect, t.TempDir()), engines: engines, clock: room.NewFakeClock(time.Unix(1_800_000_000, 0))}
@@ -49,7 +50,7 @@ func newHouseEnv(t *testing.T, dialect string, engines map[string]sdk.Engine) *e
 
 // variantPlugin launches a built-in variant's plugin from the cardhouse binary (`cardhouse plugin
 // serve ID`), skipping when the binary does not build; it returns the process and its description.
-func variantPlugin(t *testing.T, id string) (*plugin.Process, *sdk.Description) {
+func variantPlugin(t *testing.T, id string) (*plugin.Process, *engine.Description) {
 	t.Helper()
 	if cardhouseBin == "" {
 		t.Skipf("the cardhouse binary does not build, so its plugins cannot be launched: %s", cardhouseBuildErr)
@@ -156,7 +157,7 @@ func TestHouseRuleEndToEnd(t *testing.T) {
 }
 
 func testHouseRuleEndToEnd(t *testing.T, dialect string, p *plugin.Process) {
-	e := newHouseEnv(t, dialect, map[string]sdk.Engine{"lastcard": p})
+	e := newHouseEnv(t, dialect, map[string]engine.Engine{"lastcard": p})
 	alice, bob, carol, admin := e.register("Alice"), e.register("Bob"), e.register("Carol"), e.register("Root")
 	guest := e.guest("Gus")
 	bonus := exampleRule(t, "winner-bonus.lua")
@@ -436,7 +437,7 @@ func TestHouseRuleHostileUploads(t *testing.T) {
 }
 
 func testHouseRuleHostileUploads(t *testing.T, dialect string, p *plugin.Process) {
-	e := newHouseEnv(t, dialect, map[string]sdk.Engine{"lastcard": p})
+	e := newHouseEnv(t, dialect, map[string]engine.Engine{"lastcard": p})
 	alice := e.register("Alice")
 	hook := func(name, body string) string {
 		return "name = \"" + name + "\"\ndescription = \"Hostile.\"\nfunction after_action(game, action)\n" + body + "\nend\n"

@@ -12,6 +12,7 @@ import (
 	"cardhouse/platform/room"
 	"cardhouse/platform/server"
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 )
 
 // waitRoom polls the room (no sleeping) until ok holds, failing after waitFor with what.
@@ -49,7 +50,7 @@ func TestDrugsPauseMinutes(t *testing.T) { eachDialect(t, testDrugsPauseMinutes)
 
 func testDrugsPauseMinutes(t *testing.T, dialect string) {
 	p, _ := variantPlugin(t, "drugs")
-	e := newEnv(t, dialect, map[string]sdk.Engine{"drugs": p})
+	e := newEnv(t, dialect, map[string]engine.Engine{"drugs": p})
 	alice := e.register("Alice")
 	ae := alice.refused("POST", "/api/rooms", map[string]any{"ruleset": "drugs", "mode": "computer", "bots": []int{1}, "options": map[string]any{"pause_minutes": 0}}, 400, "bad_options")
 	if len(ae.Error.Fields) != 1 || ae.Error.Fields[0].Field != "pause_minutes" || !strings.Contains(ae.Error.Fields[0].Reason, "60") {
@@ -154,7 +155,7 @@ func TestBotsLeaveAPersonTimeToReact(t *testing.T) { eachDialect(t, testBotsLeav
 
 func testBotsLeaveAPersonTimeToReact(t *testing.T, dialect string) {
 	const think, react = time.Second, 2500 * time.Millisecond
-	e := newEnvTuned(t, dialect, map[string]sdk.Engine{testgame.ID: matcherPlugin(t)}, func(rc *room.Config, _ *server.Config) {
+	e := newEnvTuned(t, dialect, map[string]engine.Engine{testgame.ID: matcherPlugin(t)}, func(rc *room.Config, _ *server.Config) {
 		rc.BotDelay, rc.ReactionTime = think, react
 	})
 	alice := e.register("Alice")

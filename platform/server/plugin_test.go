@@ -15,6 +15,7 @@ import (
 	"cardhouse/platform/internal/testgame"
 	"cardhouse/platform/room"
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/plugin"
 
 	"github.com/google/go-cmp/cmp"
@@ -86,7 +87,7 @@ func TestPluginProcessKilledMidGame(t *testing.T) { eachDialect(t, testPluginPro
 
 func testPluginProcessKilledMidGame(t *testing.T, dialect string) {
 	p := matcherPlugin(t)
-	e := newEnv(t, dialect, map[string]sdk.Engine{testgame.ID: p})
+	e := newEnv(t, dialect, map[string]engine.Engine{testgame.ID: p})
 	alice, bob, carol := e.register("Alice"), e.guest("Bob"), e.guest("Carol")
 	info := alice.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 2, "options": map[string]any{"call_seconds": 0}})
 	bob.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
@@ -169,8 +170,8 @@ func TestVariantsThroughRealPlugins(t *testing.T) {
 	}
 }
 
-func playVariant(t *testing.T, dialect string, d *sdk.Description, p *plugin.Process) {
-	e := newEnv(t, dialect, map[string]sdk.Engine{d.ID: p})
+func playVariant(t *testing.T, dialect string, d *engine.Description, p *plugin.Process) {
+	e := newEnv(t, dialect, map[string]engine.Engine{d.ID: p})
 	alice, bob, carol := e.register("Alice"), e.guest("Bob"), e.guest("Carol")
 	info := alice.createRoom(map[string]any{"ruleset": d.ID, "seats": 2})
 	if d.ID == "lastcard" && info.Options["last_card_mode"] != "auto" {
@@ -277,7 +278,7 @@ func TestFailedCommitKeepsTheViews(t *testing.T) { eachDialect(t, testFailedComm
 
 func testFailedCommitKeepsTheViews(t *testing.T, dialect string) {
 	p := matcherPlugin(t)
-	e := newEnv(t, dialect, map[string]sdk.Engine{testgame.ID: p})
+	e := newEnv(t, dialect, map[string]engine.Engine{testgame.ID: p})
 	alice, bob := e.register("Alice"), e.guest("Bob")
 	info := alice.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 2, "options": map[string]any{"call_seconds": 0}})
 	bob.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)

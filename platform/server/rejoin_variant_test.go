@@ -8,6 +8,7 @@ import (
 
 	"cardhouse/platform/room"
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/plugin"
 )
 
@@ -32,8 +33,8 @@ func TestDropCoverRejoinRealVariant(t *testing.T) {
 	eachDialect(t, func(t *testing.T, dialect string) { testDropCoverRejoinReal(t, dialect, d, p) })
 }
 
-func testDropCoverRejoinReal(t *testing.T, dialect string, d *sdk.Description, p *plugin.Process) {
-	e := newEnv(t, dialect, map[string]sdk.Engine{d.ID: p})
+func testDropCoverRejoinReal(t *testing.T, dialect string, d *engine.Description, p *plugin.Process) {
+	e := newEnv(t, dialect, map[string]engine.Engine{d.ID: p})
 	alice, bob := e.register("Alice"), e.guest("Bob")
 	info := alice.createRoom(map[string]any{"ruleset": d.ID, "seats": 2})
 	bob.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)

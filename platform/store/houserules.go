@@ -54,7 +54,7 @@ type HouseRuleVersion struct {
 	// Checksum is the hex SHA-256 of Source; a script cannot have two versions with one checksum.
 	Checksum    string
 	Description string
-	// Declared is the sdk.HouseRuleInfo the script declares (options, hooks, actions) as JSON.
+	// Declared is the engine.HouseRuleInfo the script declares (options, hooks, actions) as JSON.
 	Declared     string
 	Status       string
 	StatusBy     *int64

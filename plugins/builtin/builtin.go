@@ -7,16 +7,16 @@ import (
 	"cardhouse/rulesets/drugs"
 	"cardhouse/rulesets/hotspot"
 	"cardhouse/rulesets/lastcard"
-	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/houserules"
 )
 
 // Engines returns a constructor for each built-in variant, by ruleset id, each running Lua house
 // rules. The list is explicit: adding a variant to the binary means adding a line here.
-func Engines() map[string]func() sdk.Engine {
-	return map[string]func() sdk.Engine{
-		"drugs":    func() sdk.Engine { return sdk.NewEngine(drugs.New(), houserules.Enable()) },
-		"hotspot":  func() sdk.Engine { return sdk.NewEngine(hotspot.New(), houserules.Enable()) },
-		"lastcard": func() sdk.Engine { return sdk.NewEngine(lastcard.New(), houserules.Enable()) },
+func Engines() map[string]func() engine.Engine {
+	return map[string]func() engine.Engine{
+		"drugs":    func() engine.Engine { return engine.New(drugs.New(), houserules.Enable()) },
+		"hotspot":  func() engine.Engine { return engine.New(hotspot.New(), houserules.Enable()) },
+		"lastcard": func() engine.Engine { return engine.New(lastcard.New(), houserules.Enable()) },
 	}
 }

@@ -3,9 +3,9 @@ package main
 
 import (
 	"cardhouse/rulesets/drugs"
-	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/houserules"
 	"cardhouse/sdk/plugin"
 )
 
-func main() { plugin.Serve(sdk.NewEngine(drugs.New(), houserules.Enable())) }
+func main() { plugin.Serve(engine.New(drugs.New(), houserules.Enable())) }

@@ -3,9 +3,9 @@ package main
 
 import (
 	"cardhouse/rulesets/hotspot"
-	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/houserules"
 	"cardhouse/sdk/plugin"
 )
 
-func main() { plugin.Serve(sdk.NewEngine(hotspot.New(), houserules.Enable())) }
+func main() { plugin.Serve(engine.New(hotspot.New(), houserules.Enable())) }

@@ -14,16 +14,16 @@ import (
 	"cardhouse/rulesets/drugs"
 	"cardhouse/rulesets/hotspot"
 	"cardhouse/rulesets/lastcard"
-	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/houserules"
 	"cardhouse/sdk/scenario"
 )
 
 func engines() scenario.Lookup {
-	return scenario.MapLookup(map[string]sdk.Engine{
-		"lastcard": sdk.NewEngine(lastcard.New(), houserules.Enable()),
-		"hotspot":  sdk.NewEngine(hotspot.New(), houserules.Enable()),
-		"drugs":    sdk.NewEngine(drugs.New(), houserules.Enable()),
+	return scenario.MapLookup(map[string]engine.Engine{
+		"lastcard": engine.New(lastcard.New(), houserules.Enable()),
+		"hotspot":  engine.New(hotspot.New(), houserules.Enable()),
+		"drugs":    engine.New(drugs.New(), houserules.Enable()),
 	})
 }
 

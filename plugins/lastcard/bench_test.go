@@ -8,22 +8,23 @@ import (
 
 	"cardhouse/rulesets/lastcard"
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/houserules"
 	"cardhouse/sdk/rulesettest"
 )
 
 // launch starts the real plugin process of this package.
-func launch(tb testing.TB) sdk.Engine { return rulesettest.LaunchPlugin(tb, ".") }
+func launch(tb testing.TB) engine.Engine { return rulesettest.LaunchPlugin(tb, ".") }
 
 // midGame returns a four-seat state after 40 level-2 bot moves and the bot's next action on it.
-func midGame(tb testing.TB, e sdk.Engine) ([]byte, sdk.Action) {
+func midGame(tb testing.TB, e engine.Engine) ([]byte, sdk.Action) {
 	tb.Helper()
 	ctx := context.Background()
 	res, err := rulesettest.Playout(ctx, e, rulesettest.PlayoutConfig{Seats: 4, Seed: 1, Level: 2, MaxSteps: 40})
 	if res == nil || res.Final == nil {
 		tb.Fatalf("playout: %v", err)
 	}
-	ans, err := e.Bot(ctx, &sdk.BotCall{State: res.Final.State, Seat: res.Final.Status.Turn, Level: 2, Seed: 1})
+	ans, err := e.Bot(ctx, &engine.BotCall{State: res.Final.State, Seat: res.Final.Status.Turn, Level: 2, Seed: 1})
 	if err != nil || ans.Action == nil {
 		tb.Fatalf("bot: %v", err)
 	}
@@ -33,8 +34,8 @@ func midGame(tb testing.TB, e sdk.Engine) ([]byte, sdk.Action) {
 // BenchmarkAct times one Last Card action (a mid-game bot move, four seats) in-process and across
 // the real plugin process, without and with the five views the host sends to players.
 func BenchmarkAct(b *testing.B) {
-	engines := map[string]sdk.Engine{
-		"inprocess": sdk.NewEngine(lastcard.New(), houserules.Enable()),
+	engines := map[string]engine.Engine{
+		"inprocess": engine.New(lastcard.New(), houserules.Enable()),
 		"plugin":    launch(b),
 	}
 	for _, name := range []string{"inprocess", "plugin"} {
@@ -49,7 +50,7 @@ func BenchmarkAct(b *testing.B) {
 				ctx := context.Background()
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := e.Act(ctx, &sdk.ActRequest{State: state, Action: act, NoViews: !views}); err != nil {
+					if _, err := e.Act(ctx, &engine.ActRequest{State: state, Action: act, NoViews: !views}); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -61,8 +62,8 @@ func BenchmarkAct(b *testing.B) {
 // BenchmarkRandomGame plays whole Last Card games (four seats, one round) with level-1 bots through
 // the engine, in-process and across the plugin; games/s is the figure.
 func BenchmarkRandomGame(b *testing.B) {
-	engines := map[string]sdk.Engine{
-		"inprocess": sdk.NewEngine(lastcard.New(), houserules.Enable()),
+	engines := map[string]engine.Engine{
+		"inprocess": engine.New(lastcard.New(), houserules.Enable()),
 		"plugin":    launch(b),
 	}
 	for _, name := range []string{"inprocess", "plugin"} {
@@ -98,7 +99,7 @@ func TestActLatencyAcrossPlugin(t *testing.T) {
 	lat := make([]time.Duration, 0, n)
 	for range n {
 		start := time.Now()
-		st, err := p.Act(ctx, &sdk.ActRequest{State: state, Action: act})
+		st, err := p.Act(ctx, &engine.ActRequest{State: state, Action: act})
 		lat = append(lat, time.Since(start))
 		if err != nil || len(st.Views) != 4 {
 			t.Fatalf("act: %v", err)

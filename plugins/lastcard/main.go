@@ -3,9 +3,9 @@ package main
 
 import (
 	"cardhouse/rulesets/lastcard"
-	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/houserules"
 	"cardhouse/sdk/plugin"
 )
 
-func main() { plugin.Serve(sdk.NewEngine(lastcard.New(), houserules.Enable())) }
+func main() { plugin.Serve(engine.New(lastcard.New(), houserules.Enable())) }

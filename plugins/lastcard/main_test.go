@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/rulesettest"
 )
 
@@ -44,7 +45,7 @@ func TestDescribesHouseRulesInThePlugin(t *testing.T) {
 	if err != nil {
 		t.Fatalf("describing winner-bonus: %v", err)
 	}
-	if info.Name != "winner-bonus" || len(info.Options) != 1 || info.Options[0].Name != "points" || !info.Has(sdk.HookRoundEnd) {
+	if info.Name != "winner-bonus" || len(info.Options) != 1 || info.Options[0].Name != "points" || !info.Has(engine.HookRoundEnd) {
 		t.Fatalf("winner-bonus described as %+v", info)
 	}
 	for _, tc := range []struct{ name, source, want string }{

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/rulesettest"
 )
 
@@ -33,7 +34,7 @@ func BenchmarkRandomGame(b *testing.B) {
 // BenchmarkRandomGameEngine plays whole games through the byte-level engine (JSON state, no
 // views) with the SDK's playout driver: level-2 bots, 4 seats, chaos on.
 func BenchmarkRandomGameEngine(b *testing.B) {
-	e := sdk.NewEngine(New())
+	e := engine.New(New())
 	ctx := context.Background()
 	seed := uint64(0)
 	steps := 0

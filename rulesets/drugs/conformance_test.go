@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/rulesettest"
 )
 
@@ -19,7 +19,7 @@ func TestScenarios(t *testing.T) {
 	} else {
 		t.Logf("shared scenarios not found at %s (the repo is not beside shared/): running testdata only", shared)
 	}
-	rulesettest.Scenarios(t, sdk.NewEngine(New()), dirs...)
+	rulesettest.Scenarios(t, engine.New(New()), dirs...)
 }
 
 // TestConformance runs the conformance kit at 2, 4 and 8 seats, chaos off and on.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/rulesettest"
 )
 
@@ -15,7 +16,7 @@ import (
 func BenchmarkRandomGame(b *testing.B) {
 	for _, seats := range []int{4, 8} {
 		b.Run(fmt.Sprintf("seats=%d", seats), func(b *testing.B) {
-			e := sdk.NewEngine(New())
+			e := engine.New(New())
 			ctx := context.Background()
 			steps := 0
 			b.ReportAllocs()
@@ -93,10 +94,10 @@ func BenchmarkAct(b *testing.B) {
 			}
 		}
 	})
-	e := sdk.NewEngine(r)
+	e := engine.New(r)
 	first := 0
 	d := &sdk.Deal{Pile: cards("9C 7H"), First: &first, Hands: [][]sdk.Card{cards("QH QC 3C 3H 3S 3D 9S"), cards("5C 8S"), cards("KC 2H"), cards("4D 6D 8D")}}
-	st, err := e.NewGame(ctx, &sdk.NewGameRequest{Seats: 4, Deal: d})
+	st, err := e.NewGame(ctx, &engine.NewGameRequest{Seats: 4, Deal: d})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -104,7 +105,7 @@ func BenchmarkAct(b *testing.B) {
 		b.Run(fmt.Sprintf("engine/views=%v", views), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := e.Act(ctx, &sdk.ActRequest{State: st.State, Action: a, NoViews: !views}); err != nil {
+				if _, err := e.Act(ctx, &engine.ActRequest{State: st.State, Action: a, NoViews: !views}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/rulesettest"
 )
 
@@ -13,7 +13,7 @@ import (
 // shared ones the user keeps beside the repo (shared/scenarios/hotspot).
 func TestScenarios(t *testing.T) {
 	t.Parallel()
-	rulesettest.Scenarios(t, sdk.NewEngine(New()), "testdata")
+	rulesettest.Scenarios(t, engine.New(New()), "testdata")
 }
 
 func TestSharedScenarios(t *testing.T) {
@@ -22,5 +22,5 @@ func TestSharedScenarios(t *testing.T) {
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("shared scenarios not found at %s (the shared folder lies beside the repo): %v", dir, err)
 	}
-	rulesettest.Scenarios(t, sdk.NewEngine(New()), dir)
+	rulesettest.Scenarios(t, engine.New(New()), dir)
 }

@@ -7,6 +7,7 @@ import (
 
 	"cardhouse/rulesets/lastcard"
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/rulesettest"
 )
 
@@ -15,7 +16,7 @@ import (
 func BenchmarkRandomGame(b *testing.B) {
 	for _, level := range []int{1, 2} {
 		b.Run("level"+string(rune('0'+level)), func(b *testing.B) {
-			e := sdk.NewEngine(lastcard.New())
+			e := engine.New(lastcard.New())
 			steps := 0
 			for i := 0; b.Loop(); i++ {
 				res, err := rulesettest.Playout(context.Background(), e, rulesettest.PlayoutConfig{
@@ -35,7 +36,7 @@ func BenchmarkRandomGame(b *testing.B) {
 // type, and through the byte-level engine with and without the five views.
 func BenchmarkAct(b *testing.B) {
 	r := lastcard.New()
-	e := sdk.NewEngine(r)
+	e := engine.New(r)
 	// Let level 2 bots play 40 steps so the state carries a log, then time the next bot move.
 	res, err := rulesettest.Playout(context.Background(), e, rulesettest.PlayoutConfig{Seats: 4, Seed: 1, Level: 2, MaxSteps: 40})
 	if err == nil || res.Final == nil {
@@ -43,14 +44,14 @@ func BenchmarkAct(b *testing.B) {
 	}
 	blob := res.Final.State
 	turn := res.Final.Status.Turn
-	ans, err := e.Bot(context.Background(), &sdk.BotCall{State: blob, Seat: turn, Level: 2, Seed: 1})
+	ans, err := e.Bot(context.Background(), &engine.BotCall{State: blob, Seat: turn, Level: 2, Seed: 1})
 	if err != nil || ans.Action == nil {
 		b.Fatalf("bot: %v", err)
 	}
 	a := *ans.Action
 
 	b.Run("apply", func(b *testing.B) {
-		in, err := e.Inspect(context.Background(), &sdk.InspectRequest{State: blob})
+		in, err := e.Inspect(context.Background(), &engine.InspectRequest{State: blob})
 		if err != nil || in.Status.Turn != turn {
 			b.Fatal(err)
 		}
@@ -73,7 +74,7 @@ func BenchmarkAct(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
-				if _, err := e.Act(context.Background(), &sdk.ActRequest{State: blob, Action: a, NoViews: !views}); err != nil {
+				if _, err := e.Act(context.Background(), &engine.ActRequest{State: blob, Action: a, NoViews: !views}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -82,11 +83,11 @@ func BenchmarkAct(b *testing.B) {
 			viewBuf := make([]byte, 0, 16<<10) // as the plugin server recycles one
 			for b.Loop() {
 				b.StopTimer()
-				if _, err := e.Inspect(context.Background(), &sdk.InspectRequest{State: blob}); err != nil {
+				if _, err := e.Inspect(context.Background(), &engine.InspectRequest{State: blob}); err != nil {
 					b.Fatal(err)
 				}
 				b.StartTimer()
-				if _, err := e.Act(context.Background(), &sdk.ActRequest{State: blob, Action: a, NoViews: !views, ViewBuf: viewBuf}); err != nil {
+				if _, err := e.Act(context.Background(), &engine.ActRequest{State: blob, Action: a, NoViews: !views, ViewBuf: viewBuf}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -97,7 +98,7 @@ func BenchmarkAct(b *testing.B) {
 // decodeState reads the ruleset's state out of an engine blob.
 func decodeState(b *testing.B, blob []byte) *lastcard.State {
 	b.Helper()
-	raw, err := sdk.StateJSON(blob)
+	raw, err := engine.StateJSON(blob)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"cardhouse/rulesets/lastcard"
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 )
 
 var ctx = context.Background()
@@ -180,20 +181,20 @@ func TestRandomStart(t *testing.T) {
 
 func TestStartRefusesBadGames(t *testing.T) {
 	t.Parallel()
-	e := sdk.NewEngine(lastcard.New())
+	e := engine.New(lastcard.New())
 	one, seven := 1, 7
 	tests := []struct {
 		name string
-		req  sdk.NewGameRequest
+		req  engine.NewGameRequest
 		want string
 	}{
-		{"five seats", sdk.NewGameRequest{Seats: 5}, "2 to 4"},
-		{"a French card", sdk.NewGameRequest{Seats: 2, Deal: &sdk.Deal{Pile: cards("QH")}}, "not in this game's cards"},
-		{"a fifth W+4", sdk.NewGameRequest{Seats: 2, Deal: &sdk.Deal{Hands: [][]sdk.Card{cards("W+4 W+4 W+4"), cards("W+4 W+4")}}}, "once more"},
-		{"no number card to start", sdk.NewGameRequest{Seats: 2, Deal: &sdk.Deal{Hands: [][]sdk.Card{cards("R1"), cards("R2")}, Deck: cards("W"), Rest: "out"}}, "no number card"},
-		{"face-up rows", sdk.NewGameRequest{Seats: 2, Deal: &sdk.Deal{Pile: cards("R5"), FaceUp: [][]sdk.Card{cards("R1")}}}, "face_up"},
-		{"opener out of range", sdk.NewGameRequest{Seats: 2, Opener: &seven}, "opener 7"},
-		{"deal's first wins over the opener", sdk.NewGameRequest{Seats: 2, Deal: &sdk.Deal{Pile: cards("R5"), First: &one}, Opener: new(int)}, ""},
+		{"five seats", engine.NewGameRequest{Seats: 5}, "2 to 4"},
+		{"a French card", engine.NewGameRequest{Seats: 2, Deal: &sdk.Deal{Pile: cards("QH")}}, "not in this game's cards"},
+		{"a fifth W+4", engine.NewGameRequest{Seats: 2, Deal: &sdk.Deal{Hands: [][]sdk.Card{cards("W+4 W+4 W+4"), cards("W+4 W+4")}}}, "once more"},
+		{"no number card to start", engine.NewGameRequest{Seats: 2, Deal: &sdk.Deal{Hands: [][]sdk.Card{cards("R1"), cards("R2")}, Deck: cards("W"), Rest: "out"}}, "no number card"},
+		{"face-up rows", engine.NewGameRequest{Seats: 2, Deal: &sdk.Deal{Pile: cards("R5"), FaceUp: [][]sdk.Card{cards("R1")}}}, "face_up"},
+		{"opener out of range", engine.NewGameRequest{Seats: 2, Opener: &seven}, "opener 7"},
+		{"deal's first wins over the opener", engine.NewGameRequest{Seats: 2, Deal: &sdk.Deal{Pile: cards("R5"), First: &one}, Opener: new(int)}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

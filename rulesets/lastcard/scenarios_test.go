@@ -6,13 +6,13 @@ import (
 	"testing"
 
 	"cardhouse/rulesets/lastcard"
-	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/rulesettest"
 )
 
 // TestScenarios runs this package's rule scenarios (testdata/, one folder per rule topic).
 func TestScenarios(t *testing.T) {
-	rulesettest.Scenarios(t, sdk.NewEngine(lastcard.New()), "testdata")
+	rulesettest.Scenarios(t, engine.New(lastcard.New()), "testdata")
 }
 
 // TestSharedScenarios runs the project's shared Last Card scenarios, kept beside the repository
@@ -22,5 +22,5 @@ func TestSharedScenarios(t *testing.T) {
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("the shared scenarios are not beside the repository (%s): %v", dir, err)
 	}
-	rulesettest.Scenarios(t, sdk.NewEngine(lastcard.New()), dir)
+	rulesettest.Scenarios(t, engine.New(lastcard.New()), dir)
 }

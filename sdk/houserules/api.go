@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -351,16 +352,16 @@ func parseCard(v lua.LValue) (sdk.Card, error) {
 }
 
 // result reads what the hook handed back.
-func (v *vm) result(c *sdk.HookCall, ret lua.LValue) (*sdk.HookResult, error) {
-	res := &sdk.HookResult{Table: c.Table, Memory: c.Memory}
+func (v *vm) result(c *engine.HookCall, ret lua.LValue) (*engine.HookResult, error) {
+	res := &engine.HookResult{Table: c.Table, Memory: c.Memory}
 	switch c.Hook {
-	case sdk.HookBefore:
+	case engine.HookBefore:
 		return res, refusal(res, ret, "before_action")
-	case sdk.HookOpen:
+	case engine.HookOpen:
 		return res, v.openSpec(res, ret)
-	case sdk.HookBot:
+	case engine.HookBot:
 		return res, botAction(res, ret)
-	case sdk.HookAsk:
+	case engine.HookAsk:
 		switch x := ret.(type) {
 		case *lua.LNilType:
 		case lua.LBool, lua.LNumber, lua.LString:
@@ -371,7 +372,7 @@ func (v *vm) result(c *sdk.HookCall, ret lua.LValue) (*sdk.HookResult, error) {
 		return res, nil
 	}
 	// The hooks that may change the game.
-	if c.Hook == sdk.HookApply {
+	if c.Hook == engine.HookApply {
 		if err := refusal(res, ret, c.Name+".apply"); err != nil {
 			return nil, err
 		}
@@ -391,7 +392,7 @@ func (v *vm) result(c *sdk.HookCall, ret lua.LValue) (*sdk.HookResult, error) {
 
 // refusal reads a hook's verdict: nil or true lets the action through, a string refuses it with
 // that reason, false refuses it with a plain one.
-func refusal(res *sdk.HookResult, ret lua.LValue, what string) error {
+func refusal(res *engine.HookResult, ret lua.LValue, what string) error {
 	switch x := ret.(type) {
 	case *lua.LNilType:
 	case lua.LBool:
@@ -414,7 +415,7 @@ func refusal(res *sdk.HookResult, ret lua.LValue, what string) error {
 
 // openSpec reads an open hook's answer: nil/false closed, true open, or a table
 // {label=, targets={...}, cards={...}, choices={...}, multi=}.
-func (v *vm) openSpec(res *sdk.HookResult, ret lua.LValue) error {
+func (v *vm) openSpec(res *engine.HookResult, ret lua.LValue) error {
 	switch x := ret.(type) {
 	case *lua.LNilType:
 		return nil
@@ -462,7 +463,7 @@ func (v *vm) openSpec(res *sdk.HookResult, ret lua.LValue) error {
 }
 
 // botAction reads a bot hook's choice: nil for none, or {target=, cards={...}, choice=}.
-func botAction(res *sdk.HookResult, ret lua.LValue) error {
+func botAction(res *engine.HookResult, ret lua.LValue) error {
 	switch x := ret.(type) {
 	case *lua.LNilType:
 		return nil

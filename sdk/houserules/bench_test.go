@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/houserules"
 )
 
@@ -15,7 +16,7 @@ import (
 func BenchmarkHookCall(b *testing.B) {
 	r := houserules.New(houserules.Config{})
 	s, _ := tiny{}.Start(context.Background(), sdk.StartRequest{Seats: 2, Options: sdk.Options{"hand_size": 5}, Deal: deal(), RNG: sdk.NewRNG(7)})
-	call := &sdk.HookCall{Rule: sdk.HouseRule{Name: "no-hearts", Version: 1, Source: noHearts}, Hook: sdk.HookBefore,
+	call := &engine.HookCall{Rule: sdk.HouseRule{Name: "no-hearts", Version: 1, Source: noHearts}, Hook: engine.HookBefore,
 		Ruleset: "tiny", Table: tiny{}.Table(s), Status: tiny{}.Status(s), Action: &sdk.Action{Seat: 0, Type: sdk.ActPlay, Cards: sdk.MustParseCards("5H")}}
 	b.ReportAllocs()
 	cpu := processCPU()
@@ -50,12 +51,12 @@ func BenchmarkAct(b *testing.B) {
 		{"two house rules", []sdk.HouseRule{{Name: "no-hearts", Source: noHearts}, {Name: "kings-penalty", Source: kingsPenalty}}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			eng := sdk.NewEngine[tinyState](tiny{}, houserules.Enable())
-			st, err := eng.NewGame(context.Background(), &sdk.NewGameRequest{Seats: 2, Seed: 7, Deal: deal(), HouseRules: bc.rules, NoViews: true})
+			eng := engine.New[tinyState](tiny{}, houserules.Enable())
+			st, err := eng.NewGame(context.Background(), &engine.NewGameRequest{Seats: 2, Seed: 7, Deal: deal(), HouseRules: bc.rules, NoViews: true})
 			if err != nil {
 				b.Fatal(err)
 			}
-			req := &sdk.ActRequest{State: st.State, Action: play(0, "KS"), NoViews: true}
+			req := &engine.ActRequest{State: st.State, Action: play(0, "KS"), NoViews: true}
 			b.ReportAllocs()
 			cpu := processCPU()
 			for b.Loop() {

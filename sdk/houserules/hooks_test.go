@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/houserules"
 
 	"github.com/google/go-cmp/cmp"
@@ -44,7 +45,7 @@ actions = {
 }
 `
 
-func view(t *testing.T, st *sdk.Step, seat int) sdk.View {
+func view(t *testing.T, st *engine.Step, seat int) sdk.View {
 	t.Helper()
 	var v sdk.View
 	if err := jsonUnmarshal(st.Views[seat], &v); err != nil {
@@ -55,13 +56,13 @@ func view(t *testing.T, st *sdk.Step, seat int) sdk.View {
 
 func TestAHouseRuleAction(t *testing.T) {
 	t.Parallel()
-	eng := engine()
+	eng := tinyEngine()
 	st := start(t, eng, nil, rule(fiveSwaps))
 	if v := view(t, st, 0); v.Has("swap") {
 		t.Fatalf("swap is open before any 5 was played: %+v", v.Actions)
 	}
 	one := 1
-	_, err := eng.Act(context.Background(), &sdk.ActRequest{State: st.State, Action: sdk.Action{Seat: 0, Type: "swap", Target: &one}})
+	_, err := eng.Act(context.Background(), &engine.ActRequest{State: st.State, Action: sdk.Action{Seat: 0, Type: "swap", Target: &one}})
 	refused(t, err, "swap is not open to seat 0 now")
 	st = act(t, eng, st, play(0, "5H"))
 	want := []sdk.ActionSpec{{Type: "swap", Label: "Swap hands with…", Targets: []int{1}}}
@@ -74,16 +75,16 @@ func TestAHouseRuleAction(t *testing.T) {
 	if diff := cmp.Diff([]int{0}, st.Status.Actors); diff != "" {
 		t.Errorf("actors (-want +got):\n%s", diff)
 	}
-	_, err = eng.Act(context.Background(), &sdk.ActRequest{State: st.State, Action: sdk.Action{Seat: 0, Type: sdk.ActDraw}})
+	_, err = eng.Act(context.Background(), &engine.ActRequest{State: st.State, Action: sdk.Action{Seat: 0, Type: sdk.ActDraw}})
 	refused(t, err, `waiting for seat 0: Swap hands with… (house rule "five-swaps")`)
 	bad := 0
-	_, err = eng.Act(context.Background(), &sdk.ActRequest{State: st.State, Action: sdk.Action{Seat: 0, Type: "swap", Target: &bad}})
+	_, err = eng.Act(context.Background(), &engine.ActRequest{State: st.State, Action: sdk.Action{Seat: 0, Type: "swap", Target: &bad}})
 	refused(t, err, "swap needs a target among seats [1]")
-	_, err = eng.Act(context.Background(), &sdk.ActRequest{State: st.State, Action: sdk.Action{Seat: 1, Type: "swap", Target: &bad}})
+	_, err = eng.Act(context.Background(), &engine.ActRequest{State: st.State, Action: sdk.Action{Seat: 1, Type: "swap", Target: &bad}})
 	refused(t, err, "waiting for seat 0")
 
 	// A bot in seat 0 takes the swap (the only target).
-	ans, err := eng.Bot(context.Background(), &sdk.BotCall{State: st.State, Seat: 0, Level: 1, Seed: 1})
+	ans, err := eng.Bot(context.Background(), &engine.BotCall{State: st.State, Seat: 0, Level: 1, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,9 +116,9 @@ answers = {
 
 func TestAnsweringTheRulesetsQuestion(t *testing.T) {
 	t.Parallel()
-	eng := engine()
+	eng := tinyEngine()
 	st := start(t, eng, nil)
-	_, err := eng.Act(context.Background(), &sdk.ActRequest{State: st.State, Action: play(0, "9H")})
+	_, err := eng.Act(context.Background(), &engine.ActRequest{State: st.State, Action: play(0, "9H")})
 	refused(t, err, "9H does not go on 5S")
 	st = start(t, eng, nil, rule(anythingGoes))
 	st = act(t, eng, st, play(0, "9H"))
@@ -127,7 +128,7 @@ func TestAnsweringTheRulesetsQuestion(t *testing.T) {
 	// A rule that fails while answering refuses the action.
 	broken := strings.Replace(anythingGoes, "return true", "return args.nothing.at_all", 1)
 	st = start(t, eng, nil, rule(broken))
-	_, err = eng.Act(context.Background(), &sdk.ActRequest{State: st.State, Action: play(0, "9H")})
+	_, err = eng.Act(context.Background(), &engine.ActRequest{State: st.State, Action: play(0, "9H")})
 	refused(t, err, `house rule "anything-goes" v3: line 4: attempt to index`, "(in ask)")
 }
 
@@ -146,9 +147,9 @@ end
 
 func TestStartAndRoundEndHooks(t *testing.T) {
 	t.Parallel()
-	eng := engine()
+	eng := tinyEngine()
 	first := 0
-	st, err := eng.NewGame(context.Background(), &sdk.NewGameRequest{Seats: 2, Seed: 1, HouseRules: []sdk.HouseRule{rule(bonus)},
+	st, err := eng.NewGame(context.Background(), &engine.NewGameRequest{Seats: 2, Seed: 1, HouseRules: []sdk.HouseRule{rule(bonus)},
 		Options: map[string]any{"hand_size": 1}, Deal: &sdk.Deal{Pile: sdk.MustParseCards("5S"),
 			Hands: [][]sdk.Card{sdk.MustParseCards("KS"), sdk.MustParseCards("2D")}, Deck: sdk.MustParseCards("6S 3C"), First: &first}})
 	if err != nil {
@@ -187,7 +188,7 @@ end
 
 func TestCallsAreIsolatedAndDeterministic(t *testing.T) {
 	t.Parallel()
-	eng := engine()
+	eng := tinyEngine()
 	var wg sync.WaitGroup
 	results := make([][]byte, 8)
 	for i := range results {
@@ -213,7 +214,7 @@ func TestCallsAreIsolatedAndDeterministic(t *testing.T) {
 		t.Errorf("a global survived between calls: counter = %s, want 1", n)
 	}
 	// Forced draws reach house rules too, by label.
-	forced, err := eng.NewGame(context.Background(), &sdk.NewGameRequest{Seats: 2, Seed: 7, Deal: deal(),
+	forced, err := eng.NewGame(context.Background(), &engine.NewGameRequest{Seats: 2, Seed: 7, Deal: deal(),
 		HouseRules: []sdk.HouseRule{rule(leaky)}, Forced: map[string][]string{"leaky_pick": {"4"}, "leaky": {"99"}}})
 	if err != nil {
 		t.Fatal(err)
@@ -234,7 +235,7 @@ func TestPrintGoesToTheLog(t *testing.T) {
 		mu.Unlock()
 	}})
 	src := header("chatty") + "function before_action(game, action)\n  print('seat', action.seat, 'does', action.type)\n  for i = 1, 1000 do print(string.rep('x', 100)) end\nend\n"
-	res, err := r.Call(context.Background(), &sdk.HookCall{Rule: sdk.HouseRule{Name: "chatty", Source: src}, Hook: sdk.HookBefore,
+	res, err := r.Call(context.Background(), &engine.HookCall{Rule: sdk.HouseRule{Name: "chatty", Source: src}, Hook: engine.HookBefore,
 		Action: &sdk.Action{Seat: 1, Type: "draw"}, Table: sdk.Table{Zones: map[string][]sdk.Card{}}})
 	if err != nil {
 		t.Fatal(err)
@@ -253,8 +254,8 @@ func TestCompileDescribes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := sdk.HouseRuleInfo{Name: "five-swaps", Description: "Playing a 5 swaps hands with a chosen player.",
-		Hooks: []string{sdk.HookAfter}, Actions: []sdk.HouseAction{{Name: "swap", Label: "Swap hands with…", Blocking: true}}}
+	want := engine.HouseRuleInfo{Name: "five-swaps", Description: "Playing a 5 swaps hands with a chosen player.",
+		Hooks: []string{engine.HookAfter}, Actions: []engine.HouseAction{{Name: "swap", Label: "Swap hands with…", Blocking: true}}}
 	if diff := cmp.Diff(want, info); diff != "" {
 		t.Errorf("info (-want +got):\n%s", diff)
 	}

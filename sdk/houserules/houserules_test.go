@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/houserules"
 
 	"github.com/google/go-cmp/cmp"
@@ -29,20 +30,20 @@ func header(name string) string {
 	return "name = \"" + name + "\"\ndescription = \"a rule for tests\"\n"
 }
 
-func engine() sdk.Engine { return sdk.NewEngine[tinyState](tiny{}, houserules.Enable()) }
+func tinyEngine() engine.Engine { return engine.New[tinyState](tiny{}, houserules.Enable()) }
 
-func start(t *testing.T, eng sdk.Engine, opts map[string]any, rules ...sdk.HouseRule) *sdk.Step {
+func start(t *testing.T, eng engine.Engine, opts map[string]any, rules ...sdk.HouseRule) *engine.Step {
 	t.Helper()
-	st, err := eng.NewGame(context.Background(), &sdk.NewGameRequest{Seats: 2, Seed: 7, Deal: deal(), HouseRules: rules, Options: opts})
+	st, err := eng.NewGame(context.Background(), &engine.NewGameRequest{Seats: 2, Seed: 7, Deal: deal(), HouseRules: rules, Options: opts})
 	if err != nil {
 		t.Fatalf("NewGame: %v", err)
 	}
 	return st
 }
 
-func act(t *testing.T, eng sdk.Engine, st *sdk.Step, a sdk.Action) *sdk.Step {
+func act(t *testing.T, eng engine.Engine, st *engine.Step, a sdk.Action) *engine.Step {
 	t.Helper()
-	next, err := eng.Act(context.Background(), &sdk.ActRequest{State: st.State, Action: a})
+	next, err := eng.Act(context.Background(), &engine.ActRequest{State: st.State, Action: a})
 	if err != nil {
 		t.Fatalf("Act %+v: %v", a, err)
 	}
@@ -53,9 +54,9 @@ func play(seat int, card string) sdk.Action {
 	return sdk.Action{Seat: seat, Type: sdk.ActPlay, Cards: sdk.MustParseCards(card)}
 }
 
-func observe(t *testing.T, eng sdk.Engine, st *sdk.Step) sdk.Observation {
+func observe(t *testing.T, eng engine.Engine, st *engine.Step) sdk.Observation {
 	t.Helper()
-	in, err := eng.Inspect(context.Background(), &sdk.InspectRequest{State: st.State})
+	in, err := eng.Inspect(context.Background(), &engine.InspectRequest{State: st.State})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +132,7 @@ func TestHostileScriptsAreRefusedAndTheGameSurvives(t *testing.T) {
 // allocations, so a bomb beside other tests' hooks could stop them too. The time budget is
 // generous so that each case fails on what it tests, not on time.
 func TestMemoryAndPatternBombs(t *testing.T) {
-	slow := sdk.NewEngine[tinyState](tiny{}, sdk.WithHouseRules(houserules.New(houserules.Config{CallTimeout: 20 * time.Second})))
+	slow := engine.New[tinyState](tiny{}, engine.WithHouseRules(houserules.New(houserules.Config{CallTimeout: 20 * time.Second})))
 	runHostile(t, false, []hostileCase{
 		{"memory bomb", "  local t = {}\n  for i = 1, 1e9 do t[i] = {i, i, i} end", slow, []string{"memory cap"}},
 		{"concat bomb", "  local s = \"xxxxxxxx\"\n  while true do s = s .. s end", slow, []string{"memory cap"}},
@@ -140,12 +141,12 @@ func TestMemoryAndPatternBombs(t *testing.T) {
 	})
 }
 
-var fast = engine()
+var fast = tinyEngine()
 
 type hostileCase struct {
 	name string
 	body string
-	eng  sdk.Engine
+	eng  engine.Engine
 	want []string
 }
 
@@ -155,13 +156,13 @@ func runHostile(t *testing.T, parallel bool, cases []hostileCase) {
 			if parallel {
 				t.Parallel()
 			}
-			st, err := tc.eng.NewGame(context.Background(), &sdk.NewGameRequest{Seats: 2, Seed: 7, Deal: deal(),
+			st, err := tc.eng.NewGame(context.Background(), &engine.NewGameRequest{Seats: 2, Seed: 7, Deal: deal(),
 				HouseRules: []sdk.HouseRule{rule(hostile(tc.body))}, Forced: map[string][]string{"hostile_draw": {"9"}}})
 			if err != nil {
 				t.Fatalf("NewGame: %v", err)
 			}
 			before := observe(t, tc.eng, st)
-			_, err = tc.eng.Act(context.Background(), &sdk.ActRequest{State: st.State, Action: play(0, "5H")})
+			_, err = tc.eng.Act(context.Background(), &engine.ActRequest{State: st.State, Action: play(0, "5H")})
 			refused(t, err, tc.want...)
 			if re, _ := sdk.AsRefusal(err); re != nil && re.Code != sdk.CodeHouseRule {
 				t.Errorf("code %q, want %q", re.Code, sdk.CodeHouseRule)
@@ -206,7 +207,7 @@ func TestBrokenScriptsAreRefusedAtStart(t *testing.T) {
 			t.Parallel()
 			r := rule(tc.src)
 			r.Options = tc.opts
-			_, err := engine().NewGame(context.Background(), &sdk.NewGameRequest{Seats: 2, Seed: 1, Deal: deal(), HouseRules: []sdk.HouseRule{r}})
+			_, err := tinyEngine().NewGame(context.Background(), &engine.NewGameRequest{Seats: 2, Seed: 1, Deal: deal(), HouseRules: []sdk.HouseRule{r}})
 			refused(t, err, tc.want...)
 		})
 	}
@@ -214,22 +215,22 @@ func TestBrokenScriptsAreRefusedAtStart(t *testing.T) {
 
 func TestHouseRulesNeedARunner(t *testing.T) {
 	t.Parallel()
-	eng := sdk.NewEngine[tinyState](tiny{})
-	_, err := eng.NewGame(context.Background(), &sdk.NewGameRequest{Seats: 2, Seed: 1,
+	eng := engine.New[tinyState](tiny{})
+	_, err := eng.NewGame(context.Background(), &engine.NewGameRequest{Seats: 2, Seed: 1,
 		HouseRules: []sdk.HouseRule{{Name: "seven-zero", Version: 1, Source: "x"}}})
 	refused(t, err, `this game names house rules ("seven-zero")`, "without a house-rule runner", "houserules.Enable()")
 	d, _ := eng.Describe(context.Background())
 	if d.HouseRules {
 		t.Errorf("Describe says house rules run on an engine without a runner")
 	}
-	if d, _ := engine().Describe(context.Background()); !d.HouseRules || len(d.HouseHooks) != 1 {
+	if d, _ := tinyEngine().Describe(context.Background()); !d.HouseRules || len(d.HouseHooks) != 1 {
 		t.Errorf("Describe = %+v, want house rules and the may_play question", d)
 	}
 }
 
 func TestNameMustMatchTheScript(t *testing.T) {
 	t.Parallel()
-	_, err := engine().NewGame(context.Background(), &sdk.NewGameRequest{Seats: 2, Seed: 1,
+	_, err := tinyEngine().NewGame(context.Background(), &engine.NewGameRequest{Seats: 2, Seed: 1,
 		HouseRules: []sdk.HouseRule{{Name: "seven-zero", Version: 2, Source: header("other") + "function on_start(g) end"}}})
 	refused(t, err, `house rule "seven-zero" v2: the script declares the name "other"`)
 }
@@ -245,16 +246,16 @@ end
 
 func TestBeforeActionRefuses(t *testing.T) {
 	t.Parallel()
-	eng := engine()
+	eng := tinyEngine()
 	st := start(t, eng, nil, rule(noHearts))
-	_, err := eng.Act(context.Background(), &sdk.ActRequest{State: st.State, Action: play(0, "5H")})
+	_, err := eng.Act(context.Background(), &engine.ActRequest{State: st.State, Action: play(0, "5H")})
 	refused(t, err, "no hearts (house rule)")
 	next := act(t, eng, st, play(0, "KS"))
 	if got := observe(t, eng, next)["top"]; got != "KS" {
 		t.Errorf("top = %v, want KS", got)
 	}
 	// A bot whose first choice a house rule refuses takes another action the view offers.
-	ans, err := eng.Bot(context.Background(), &sdk.BotCall{State: st.State, Seat: 0, Level: 1, Seed: 3})
+	ans, err := eng.Bot(context.Background(), &engine.BotCall{State: st.State, Seat: 0, Level: 1, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +280,7 @@ end
 
 func TestAfterActionChangesTheTable(t *testing.T) {
 	t.Parallel()
-	eng := engine()
+	eng := tinyEngine()
 	st := start(t, eng, nil, sdk.HouseRule{Name: "kings-penalty", Version: 1, Source: kingsPenalty, Options: map[string]any{"cards": 3}})
 	st = act(t, eng, st, play(0, "KS"))
 	want := []sdk.Event{

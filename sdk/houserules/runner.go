@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 )
 
 // Limits of one hook call. The defaults are generous for a hook (a small one takes microseconds)
@@ -44,7 +45,7 @@ type Config struct {
 	Log func(rule, line string)
 }
 
-// Runner runs house rules written in Lua: it is an sdk.HouseRuleRunner. Scripts are compiled once
+// Runner runs house rules written in Lua: it is an engine.HouseRuleRunner. Scripts are compiled once
 // per source and the compiled form is shared; each call runs on a sandboxed Lua state taken from a
 // pool (a state is only ever used by one goroutine at a time, and one that failed is thrown away).
 // A Runner is safe for concurrent use.
@@ -56,7 +57,7 @@ type Runner struct {
 	scripts map[string]*script
 }
 
-var _ sdk.HouseRuleRunner = (*Runner)(nil)
+var _ engine.HouseRuleRunner = (*Runner)(nil)
 
 // New returns a Runner with the given limits.
 func New(cfg Config) *Runner {
@@ -79,21 +80,21 @@ func New(cfg Config) *Runner {
 
 // Enable is the engine option that runs house rules in Lua with the default limits:
 //
-//	plugin.Serve(sdk.NewEngine(lastcard.New(), houserules.Enable()))
-func Enable() sdk.EngineOption { return sdk.WithHouseRules(New(Config{})) }
+//	plugin.Serve(engine.New(lastcard.New(), houserules.Enable()))
+func Enable() engine.Option { return engine.WithHouseRules(New(Config{})) }
 
 // Describe compiles the rule (once per source) and returns what it declares.
-func (r *Runner) Describe(ctx context.Context, rule sdk.HouseRule) (sdk.HouseRuleInfo, error) {
+func (r *Runner) Describe(ctx context.Context, rule sdk.HouseRule) (engine.HouseRuleInfo, error) {
 	sc, err := r.script(ctx, rule)
 	if err != nil {
-		return sdk.HouseRuleInfo{}, err
+		return engine.HouseRuleInfo{}, err
 	}
 	return sc.info, nil
 }
 
 // Compile checks a script on its own, as an upload form or `cardhouse rules check` does: it
 // compiles it, runs its top level in the sandbox and validates what it declares.
-func Compile(ctx context.Context, source string) (sdk.HouseRuleInfo, error) {
+func Compile(ctx context.Context, source string) (engine.HouseRuleInfo, error) {
 	return defaultRunner().Describe(ctx, sdk.HouseRule{Source: source})
 }
 
@@ -128,7 +129,7 @@ func (r *Runner) script(ctx context.Context, rule sdk.HouseRule) (*script, error
 }
 
 // Call runs one hook of one rule on a pooled Lua state.
-func (r *Runner) Call(ctx context.Context, c *sdk.HookCall) (res *sdk.HookResult, err error) {
+func (r *Runner) Call(ctx context.Context, c *engine.HookCall) (res *engine.HookResult, err error) {
 	sc, err := r.script(ctx, c.Rule)
 	if err != nil {
 		return nil, err
@@ -151,7 +152,7 @@ func (r *Runner) Call(ctx context.Context, c *sdk.HookCall) (res *sdk.HookResult
 }
 
 // call runs one hook on this state under the call's budget.
-func (v *vm) call(parent context.Context, sc *script, c *sdk.HookCall) (*sdk.HookResult, error) {
+func (v *vm) call(parent context.Context, sc *script, c *engine.HookCall) (*engine.HookResult, error) {
 	ctx, cancel := v.r.budget(parent)
 	defer cancel()
 	v.L.SetContext(ctx)
@@ -175,7 +176,7 @@ func (v *vm) call(parent context.Context, sc *script, c *sdk.HookCall) (*sdk.Hoo
 	fn, nargs := v.prepare(env, c)
 	if fn == nil {
 		// The rule does not have this hook: it lets everything through and changes nothing.
-		return &sdk.HookResult{Table: c.Table, Memory: c.Memory}, nil
+		return &engine.HookResult{Table: c.Table, Memory: c.Memory}, nil
 	}
 	if err := v.L.PCall(nargs, 1, nil); err != nil {
 		return nil, v.fail(parent, ctx, c, err)
@@ -225,7 +226,7 @@ func hasCPUClock() bool {
 
 // fail turns a Lua error into an Error naming the rule, the hook and the line. A call its caller
 // cancelled returns the caller's error, so the engine passes it on as a cancellation.
-func (v *vm) fail(parent, ctx context.Context, c *sdk.HookCall, err error) error {
+func (v *vm) fail(parent, ctx context.Context, c *engine.HookCall, err error) error {
 	line, msg := splitLuaError(err)
 	e := &Error{Hook: c.Hook, Line: line, Msg: msg}
 	// The VM raises the context's error when it finds the call cancelled; any other error is the

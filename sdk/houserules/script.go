@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 
 	lua "github.com/yuin/gopher-lua"
 	"github.com/yuin/gopher-lua/parse"
@@ -22,9 +23,9 @@ const MaxSourceBytes = 64 << 10
 // script is a compiled house rule: its shared FunctionProto and what it declares.
 type script struct {
 	proto *lua.FunctionProto
-	info  sdk.HouseRuleInfo
+	info  engine.HouseRuleInfo
 	// actions maps an action name to its declaration.
-	actions map[string]sdk.HouseAction
+	actions map[string]engine.HouseAction
 	err     *Error
 	// transient marks a failure that says nothing about the script (the caller gave up): not cached.
 	transient bool
@@ -36,7 +37,7 @@ var (
 )
 
 // genericHooks are the global functions a script may define, in the order the docs list them.
-var genericHooks = []string{sdk.HookStart, sdk.HookBefore, sdk.HookAfter, sdk.HookRoundEnd}
+var genericHooks = []string{engine.HookStart, engine.HookBefore, engine.HookAfter, engine.HookRoundEnd}
 
 // reservedActions are the action types the SDK and the built-in rulesets use.
 var reservedActions = []string{sdk.ActPlay, sdk.ActDraw, sdk.ActPass, sdk.ActCall, sdk.ActCatch,
@@ -79,11 +80,11 @@ func (r *Runner) compile(ctx context.Context, source string) *script {
 	v.L.SetContext(cctx)
 	defer v.L.RemoveContext()
 	rng := sdk.NewRNG(0)
-	v.cur = &callState{call: &sdk.HookCall{}, seat: sdk.NoSeat, rng: &rng}
+	v.cur = &callState{call: &engine.HookCall{}, seat: sdk.NoSeat, rng: &rng}
 	defer func() { v.cur = nil }()
 	env, err := v.load(sc)
 	if err != nil {
-		c := &sdk.HookCall{Hook: ""}
+		c := &engine.HookCall{Hook: ""}
 		e := v.fail(ctx, cctx, c, err)
 		var he *Error
 		if !errors.As(e, &he) {
@@ -165,7 +166,7 @@ func (sc *script) declare(env *lua.LTable) *Error {
 		return bad("answers must be a table of functions, not a %s", ans.Type())
 	}
 
-	sc.actions = map[string]sdk.HouseAction{}
+	sc.actions = map[string]engine.HouseAction{}
 	switch acts := env.RawGetString("actions").(type) {
 	case *lua.LNilType:
 	case *lua.LTable:
@@ -174,7 +175,7 @@ func (sc *script) declare(env *lua.LTable) *Error {
 			if err != nil {
 				return
 			}
-			var a sdk.HouseAction
+			var a engine.HouseAction
 			a, err = declareAction(k, val)
 			if err == nil {
 				sc.actions[a.Name] = a
@@ -184,7 +185,7 @@ func (sc *script) declare(env *lua.LTable) *Error {
 		if err != nil {
 			return err
 		}
-		slices.SortFunc(info.Actions, func(a, b sdk.HouseAction) int { return strings.Compare(a.Name, b.Name) })
+		slices.SortFunc(info.Actions, func(a, b engine.HouseAction) int { return strings.Compare(a.Name, b.Name) })
 	default:
 		return bad("actions must be a table, not a %s", acts.Type())
 	}
@@ -194,9 +195,9 @@ func (sc *script) declare(env *lua.LTable) *Error {
 	return nil
 }
 
-func declareAction(k, val lua.LValue) (sdk.HouseAction, *Error) {
-	bad := func(format string, args ...any) (sdk.HouseAction, *Error) {
-		return sdk.HouseAction{}, &Error{Msg: fmt.Sprintf(format, args...)}
+func declareAction(k, val lua.LValue) (engine.HouseAction, *Error) {
+	bad := func(format string, args ...any) (engine.HouseAction, *Error) {
+		return engine.HouseAction{}, &Error{Msg: fmt.Sprintf(format, args...)}
 	}
 	ks, ok := k.(lua.LString)
 	if !ok || !actionName.MatchString(string(ks)) {
@@ -210,7 +211,7 @@ func declareAction(k, val lua.LValue) (sdk.HouseAction, *Error) {
 	if !ok {
 		return bad("action %q must be a table with label, open and apply", name)
 	}
-	a := sdk.HouseAction{Name: name}
+	a := engine.HouseAction{Name: name}
 	label, ok := t.RawGetString("label").(lua.LString)
 	if !ok || label == "" || len(label) > 80 {
 		return bad("action %q needs a label of up to 80 bytes, shown on its button", name)

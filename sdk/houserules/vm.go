@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -24,7 +25,7 @@ type vm struct {
 
 // callState is what one hook call accumulates.
 type callState struct {
-	call   *sdk.HookCall
+	call   *engine.HookCall
 	rng    *sdk.RNG
 	seat   int // the acting seat, or NoSeat: the default seat of emitted events
 	game   *lua.LTable
@@ -156,16 +157,16 @@ func (v *vm) load(sc *script) (*lua.LTable, error) {
 }
 
 // prepare pushes the hook's function and its arguments; fn is nil when the script lacks the hook.
-func (v *vm) prepare(env *lua.LTable, c *sdk.HookCall) (fn *lua.LFunction, nargs int) {
+func (v *vm) prepare(env *lua.LTable, c *engine.HookCall) (fn *lua.LFunction, nargs int) {
 	L := v.L
 	switch c.Hook {
-	case sdk.HookStart, sdk.HookBefore, sdk.HookAfter, sdk.HookRoundEnd:
+	case engine.HookStart, engine.HookBefore, engine.HookAfter, engine.HookRoundEnd:
 		fn, _ = env.RawGetString(c.Hook).(*lua.LFunction)
-	case sdk.HookAsk:
+	case engine.HookAsk:
 		if t, ok := env.RawGetString("answers").(*lua.LTable); ok {
 			fn, _ = t.RawGetString(c.Name).(*lua.LFunction)
 		}
-	case sdk.HookOpen, sdk.HookApply, sdk.HookBot:
+	case engine.HookOpen, engine.HookApply, engine.HookBot:
 		if t, ok := env.RawGetString("actions").(*lua.LTable); ok {
 			if a, ok := t.RawGetString(c.Name).(*lua.LTable); ok {
 				fn, _ = a.RawGetString(c.Hook).(*lua.LFunction)
@@ -178,13 +179,13 @@ func (v *vm) prepare(env *lua.LTable, c *sdk.HookCall) (fn *lua.LFunction, nargs
 	L.Push(fn)
 	L.Push(v.gameTable())
 	switch c.Hook {
-	case sdk.HookBefore, sdk.HookAfter, sdk.HookApply:
+	case engine.HookBefore, engine.HookAfter, engine.HookApply:
 		L.Push(v.actionTable(c.Action))
 		return fn, 2
-	case sdk.HookOpen, sdk.HookBot:
+	case engine.HookOpen, engine.HookBot:
 		L.Push(lua.LNumber(c.Seat))
 		return fn, 2
-	case sdk.HookAsk:
+	case engine.HookAsk:
 		L.Push(v.stringMap(c.Args))
 		return fn, 2
 	}

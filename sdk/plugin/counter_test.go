@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 )
 
 // counter is the tiny ruleset the tests serve across the boundary. Seats take turns playing one
@@ -197,9 +198,9 @@ func (counter) Bot(_ context.Context, req sdk.BotRequest) (*sdk.Action, error) {
 
 // panicky wraps an engine and panics outside the SDK's own guard, in the plugin server itself,
 // when asked to act "server_panic".
-type panicky struct{ sdk.Engine }
+type panicky struct{ engine.Engine }
 
-func (p panicky) Act(ctx context.Context, req *sdk.ActRequest) (*sdk.Step, error) {
+func (p panicky) Act(ctx context.Context, req *engine.ActRequest) (*engine.Step, error) {
 	if req.Action.Type == "server_panic" {
 		panic("boom: the engine wrapper panicked outside the SDK's guard")
 	}
@@ -207,4 +208,4 @@ func (p panicky) Act(ctx context.Context, req *sdk.ActRequest) (*sdk.Step, error
 }
 
 // testEngine is what the test plugin serves, and what the in-process comparisons call.
-func testEngine() sdk.Engine { return panicky{sdk.NewEngine[counterState](counter{})} }
+func testEngine() engine.Engine { return panicky{engine.New[counterState](counter{})} }

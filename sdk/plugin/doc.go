@@ -3,10 +3,10 @@
 //
 // A variant's executable is one line:
 //
-//	func main() { plugin.Serve(sdk.NewEngine(lastcard.New())) }
+//	func main() { plugin.Serve(engine.New(lastcard.New())) }
 //
-// The host side is [Process], built from a [Spec] (or found with [Discover]): an [sdk.Engine]
-// exactly like the in-process sdk.NewEngine, so a ruleset runs in or out of process unchanged.
+// The host side is [Process], built from a [Spec] (or found with [Discover]): an [engine.Engine]
+// exactly like the in-process engine.New, so a ruleset runs in or out of process unchanged.
 // Process launches the plugin on first use, gives every call a deadline, relaunches the plugin
 // after a crash or a timeout, and counts calls, errors and latencies ([Process.Stats]). A host
 // calls [CleanupClients] once at exit.
@@ -17,7 +17,7 @@
 // a *CrashError (ErrCrashed and sdk.ErrRuleset). The host keeps every game's state, so after a
 // crash the same state bytes continue the game on the fresh process.
 //
-// Process is also an [sdk.HouseRuleDescriber]: the plugin compiles a house-rule script and runs
+// Process is also an [engine.HouseRuleDescriber]: the plugin compiles a house-rule script and runs
 // its top level in its own sandbox and says what it declares (name, options, hooks, actions), or
 // why it does not compile, with the line. The server checks uploads this way and runs no Lua.
 //
@@ -31,7 +31,7 @@
 // Config.CallTimeout), the host's adapter converts the request to a protobuf Call with a fresh
 // id and the deadline, and writes it as one frame (a 4-byte length, then the message). On the
 // plugin side the worker that reads the frame hands the reading turn to another and serves the
-// call itself: it converts it back, calls the sdk.Engine under a context that ends at the deadline
+// call itself: it converts it back, calls the engine.Engine under a context that ends at the deadline
 // or when the host cancels, and writes the Reply of the same id (the step's state, its events as
 // Event messages, the status, the views; a refusal or a failure in its error field). On the host
 // the caller holding the read token reads until its own reply comes, handing any other reply to

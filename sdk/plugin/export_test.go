@@ -4,7 +4,7 @@ import (
 	"context"
 	"os"
 
-	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/plugin/internal/adapter"
 	pb "cardhouse/sdk/plugin/internal/pb/rulesetv1"
 
@@ -31,7 +31,7 @@ func (p *legacyPlugin) GRPCServer(_ *goplugin.GRPCBroker, s *grpc.Server) error 
 
 // ServeLegacy serves e as a plugin built before the calls channel would: the handshake succeeds,
 // OpenChannel is unknown. Tests use it to check that the host refuses it clearly.
-func ServeLegacy(e sdk.Engine) {
+func ServeLegacy(e engine.Engine) {
 	goplugin.Serve(&goplugin.ServeConfig{
 		HandshakeConfig: Handshake,
 		VersionedPlugins: map[int]goplugin.PluginSet{

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/plugin"
 
 	"github.com/google/go-cmp/cmp"
@@ -77,9 +78,9 @@ func play(seat int, card string) sdk.Action {
 
 // firstCard is the card seat holds first in a step's views... read from an Inspect instead, so
 // that the helper does not depend on the views being requested.
-func firstCard(t testing.TB, e sdk.Engine, state []byte, seat int) sdk.Card {
+func firstCard(t testing.TB, e engine.Engine, state []byte, seat int) sdk.Card {
 	t.Helper()
-	in, err := e.Inspect(context.Background(), &sdk.InspectRequest{State: state})
+	in, err := e.Inspect(context.Background(), &engine.InspectRequest{State: state})
 	if err != nil {
 		t.Fatalf("inspect: %v", err)
 	}
@@ -117,11 +118,11 @@ func TestRoundTripMatchesInProcess(t *testing.T) {
 	opener := 1
 	games := []struct {
 		name string
-		req  sdk.NewGameRequest
+		req  engine.NewGameRequest
 	}{
-		{"random deal with views", sdk.NewGameRequest{Seats: 3, Seed: 42, Options: map[string]any{"target": 4}, Now: 1000}},
-		{"fixed deal no views", sdk.NewGameRequest{Seats: 3, Seed: 7, Deal: fixedDeal(), NoViews: true}},
-		{"opener and forced draws", sdk.NewGameRequest{Seats: 2, Seed: 9, Opener: &opener, Options: map[string]any{"speed": "fast"},
+		{"random deal with views", engine.NewGameRequest{Seats: 3, Seed: 42, Options: map[string]any{"target": 4}, Now: 1000}},
+		{"fixed deal no views", engine.NewGameRequest{Seats: 3, Seed: 7, Deal: fixedDeal(), NoViews: true}},
+		{"opener and forced draws", engine.NewGameRequest{Seats: 2, Seed: 9, Opener: &opener, Options: map[string]any{"speed": "fast"},
 			Forced: map[string][]string{sdk.DrawShuffle: {"0"}}}},
 	}
 	for _, g := range games {
@@ -140,7 +141,7 @@ func TestRoundTripMatchesInProcess(t *testing.T) {
 			state := want.State
 			for i := 0; want.Status.Phase == sdk.PhasePlaying && i < 10; i++ {
 				seat := want.Status.Turn
-				req := &sdk.ActRequest{State: state, Action: sdk.Action{Seat: seat, Type: sdk.ActPlay, Cards: []sdk.Card{firstCard(t, local, state, seat)}}, Now: int64(2000 + i), NoViews: g.req.NoViews, NoSpectator: i%2 == 1}
+				req := &engine.ActRequest{State: state, Action: sdk.Action{Seat: seat, Type: sdk.ActPlay, Cards: []sdk.Card{firstCard(t, local, state, seat)}}, Now: int64(2000 + i), NoViews: g.req.NoViews, NoSpectator: i%2 == 1}
 				if want, err = local.Act(ctx, req); err != nil {
 					t.Fatal(err)
 				}
@@ -157,11 +158,11 @@ func TestRoundTripMatchesInProcess(t *testing.T) {
 					t.Fatalf("Act %d: events %+v, want a played event first", i, got.Events)
 				}
 				for _, views := range []bool{false, true} {
-					wantIn, err := local.Inspect(ctx, &sdk.InspectRequest{State: got.State, Views: views})
+					wantIn, err := local.Inspect(ctx, &engine.InspectRequest{State: got.State, Views: views})
 					if err != nil {
 						t.Fatal(err)
 					}
-					gotIn, err := remote.Inspect(ctx, &sdk.InspectRequest{State: got.State, Views: views})
+					gotIn, err := remote.Inspect(ctx, &engine.InspectRequest{State: got.State, Views: views})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -170,7 +171,7 @@ func TestRoundTripMatchesInProcess(t *testing.T) {
 					}
 				}
 				for seat := range got.Status.Seats {
-					call := &sdk.BotCall{State: got.State, Seat: seat, Level: 1, Seed: uint64(i)}
+					call := &engine.BotCall{State: got.State, Seat: seat, Level: 1, Seed: uint64(i)}
 					wantB, err := local.Bot(ctx, call)
 					if err != nil {
 						t.Fatal(err)
@@ -191,7 +192,7 @@ func TestRoundTripMatchesInProcess(t *testing.T) {
 		})
 	}
 	// The observation kept its Go types across the wire (the scenario runner compares them).
-	in, err := remote.Inspect(ctx, &sdk.InspectRequest{State: mustNewGame(t, remote).State})
+	in, err := remote.Inspect(ctx, &engine.InspectRequest{State: mustNewGame(t, remote).State})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,9 +203,9 @@ func TestRoundTripMatchesInProcess(t *testing.T) {
 	}
 }
 
-func mustNewGame(t testing.TB, e sdk.Engine) *sdk.Step {
+func mustNewGame(t testing.TB, e engine.Engine) *engine.Step {
 	t.Helper()
-	st, err := e.NewGame(context.Background(), &sdk.NewGameRequest{Seats: 3, Seed: 1, Deal: fixedDeal()})
+	st, err := e.NewGame(context.Background(), &engine.NewGameRequest{Seats: 3, Seed: 1, Deal: fixedDeal()})
 	if err != nil {
 		t.Fatalf("new game: %v", err)
 	}
@@ -218,9 +219,12 @@ func TestRefusalsCrossTyped(t *testing.T) {
 	remote := newProcess(t, plugin.Config{})
 	state := mustNewGame(t, local).State
 
-	type call func(sdk.Engine) error
+	type call func(engine.Engine) error
 	act := func(a sdk.Action) call {
-		return func(e sdk.Engine) error { _, err := e.Act(ctx, &sdk.ActRequest{State: state, Action: a}); return err }
+		return func(e engine.Engine) error {
+			_, err := e.Act(ctx, &engine.ActRequest{State: state, Action: a})
+			return err
+		}
 	}
 	cases := []struct {
 		name string
@@ -231,20 +235,20 @@ func TestRefusalsCrossTyped(t *testing.T) {
 		{"card not held", sdk.CodeNotHeld, act(play(0, "KC"))},
 		{"unknown action", sdk.CodeBadAction, act(sdk.Action{Seat: 0, Type: "dance"})},
 		{"invalid card number", sdk.CodeUnknownCard, act(sdk.Action{Seat: 0, Type: sdk.ActPlay, Cards: []sdk.Card{999}})},
-		{"bad option", sdk.CodeBadOption, func(e sdk.Engine) error {
-			_, err := e.NewGame(ctx, &sdk.NewGameRequest{Seats: 2, Options: map[string]any{"target": 99, "colour": "blue"}})
+		{"bad option", sdk.CodeBadOption, func(e engine.Engine) error {
+			_, err := e.NewGame(ctx, &engine.NewGameRequest{Seats: 2, Options: map[string]any{"target": 99, "colour": "blue"}})
 			return err
 		}},
-		{"too many seats", sdk.CodeBadOption, func(e sdk.Engine) error {
-			_, err := e.NewGame(ctx, &sdk.NewGameRequest{Seats: 9})
+		{"too many seats", sdk.CodeBadOption, func(e engine.Engine) error {
+			_, err := e.NewGame(ctx, &engine.NewGameRequest{Seats: 9})
 			return err
 		}},
-		{"bad deal", sdk.CodeBadDeal, func(e sdk.Engine) error {
-			_, err := e.NewGame(ctx, &sdk.NewGameRequest{Seats: 2, Deal: &sdk.Deal{Hands: [][]sdk.Card{sdk.MustParseCards("AS AS")}}})
+		{"bad deal", sdk.CodeBadDeal, func(e engine.Engine) error {
+			_, err := e.NewGame(ctx, &engine.NewGameRequest{Seats: 2, Deal: &sdk.Deal{Hands: [][]sdk.Card{sdk.MustParseCards("AS AS")}}})
 			return err
 		}},
-		{"bot of no such level", sdk.CodeNotAvailable, func(e sdk.Engine) error {
-			_, err := e.Bot(ctx, &sdk.BotCall{State: state, Seat: 0, Level: 5})
+		{"bot of no such level", sdk.CodeNotAvailable, func(e engine.Engine) error {
+			_, err := e.Bot(ctx, &engine.BotCall{State: state, Seat: 0, Level: 5})
 			return err
 		}},
 	}
@@ -300,7 +304,7 @@ func TestRulesetFailuresKeepTheProcess(t *testing.T) {
 	}
 	t.Run("house rules without a runner", func(t *testing.T) {
 		// Refused or failed, depending on the SDK: either way the same on both sides.
-		req := &sdk.NewGameRequest{Seats: 2, HouseRules: []sdk.HouseRule{{Name: "seven-swap", Version: 3, Source: "-- nothing", Options: map[string]any{"x": 1}}}}
+		req := &engine.NewGameRequest{Seats: 2, HouseRules: []sdk.HouseRule{{Name: "seven-swap", Version: 3, Source: "-- nothing", Options: map[string]any{"x": 1}}}}
 		_, want := testEngine().NewGame(ctx, req)
 		_, got := remote.NewGame(ctx, req)
 		if want == nil || got == nil {
@@ -312,7 +316,7 @@ func TestRulesetFailuresKeepTheProcess(t *testing.T) {
 	})
 	for _, c := range cases {
 		t.Run(c.action, func(t *testing.T) {
-			_, err := remote.Act(ctx, &sdk.ActRequest{State: start.State, Action: sdk.Action{Seat: 0, Type: c.action}})
+			_, err := remote.Act(ctx, &engine.ActRequest{State: start.State, Action: sdk.Action{Seat: 0, Type: c.action}})
 			var fe *sdk.FailureError
 			if !errors.As(err, &fe) || !errors.Is(err, sdk.ErrRuleset) {
 				t.Fatalf("got %v (%T), want a *sdk.FailureError", err, err)
@@ -324,7 +328,7 @@ func TestRulesetFailuresKeepTheProcess(t *testing.T) {
 				t.Errorf("failure %+v, want ruleset counter, op %s, message containing %q", fe, c.op, c.message)
 			}
 			// The process survived and still plays.
-			if _, err := remote.Act(ctx, &sdk.ActRequest{State: start.State, Action: play(0, "AS")}); err != nil {
+			if _, err := remote.Act(ctx, &engine.ActRequest{State: start.State, Action: play(0, "AS")}); err != nil {
 				t.Fatalf("the next action failed: %v", err)
 			}
 			if st := remote.Stats(); st.PID != pid || st.Crashes != 0 || !st.Running {
@@ -366,7 +370,7 @@ func TestCrashThenSameStateOnAFreshProcess(t *testing.T) {
 		// kill -9 while a call is in flight: wait for the plugin to say it is hanging, then kill.
 		errc := make(chan error, 1)
 		go func() {
-			_, err := p.Act(ctx, &sdk.ActRequest{State: state, Action: sdk.Action{Seat: 0, Type: "hang"}})
+			_, err := p.Act(ctx, &engine.ActRequest{State: state, Action: sdk.Action{Seat: 0, Type: "hang"}})
 			errc <- err
 		}()
 		select {
@@ -384,7 +388,7 @@ func TestCrashThenSameStateOnAFreshProcess(t *testing.T) {
 		crash func(*testing.T, *plugin.Process, *stderrWatch, []byte) error
 	}{
 		{"os.Exit in a call", func(_ *testing.T, p *plugin.Process, _ *stderrWatch, state []byte) error {
-			_, err := p.Act(ctx, &sdk.ActRequest{State: state, Action: sdk.Action{Seat: 0, Type: "exit"}})
+			_, err := p.Act(ctx, &engine.ActRequest{State: state, Action: sdk.Action{Seat: 0, Type: "exit"}})
 			return err
 		}},
 		{"kill -9 during a call", kill},
@@ -396,7 +400,7 @@ func TestCrashThenSameStateOnAFreshProcess(t *testing.T) {
 			p := newProcess(t, plugin.Config{Stderr: w})
 			// A game two actions in: the host keeps its state.
 			st := mustNewGame(t, p)
-			st, err := p.Act(ctx, &sdk.ActRequest{State: st.State, Action: play(0, "AS")})
+			st, err := p.Act(ctx, &engine.ActRequest{State: st.State, Action: play(0, "AS")})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -416,7 +420,7 @@ func TestCrashThenSameStateOnAFreshProcess(t *testing.T) {
 			}
 
 			// The next call runs on a fresh process with the same state bytes, as in-process.
-			req := &sdk.ActRequest{State: kept, Action: play(1, "AH")}
+			req := &engine.ActRequest{State: kept, Action: play(1, "AH")}
 			want, err := local.Act(ctx, req)
 			if err != nil {
 				t.Fatal(err)
@@ -450,7 +454,7 @@ func TestKilledWhileIdle(t *testing.T) {
 	}
 	// Whether the host has noticed the death yet or not, at most one call fails (as a crash),
 	// and the game goes on with the same state.
-	req := &sdk.ActRequest{State: st.State, Action: play(0, "AS")}
+	req := &engine.ActRequest{State: st.State, Action: play(0, "AS")}
 	_, err := p.Act(ctx, req)
 	if err != nil {
 		if !errors.Is(err, plugin.ErrCrashed) {
@@ -493,7 +497,7 @@ func TestHangingCallTimesOutAndIsReplaced(t *testing.T) {
 			cctx, cancel := c.ctx()
 			defer cancel()
 			began := time.Now()
-			_, err := p.Act(cctx, &sdk.ActRequest{State: st.State, Action: sdk.Action{Seat: 0, Type: "hang"}})
+			_, err := p.Act(cctx, &engine.ActRequest{State: st.State, Action: sdk.Action{Seat: 0, Type: "hang"}})
 			t.Logf("the hanging call returned after %v: %v", time.Since(began), err)
 			if !errors.Is(err, context.DeadlineExceeded) || errors.Is(err, plugin.ErrCrashed) {
 				t.Fatalf("got %v (%T), want context.DeadlineExceeded", err, err)
@@ -502,7 +506,7 @@ func TestHangingCallTimesOutAndIsReplaced(t *testing.T) {
 				t.Error("Exited() is false: the stuck process was not killed")
 			}
 			// The next call gets a fresh process.
-			if _, err := p.Act(ctx, &sdk.ActRequest{State: st.State, Action: play(0, "AS")}); err != nil {
+			if _, err := p.Act(ctx, &engine.ActRequest{State: st.State, Action: play(0, "AS")}); err != nil {
 				t.Fatalf("the call after the timeout failed: %v", err)
 			}
 			s := p.Stats()
@@ -529,7 +533,7 @@ func TestConcurrentCallsFromManyRooms(t *testing.T) {
 	errs := make(chan error, rooms)
 	for room := range rooms {
 		wg.Go(func() {
-			req := &sdk.NewGameRequest{Seats: 2 + room%3, Seed: uint64(room), Options: map[string]any{"target": 12}}
+			req := &engine.NewGameRequest{Seats: 2 + room%3, Seed: uint64(room), Options: map[string]any{"target": 12}}
 			want, err := local.NewGame(ctx, req)
 			if err != nil {
 				errs <- err
@@ -541,17 +545,17 @@ func TestConcurrentCallsFromManyRooms(t *testing.T) {
 				return
 			}
 			// As a platform room does, each step's views go into one of two buffers in turn
-			// (sdk.ActRequest.ViewBuf) while the last step's, in the other, are kept: the
+			// (engine.ActRequest.ViewBuf) while the last step's, in the other, are kept: the
 			// host's transit buffers, shared by the rooms, must leave both alone.
 			var bufs [2][]byte // bufs[0] is passed; the kept views lie in bufs[1]
 			var kept, keptCopy [][]byte
 			for i := 0; want.Status.Phase == sdk.PhasePlaying; i++ {
-				ans, err := p.Bot(ctx, &sdk.BotCall{State: got.State, Seat: got.Status.Turn, Level: 1, Seed: uint64(i)})
+				ans, err := p.Bot(ctx, &engine.BotCall{State: got.State, Seat: got.Status.Turn, Level: 1, Seed: uint64(i)})
 				if err != nil || ans.Action == nil {
 					errs <- fmt.Errorf("room %d: bot: %v %+v", room, err, ans)
 					return
 				}
-				act := &sdk.ActRequest{State: got.State, Action: *ans.Action, Now: int64(i)}
+				act := &engine.ActRequest{State: got.State, Action: *ans.Action, Now: int64(i)}
 				if want, err = local.Act(ctx, act); err != nil {
 					errs <- err
 					return
@@ -674,7 +678,7 @@ func TestRestartCloseAndStats(t *testing.T) {
 	if !p.Exited() || p.Stats().Running {
 		t.Error("the process runs after Close")
 	}
-	if _, err := p.Act(ctx, &sdk.ActRequest{}); !errors.Is(err, plugin.ErrClosed) {
+	if _, err := p.Act(ctx, &engine.ActRequest{}); !errors.Is(err, plugin.ErrClosed) {
 		t.Errorf("a call after Close: %v, want ErrClosed", err)
 	}
 	if err := p.Close(); err != nil {
@@ -729,7 +733,7 @@ func TestActLatency(t *testing.T) {
 	ctx := context.Background()
 	p := newProcess(t, plugin.Config{})
 	st := mustNewGame(t, p)
-	req := &sdk.ActRequest{State: st.State, Action: play(0, "AS")}
+	req := &engine.ActRequest{State: st.State, Action: play(0, "AS")}
 	for range 100 { // warm up
 		if _, err := p.Act(ctx, req); err != nil {
 			t.Fatal(err)
@@ -755,7 +759,7 @@ func BenchmarkAct(b *testing.B) {
 	st := mustNewGame(b, local)
 	for _, bc := range []struct {
 		name   string
-		engine sdk.Engine
+		engine engine.Engine
 		action sdk.Action
 	}{
 		{"inprocess", local, play(0, "AS")},
@@ -764,7 +768,7 @@ func BenchmarkAct(b *testing.B) {
 		{"plugin-refusal", p, play(1, "AH")},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			req := &sdk.ActRequest{State: st.State, Action: bc.action}
+			req := &engine.ActRequest{State: st.State, Action: bc.action}
 			for b.Loop() {
 				_, err := bc.engine.Act(ctx, req)
 				if err != nil && !errors.Is(err, sdk.ErrIllegal) {
@@ -784,7 +788,7 @@ func TestPluginCPUProfile(t *testing.T) {
 	p := plugin.NewProcess(spec, plugin.Config{})
 	st := mustNewGame(t, p)
 	for range 50 {
-		if _, err := p.Act(context.Background(), &sdk.ActRequest{State: st.State, Action: play(0, "AS")}); err != nil {
+		if _, err := p.Act(context.Background(), &engine.ActRequest{State: st.State, Action: play(0, "AS")}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/plugin/internal/adapter"
 
 	"github.com/hashicorp/go-hclog"
@@ -81,8 +82,8 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// Process is a supervised plugin process and an sdk.Engine: the host calls it exactly as it calls
-// sdk.NewEngine(ruleset) in-process. It is safe for concurrent use by many rooms.
+// Process is a supervised plugin process and an engine.Engine: the host calls it exactly as it calls
+// engine.New(ruleset) in-process. It is safe for concurrent use by many rooms.
 //
 // It launches the plugin on the first call (not in NewProcess) and keeps one process. Every call
 // gets a deadline (Config.CallTimeout when the context has none). When the process dies under a
@@ -100,7 +101,7 @@ type Process struct {
 	mu      sync.Mutex
 	cur     *instance
 	last    *instance // the instance launched last, running or not
-	desc    *sdk.Description
+	desc    *engine.Description
 	closed  bool
 	lastErr string
 	reaping sync.WaitGroup // retired processes still being reaped
@@ -132,7 +133,7 @@ func NewProcess(spec Spec, cfg Config) *Process {
 	return p
 }
 
-var _ sdk.Engine = (*Process)(nil)
+var _ engine.Engine = (*Process)(nil)
 
 // Spec returns how the process is started.
 func (p *Process) Spec() Spec { return p.spec }
@@ -285,7 +286,7 @@ func (p *Process) retire(inst *instance, counter *atomic.Uint64) {
 }
 
 // do runs one call with the supervision: deadline, crash and timeout handling, statistics.
-func (p *Process) do(ctx context.Context, op string, f func(context.Context, sdk.Engine) error) error {
+func (p *Process) do(ctx context.Context, op string, f func(context.Context, engine.Engine) error) error {
 	start := time.Now()
 	err := p.try(ctx, op, f)
 	p.calls.Add(1)
@@ -303,7 +304,7 @@ func (p *Process) do(ctx context.Context, op string, f func(context.Context, sdk
 	return err
 }
 
-func (p *Process) try(ctx context.Context, op string, f func(context.Context, sdk.Engine) error) error {
+func (p *Process) try(ctx context.Context, op string, f func(context.Context, engine.Engine) error) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("plugin %s: %s not sent: %w", p.spec, op, err)
 	}
@@ -341,7 +342,7 @@ func (p *Process) try(ctx context.Context, op string, f func(context.Context, sd
 
 // Describe returns the ruleset's description, launching the plugin if it has not run yet. The
 // description is read at every launch and cached; the caller gets its own copy.
-func (p *Process) Describe(ctx context.Context) (*sdk.Description, error) {
+func (p *Process) Describe(ctx context.Context) (*engine.Description, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -359,7 +360,7 @@ func (p *Process) Describe(ctx context.Context) (*sdk.Description, error) {
 	return cloneDescription(d)
 }
 
-func cloneDescription(d *sdk.Description) (*sdk.Description, error) {
+func cloneDescription(d *engine.Description) (*engine.Description, error) {
 	b, err := json.Marshal(d)
 	if err != nil {
 		return nil, fmt.Errorf("copying the description: %w", err)
@@ -367,9 +368,9 @@ func cloneDescription(d *sdk.Description) (*sdk.Description, error) {
 	return adapter.DescriptionFromJSON(b)
 }
 
-// NewGame implements sdk.Engine.
-func (p *Process) NewGame(ctx context.Context, req *sdk.NewGameRequest) (step *sdk.Step, err error) {
-	err = p.do(ctx, "NewGame", func(ctx context.Context, e sdk.Engine) (err error) {
+// NewGame implements engine.Engine.
+func (p *Process) NewGame(ctx context.Context, req *engine.NewGameRequest) (step *engine.Step, err error) {
+	err = p.do(ctx, "NewGame", func(ctx context.Context, e engine.Engine) (err error) {
 		step, err = e.NewGame(ctx, req)
 		return err
 	})
@@ -379,9 +380,9 @@ func (p *Process) NewGame(ctx context.Context, req *sdk.NewGameRequest) (step *s
 	return step, nil
 }
 
-// Act implements sdk.Engine.
-func (p *Process) Act(ctx context.Context, req *sdk.ActRequest) (step *sdk.Step, err error) {
-	err = p.do(ctx, "Act", func(ctx context.Context, e sdk.Engine) (err error) {
+// Act implements engine.Engine.
+func (p *Process) Act(ctx context.Context, req *engine.ActRequest) (step *engine.Step, err error) {
+	err = p.do(ctx, "Act", func(ctx context.Context, e engine.Engine) (err error) {
 		step, err = e.Act(ctx, req)
 		return err
 	})
@@ -391,9 +392,9 @@ func (p *Process) Act(ctx context.Context, req *sdk.ActRequest) (step *sdk.Step,
 	return step, nil
 }
 
-// Inspect implements sdk.Engine.
-func (p *Process) Inspect(ctx context.Context, req *sdk.InspectRequest) (in *sdk.Inspection, err error) {
-	err = p.do(ctx, "Inspect", func(ctx context.Context, e sdk.Engine) (err error) {
+// Inspect implements engine.Engine.
+func (p *Process) Inspect(ctx context.Context, req *engine.InspectRequest) (in *engine.Inspection, err error) {
+	err = p.do(ctx, "Inspect", func(ctx context.Context, e engine.Engine) (err error) {
 		in, err = e.Inspect(ctx, req)
 		return err
 	})
@@ -403,9 +404,9 @@ func (p *Process) Inspect(ctx context.Context, req *sdk.InspectRequest) (in *sdk
 	return in, nil
 }
 
-// Bot implements sdk.Engine.
-func (p *Process) Bot(ctx context.Context, req *sdk.BotCall) (ans *sdk.BotAnswer, err error) {
-	err = p.do(ctx, "Bot", func(ctx context.Context, e sdk.Engine) (err error) {
+// Bot implements engine.Engine.
+func (p *Process) Bot(ctx context.Context, req *engine.BotCall) (ans *engine.BotAnswer, err error) {
+	err = p.do(ctx, "Bot", func(ctx context.Context, e engine.Engine) (err error) {
 		ans, err = e.Bot(ctx, req)
 		return err
 	})
@@ -415,11 +416,11 @@ func (p *Process) Bot(ctx context.Context, req *sdk.BotCall) (ans *sdk.BotAnswer
 	return ans, nil
 }
 
-// DescribeHouseRule implements sdk.HouseRuleDescriber: the plugin compiles the script and runs
+// DescribeHouseRule implements engine.HouseRuleDescriber: the plugin compiles the script and runs
 // its top level in its own sandbox, so a hostile script costs that process, never the host.
-func (p *Process) DescribeHouseRule(ctx context.Context, source string) (info *sdk.HouseRuleInfo, err error) {
-	err = p.do(ctx, "DescribeHouseRule", func(ctx context.Context, e sdk.Engine) (err error) {
-		d, ok := e.(sdk.HouseRuleDescriber)
+func (p *Process) DescribeHouseRule(ctx context.Context, source string) (info *engine.HouseRuleInfo, err error) {
+	err = p.do(ctx, "DescribeHouseRule", func(ctx context.Context, e engine.Engine) (err error) {
+		d, ok := e.(engine.HouseRuleDescriber)
 		if !ok {
 			return sdk.Refuse(sdk.CodeHouseRule, "the plugin %s cannot describe house rules", p.spec.Path)
 		}
@@ -432,7 +433,7 @@ func (p *Process) DescribeHouseRule(ctx context.Context, source string) (info *s
 	return info, nil
 }
 
-var _ sdk.HouseRuleDescriber = (*Process)(nil)
+var _ engine.HouseRuleDescriber = (*Process)(nil)
 
 // Restart kills the running process (calls in flight on it fail with a *CrashError) and launches
 // a fresh one now, reading the description again: what an operator does after replacing the
@@ -526,7 +527,7 @@ type Stats struct {
 	// LastError is the text of the last failed call or launch ("" if none).
 	LastError string `json:"last_error,omitempty"`
 	// Description is the ruleset's, read at the last launch (nil before the first).
-	Description *sdk.Description `json:"description,omitempty"`
+	Description *engine.Description `json:"description,omitempty"`
 }
 
 // Stats returns a snapshot of the counters.

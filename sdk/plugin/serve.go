@@ -8,7 +8,7 @@ import (
 	"runtime/debug"
 	"runtime/pprof"
 
-	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/plugin/internal/adapter"
 	pb "cardhouse/sdk/plugin/internal/pb/rulesetv1"
 
@@ -62,7 +62,7 @@ const CPUProfileEnv = "CARDHOUSE_PLUGIN_CPUPROFILE"
 // serves OpenChannel, the client side makes an adapter.Client, which Process connects.
 type rulesetPlugin struct {
 	goplugin.NetRPCUnsupportedPlugin
-	engine sdk.Engine
+	engine engine.Engine
 }
 
 var _ goplugin.GRPCPlugin = (*rulesetPlugin)(nil)
@@ -77,7 +77,7 @@ func (p *rulesetPlugin) GRPCClient(_ context.Context, _ *goplugin.GRPCBroker, c 
 }
 
 // versionedPlugins lists what each protocol version serves; engine is nil on the host side.
-func versionedPlugins(engine sdk.Engine) map[int]goplugin.PluginSet {
+func versionedPlugins(engine engine.Engine) map[int]goplugin.PluginSet {
 	return map[int]goplugin.PluginSet{
 		ProtocolVersion: {pluginName: &rulesetPlugin{engine: engine}},
 	}
@@ -97,12 +97,12 @@ func recoverUnary(ctx context.Context, req any, info *grpc.UnaryServerInfo, hand
 // Serve serves e as a Cardhouse plugin and returns when the host is done with it. It is the whole
 // body of a variant's main:
 //
-//	func main() { plugin.Serve(sdk.NewEngine(lastcard.New())) }
+//	func main() { plugin.Serve(engine.New(lastcard.New())) }
 //
 // Nothing may be printed to stdout before Serve (stdout carries the handshake); log to stderr,
 // which the host reads. Started by hand rather than by a host, Serve says so and exits with
 // status 1. A panic inside a call is recovered and returned to the host as a ruleset failure.
-func Serve(e sdk.Engine) {
+func Serve(e engine.Engine) {
 	level := hclog.LevelFromString(os.Getenv(LogLevelEnv))
 	if level == hclog.NoLevel {
 		level = hclog.Info
@@ -142,7 +142,7 @@ func Serve(e sdk.Engine) {
 }
 
 // startProfile starts the CPU profile CPUProfileEnv asks for; stop writes it out.
-func startProfile(dir string, e sdk.Engine) (stop func(), err error) {
+func startProfile(dir string, e engine.Engine) (stop func(), err error) {
 	id := "plugin"
 	if d, err := e.Describe(context.Background()); err == nil && d != nil {
 		id = d.ID

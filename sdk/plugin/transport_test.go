@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/plugin"
 )
 
@@ -42,19 +43,19 @@ func TestCancelledCallLeavesTheProcessServing(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
 	go func() {
-		_, err := p.Act(ctx, &sdk.ActRequest{State: st.State, Action: sdk.Action{Seat: 0, Type: "hang"}})
+		_, err := p.Act(ctx, &engine.ActRequest{State: st.State, Action: sdk.Action{Seat: 0, Type: "hang"}})
 		errc <- err
 	}()
 	<-w.seen // the call is running in the plugin
 	// Another call is answered while the first hangs: calls do not wait for each other.
-	if _, err := p.Act(context.Background(), &sdk.ActRequest{State: st.State, Action: play(0, "AS")}); err != nil {
+	if _, err := p.Act(context.Background(), &engine.ActRequest{State: st.State, Action: play(0, "AS")}); err != nil {
 		t.Fatalf("a call beside the hanging one: %v", err)
 	}
 	cancel()
 	if err := <-errc; !errors.Is(err, context.Canceled) || errors.Is(err, plugin.ErrCrashed) {
 		t.Fatalf("the cancelled call returned %v, want context.Canceled", err)
 	}
-	if _, err := p.Act(context.Background(), &sdk.ActRequest{State: st.State, Action: play(0, "AS")}); err != nil {
+	if _, err := p.Act(context.Background(), &engine.ActRequest{State: st.State, Action: play(0, "AS")}); err != nil {
 		t.Fatalf("a call after the cancelled one: %v", err)
 	}
 	if s := p.Stats(); s.PID != pid || s.Restarts != 0 || s.Crashes != 0 || s.Timeouts != 0 || !s.Running {
@@ -70,7 +71,7 @@ func TestExpiredContextIsNotSent(t *testing.T) {
 	st := mustNewGame(t, p)
 	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
 	defer cancel()
-	_, err := p.Act(ctx, &sdk.ActRequest{State: st.State, Action: play(0, "AS")})
+	_, err := p.Act(ctx, &engine.ActRequest{State: st.State, Action: play(0, "AS")})
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("got %v, want context.DeadlineExceeded", err)
 	}
@@ -90,7 +91,7 @@ func BenchmarkTransport(b *testing.B) {
 	}{{"act", play(0, "AS")}, {"refusal", play(1, "AH")}} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
-			req := &sdk.ActRequest{State: st.State, Action: bc.action}
+			req := &engine.ActRequest{State: st.State, Action: bc.action}
 			for b.Loop() {
 				if _, err := p.Act(ctx, req); err != nil && !errors.Is(err, sdk.ErrIllegal) {
 					b.Fatal(err)

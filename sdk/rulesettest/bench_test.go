@@ -4,13 +4,13 @@ import (
 	"context"
 	"testing"
 
-	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/rulesettest/toy"
 )
 
 // BenchmarkPlayout measures whole bot games of the toy ruleset in-process (steps/op is reported).
 func BenchmarkPlayout(b *testing.B) {
-	e := sdk.NewEngine[toy.State](toy.Ruleset{})
+	e := engine.New[toy.State](toy.Ruleset{})
 	ctx := context.Background()
 	steps := 0
 	b.ReportAllocs()

@@ -4,7 +4,7 @@
 // [Run] checks a Ruleset in-process: determinism, card conservation, refusals that change
 // nothing, Apply never mutating its input, views that hide what they must (with the ruleset's
 // sdk.Redealer), bot playouts that end, and TableEditor round trips. [RunEngine] makes the checks
-// possible through the byte-level sdk.Engine, so they also run across the real plugin process.
+// possible through the byte-level engine.Engine, so they also run across the real plugin process.
 // [Playout] is the reusable random/bot game driver behind them, exported for benchmarks and
 // tournaments.
 package rulesettest

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 )
 
 // Config says which games the kit plays. The zero Config checks every seat count of the ruleset
@@ -83,12 +84,12 @@ func optionsName(o map[string]any) string {
 }
 
 // games lists the combinations of cfg the ruleset accepts (probing each with NewGame).
-func games(ctx context.Context, tb testing.TB, e sdk.Engine, cfg Config) []game {
+func games(ctx context.Context, tb testing.TB, e engine.Engine, cfg Config) []game {
 	tb.Helper()
 	var out []game
 	for _, opts := range cfg.Options {
 		for _, n := range cfg.Seats {
-			_, err := e.NewGame(ctx, &sdk.NewGameRequest{Seats: n, Options: opts, Seed: 1, NoViews: true})
+			_, err := e.NewGame(ctx, &engine.NewGameRequest{Seats: n, Options: opts, Seed: 1, NoViews: true})
 			if re, ok := sdk.AsRefusal(err); ok && re.Code == sdk.CodeBadOption {
 				tb.Logf("skipping %d seats with options %s: %s", n, optionsName(opts), re.Reason)
 				continue
@@ -116,9 +117,9 @@ func games(ctx context.Context, tb testing.TB, e sdk.Engine, cfg Config) []game 
 //     seat's view shows no cards of another seat's hand and the spectators' view no hand cards;
 //   - determinism: the same seed and the same actions give the same state bytes and events;
 //   - bot playouts (host dealing on round_over) reach game_over within cfg.MaxSteps.
-func RunEngine(t *testing.T, e sdk.Engine, cfg Config) {
+func RunEngine(t *testing.T, e engine.Engine, cfg Config) {
 	t.Helper()
-	runEngine(context.Background(), t, e, func() sdk.Engine { return e }, cfg, func(name string, f func(tb testing.TB)) {
+	runEngine(context.Background(), t, e, func() engine.Engine { return e }, cfg, func(name string, f func(tb testing.TB)) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			f(t)
@@ -128,7 +129,7 @@ func RunEngine(t *testing.T, e sdk.Engine, cfg Config) {
 
 // runEngine runs the engine checks on e, each bot playout on an engine botsEngine makes (Run
 // passes a fresh, faster in-memory engine of the same ruleset for each).
-func runEngine(ctx context.Context, tb testing.TB, e sdk.Engine, botsEngine func() sdk.Engine, cfg Config, sub func(string, func(testing.TB))) {
+func runEngine(ctx context.Context, tb testing.TB, e engine.Engine, botsEngine func() engine.Engine, cfg Config, sub func(string, func(testing.TB))) {
 	tb.Helper()
 	desc, err := e.Describe(ctx)
 	if err != nil {
@@ -151,7 +152,7 @@ func runEngine(ctx context.Context, tb testing.TB, e sdk.Engine, botsEngine func
 }
 
 // checkRandomPlayout plays random and bad actions, checking each, then replays the game.
-func checkRandomPlayout(ctx context.Context, tb testing.TB, e sdk.Engine, cfg Config, g game) {
+func checkRandomPlayout(ctx context.Context, tb testing.TB, e engine.Engine, cfg Config, g game) {
 	tb.Helper()
 	pc := PlayoutConfig{
 		Seats: g.seats, Options: g.options, Seed: g.seed, Level: cfg.BotLevel, Random: 0.7, Bad: 0.3,
@@ -169,7 +170,7 @@ func checkRandomPlayout(ctx context.Context, tb testing.TB, e sdk.Engine, cfg Co
 	}
 	pc.OnAct = func(ctx context.Context, a Attempt) error {
 		if start == nil {
-			in, err := e.Inspect(ctx, &sdk.InspectRequest{State: a.Before})
+			in, err := e.Inspect(ctx, &engine.InspectRequest{State: a.Before})
 			if err != nil {
 				return fmt.Errorf("inspect: %w", err)
 			}
@@ -196,7 +197,7 @@ func checkRandomPlayout(ctx context.Context, tb testing.TB, e sdk.Engine, cfg Co
 			return sameInspection(ctx, e, a.Before, a.BeforeStep, what, fail)
 		}
 		digests = append(digests, digest(a.Step))
-		in, err := e.Inspect(ctx, &sdk.InspectRequest{State: a.Step.State})
+		in, err := e.Inspect(ctx, &engine.InspectRequest{State: a.Step.State})
 		if err != nil {
 			return fail("%s: inspect the new state: %v", what, err)
 		}
@@ -227,13 +228,13 @@ type stepDigest struct {
 	events string
 }
 
-func digest(st *sdk.Step) stepDigest {
+func digest(st *engine.Step) stepDigest {
 	ev, _ := json.Marshal(st.Events)
 	return stepDigest{state: st.State, events: string(ev)}
 }
 
 // checkReplay replays moves and compares every step with the digests of the first run.
-func checkReplay(ctx context.Context, tb testing.TB, e sdk.Engine, pc PlayoutConfig, moves []Move, digests []stepDigest) {
+func checkReplay(ctx context.Context, tb testing.TB, e engine.Engine, pc PlayoutConfig, moves []Move, digests []stepDigest) {
 	tb.Helper()
 	steps, err := Replay(ctx, e, pc, moves)
 	if err != nil {
@@ -271,8 +272,8 @@ func firstDifference(a, b []byte) string {
 }
 
 // sameInspection checks that the engine reads state the same as at before (after a refusal).
-func sameInspection(ctx context.Context, e sdk.Engine, state []byte, before *sdk.Step, what string, fail func(string, ...any) error) error {
-	in, err := e.Inspect(ctx, &sdk.InspectRequest{State: state})
+func sameInspection(ctx context.Context, e engine.Engine, state []byte, before *engine.Step, what string, fail func(string, ...any) error) error {
+	in, err := e.Inspect(ctx, &engine.InspectRequest{State: state})
 	if err != nil {
 		return fail("%s: inspect after the refusal: %v", what, err)
 	}
@@ -284,7 +285,7 @@ func sameInspection(ctx context.Context, e sdk.Engine, state []byte, before *sdk
 
 // viewLeak checks the views of a step structurally: a seat's view has no cards in another seat's
 // hand zone, the spectators' view none in any hand zone. "" when they hide what they must.
-func viewLeak(st *sdk.Step) string {
+func viewLeak(st *engine.Step) string {
 	if st == nil {
 		return ""
 	}
@@ -333,7 +334,7 @@ func viewerName(v int) string {
 }
 
 // checkBotPlayout plays bots until game_over and fails when the game does not end.
-func checkBotPlayout(ctx context.Context, tb testing.TB, e sdk.Engine, cfg Config, g game) {
+func checkBotPlayout(ctx context.Context, tb testing.TB, e engine.Engine, cfg Config, g game) {
 	tb.Helper()
 	res, err := Playout(ctx, e, PlayoutConfig{Seats: g.seats, Options: g.options, Seed: g.seed, Level: cfg.BotLevel, MaxSteps: cfg.MaxSteps})
 	if err != nil {

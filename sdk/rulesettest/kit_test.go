@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/rulesettest/toy"
 
 	"github.com/google/go-cmp/cmp"
@@ -26,7 +27,7 @@ func TestRunAcceptsACorrectRuleset(t *testing.T) {
 
 func TestRunEngineAcceptsACorrectEngine(t *testing.T) {
 	t.Parallel()
-	RunEngine(t, sdk.NewEngine[toy.State](toy.Ruleset{}), Config{})
+	RunEngine(t, engine.New[toy.State](toy.Ruleset{}), Config{})
 }
 
 // mutating changes its input's deck in place (the slices it shares with the caller).
@@ -209,8 +210,8 @@ func TestRunCatchesBrokenRulesets(t *testing.T) {
 			run[toy.State](ctx, tb, untyped{}, small, sub)
 		}, []string{"failed: ruleset toy failed in act: nope"}},
 		{"is not deterministic", func(tb testing.TB, sub func(string, func(testing.TB))) {
-			e := sdk.NewEngine[toy.State](counting{n: new(atomic.Int64)})
-			runEngine(ctx, tb, e, func() sdk.Engine { return e }, small, sub)
+			e := engine.New[toy.State](counting{n: new(atomic.Int64)})
+			runEngine(ctx, tb, e, func() engine.Engine { return e }, small, sub)
 		}, []string{"determinism: same seed and actions, different events after move 1", `"data":{"n":`}},
 		{"has no Redealer", func(tb testing.TB, sub func(string, func(testing.TB))) {
 			run[toy.State](ctx, tb, noRedeal{}, small, sub)
@@ -238,7 +239,7 @@ func TestRunCatchesBrokenRulesets(t *testing.T) {
 func TestPlayout(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	e := sdk.NewEngine[toy.State](toy.Ruleset{})
+	e := engine.New[toy.State](toy.Ruleset{})
 	cfg := PlayoutConfig{Seats: 3, Seed: 42, Games: 3}
 	res, err := Playout(ctx, e, cfg)
 	if err != nil {
@@ -277,7 +278,7 @@ func TestPlayout(t *testing.T) {
 
 func TestPlayoutStopsAtMaxSteps(t *testing.T) {
 	t.Parallel()
-	e := sdk.NewEngine[toy.State](endless{})
+	e := engine.New[toy.State](endless{})
 	res, err := Playout(context.Background(), e, PlayoutConfig{Seats: 2, Seed: 1, MaxSteps: 50})
 	if !errors.Is(err, ErrNotEnded) {
 		t.Fatalf("err = %v, want ErrNotEnded", err)
@@ -291,7 +292,7 @@ func TestPlayoutFiresDeadlines(t *testing.T) {
 	t.Parallel()
 	// Bots that never call, and a clock slower than the window: every window expires through
 	// the clock (so the game never ends: a player left with one card always draws again).
-	e := sdk.NewEngine[toy.State](silent{})
+	e := engine.New[toy.State](silent{})
 	res, err := Playout(context.Background(), e, PlayoutConfig{Seats: 2, Seed: 3, ThinkMS: 3000, MaxSteps: 300})
 	if !errors.Is(err, ErrNotEnded) {
 		t.Fatalf("err = %v, want ErrNotEnded", err)

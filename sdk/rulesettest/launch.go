@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/plugin"
 )
 
@@ -88,4 +88,4 @@ func SharedScenarios(tb testing.TB, id string, dirs ...string) []string {
 	return dirs
 }
 
-var _ sdk.Engine = (*plugin.Process)(nil)
+var _ engine.Engine = (*plugin.Process)(nil)

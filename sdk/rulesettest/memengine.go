@@ -10,12 +10,13 @@ import (
 	"sync"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 )
 
-// memEngine is an in-process sdk.Engine that keeps states as Go values: its state "bytes" are a
+// memEngine is an in-process engine.Engine that keeps states as Go values: its state "bytes" are a
 // handle to one of the last memStates states. It skips the JSON codec that dominates the cost of
-// sdk.NewEngine, so Run's bot playouts (thousands of steps) stay fast; the real engine is still
-// checked by the random playouts and the determinism replay. Like sdk.NewEngine it validates
+// engine.New, so Run's bot playouts (thousands of steps) stay fast; the real engine is still
+// checked by the random playouts and the determinism replay. Like engine.New it validates
 // options, recovers panics as failures and checks the cards after every action.
 type memEngine[S any] struct {
 	r    sdk.Ruleset[S]
@@ -75,11 +76,11 @@ func (m *memEngine[S]) fail(op string, err error) error {
 	return &sdk.FailureError{Ruleset: m.info.ID, Op: op, Err: err}
 }
 
-func (m *memEngine[S]) Describe(ctx context.Context) (*sdk.Description, error) {
-	return &sdk.Description{Info: m.info, SDKVersion: sdk.Version}, ctx.Err()
+func (m *memEngine[S]) Describe(ctx context.Context) (*engine.Description, error) {
+	return &engine.Description{Info: m.info, SDKVersion: sdk.Version}, ctx.Err()
 }
 
-func (m *memEngine[S]) NewGame(ctx context.Context, req *sdk.NewGameRequest) (st *sdk.Step, err error) {
+func (m *memEngine[S]) NewGame(ctx context.Context, req *engine.NewGameRequest) (st *engine.Step, err error) {
 	defer m.guard("start", &err)
 	opts, err := sdk.CheckOptions(m.info, m.r, req.Seats, req.Options)
 	if err != nil {
@@ -97,7 +98,7 @@ func (m *memEngine[S]) NewGame(ctx context.Context, req *sdk.NewGameRequest) (st
 	return m.step(s, nil, !req.NoViews), nil
 }
 
-func (m *memEngine[S]) Act(ctx context.Context, req *sdk.ActRequest) (st *sdk.Step, err error) {
+func (m *memEngine[S]) Act(ctx context.Context, req *engine.ActRequest) (st *engine.Step, err error) {
 	defer m.guard("act", &err)
 	s, err := m.get(req.State)
 	if err != nil {
@@ -114,20 +115,20 @@ func (m *memEngine[S]) Act(ctx context.Context, req *sdk.ActRequest) (st *sdk.St
 	return m.step(res.State, res.Events, !req.NoViews), nil
 }
 
-func (m *memEngine[S]) Inspect(ctx context.Context, req *sdk.InspectRequest) (in *sdk.Inspection, err error) {
+func (m *memEngine[S]) Inspect(ctx context.Context, req *engine.InspectRequest) (in *engine.Inspection, err error) {
 	defer m.guard("inspect", &err)
 	s, err := m.get(req.State)
 	if err != nil {
 		return nil, err
 	}
-	in = &sdk.Inspection{Status: m.r.Status(s), Observation: m.r.Observe(s), Cards: m.r.Cards(s)}
+	in = &engine.Inspection{Status: m.r.Status(s), Observation: m.r.Observe(s), Cards: m.r.Cards(s)}
 	if req.Views {
 		in.Views, in.Spectator = m.views(s, in.Status.Seats, nil)
 	}
 	return in, nil
 }
 
-func (m *memEngine[S]) Bot(ctx context.Context, req *sdk.BotCall) (ans *sdk.BotAnswer, err error) {
+func (m *memEngine[S]) Bot(ctx context.Context, req *engine.BotCall) (ans *engine.BotAnswer, err error) {
 	defer m.guard("bot", &err)
 	bots, ok := m.r.(sdk.Bots)
 	if !ok {
@@ -153,11 +154,11 @@ func (m *memEngine[S]) Bot(ctx context.Context, req *sdk.BotCall) (ans *sdk.BotA
 	if a != nil {
 		a.Seat = req.Seat
 	}
-	return &sdk.BotAnswer{Action: a}, nil
+	return &engine.BotAnswer{Action: a}, nil
 }
 
-func (m *memEngine[S]) step(s S, events []sdk.Event, views bool) *sdk.Step {
-	st := &sdk.Step{State: m.put(s), Events: events, Status: m.r.Status(s)}
+func (m *memEngine[S]) step(s S, events []sdk.Event, views bool) *engine.Step {
+	st := &engine.Step{State: m.put(s), Events: events, Status: m.r.Status(s)}
 	if views {
 		st.Views, st.Spectator = m.views(s, st.Status.Seats, events)
 	}

@@ -9,6 +9,7 @@ import (
 	"sort"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 )
 
 // PlayoutConfig says how Playout plays one game through an engine.
@@ -49,11 +50,11 @@ type Attempt struct {
 	Kind string
 	// Before is the state the action was applied to; BeforeStep the step that made it.
 	Before     []byte
-	BeforeStep *sdk.Step
+	BeforeStep *engine.Step
 	Action     sdk.Action
 	Now        int64
 	// Step is the engine's answer when accepted; Err its error when not.
-	Step *sdk.Step
+	Step *engine.Step
 	Err  error
 }
 
@@ -72,8 +73,8 @@ type PlayoutResult struct {
 	// Moves are the accepted actions in order; Replay plays them again.
 	Moves []Move
 	// Start is the step that started the game; Final the last one.
-	Start *sdk.Step
-	Final *sdk.Step
+	Start *engine.Step
+	Final *engine.Step
 	// Ended is true when Games games reached game_over within MaxSteps.
 	Ended bool
 	// GamesEnded counts the games that reached game_over.
@@ -91,7 +92,7 @@ var ErrNotEnded = errors.New("playout did not end")
 // error wrapping ErrNotEnded when MaxSteps is reached first, and any engine failure, refused bot
 // action, accepted bad action, stuck game (no actor acts and no deadline is set) or OnAct error.
 // The result is filled in as far as the playout went.
-func Playout(ctx context.Context, e sdk.Engine, cfg PlayoutConfig) (*PlayoutResult, error) {
+func Playout(ctx context.Context, e engine.Engine, cfg PlayoutConfig) (*PlayoutResult, error) {
 	p, err := newPlayer(ctx, e, cfg)
 	if err != nil {
 		return &PlayoutResult{}, err
@@ -101,18 +102,18 @@ func Playout(ctx context.Context, e sdk.Engine, cfg PlayoutConfig) (*PlayoutResu
 
 type player struct {
 	ctx    context.Context
-	e      sdk.Engine
+	e      engine.Engine
 	cfg    PlayoutConfig
 	rng    sdk.RNG
 	res    *PlayoutResult
-	cur    *sdk.Step
+	cur    *engine.Step
 	now    int64
 	bots   bool
 	views  bool
 	allSet []sdk.Card
 }
 
-func newPlayer(ctx context.Context, e sdk.Engine, cfg PlayoutConfig) (*player, error) {
+func newPlayer(ctx context.Context, e engine.Engine, cfg PlayoutConfig) (*player, error) {
 	if cfg.MaxSteps <= 0 {
 		cfg.MaxSteps = 10000
 	}
@@ -135,12 +136,12 @@ func newPlayer(ctx context.Context, e sdk.Engine, cfg PlayoutConfig) (*player, e
 		p.cfg.Random = 1
 	}
 	p.views = cfg.Views || p.cfg.Random > 0 || p.cfg.Bad > 0
-	st, err := e.NewGame(ctx, &sdk.NewGameRequest{Seats: cfg.Seats, Options: cfg.Options, Seed: cfg.Seed, Deal: cfg.Deal, NoViews: !p.views})
+	st, err := e.NewGame(ctx, &engine.NewGameRequest{Seats: cfg.Seats, Options: cfg.Options, Seed: cfg.Seed, Deal: cfg.Deal, NoViews: !p.views})
 	if err != nil {
 		return nil, fmt.Errorf("new game (%d seats, options %v, seed %d): %w", cfg.Seats, cfg.Options, cfg.Seed, err)
 	}
 	p.cur, p.res.Start, p.res.Final = st, st, st
-	in, err := e.Inspect(ctx, &sdk.InspectRequest{State: st.State})
+	in, err := e.Inspect(ctx, &engine.InspectRequest{State: st.State})
 	if err != nil {
 		return nil, fmt.Errorf("inspect the start: %w", err)
 	}
@@ -259,7 +260,7 @@ func (p *player) decide() (bool, error) {
 		if !p.bots {
 			continue
 		}
-		ans, err := p.e.Bot(p.ctx, &sdk.BotCall{State: p.cur.State, Seat: seat, Level: p.cfg.Level, Seed: p.rng.Uint64()})
+		ans, err := p.e.Bot(p.ctx, &engine.BotCall{State: p.cur.State, Seat: seat, Level: p.cfg.Level, Seed: p.rng.Uint64()})
 		if err != nil {
 			return false, fmt.Errorf("step %d: bot %d for seat %d: %w", p.res.Steps, p.cfg.Level, seat, err)
 		}
@@ -427,7 +428,7 @@ func (p *player) bad() error {
 // try applies a; a refusal is an error only when mustAccept.
 func (p *player) try(kind string, a sdk.Action, mustAccept bool) error {
 	att := Attempt{Kind: kind, Before: p.cur.State, BeforeStep: p.cur, Action: a, Now: p.now}
-	att.Step, att.Err = p.e.Act(p.ctx, &sdk.ActRequest{State: p.cur.State, Action: a, Now: p.now, NoViews: !p.views})
+	att.Step, att.Err = p.e.Act(p.ctx, &engine.ActRequest{State: p.cur.State, Action: a, Now: p.now, NoViews: !p.views})
 	if p.cfg.OnAct != nil {
 		if err := p.cfg.OnAct(p.ctx, att); err != nil {
 			return err
@@ -453,14 +454,14 @@ func describe(a sdk.Action) string {
 
 // Replay starts the game of cfg again and applies moves in order, returning every step (the
 // start first). A refused move is an error naming it.
-func Replay(ctx context.Context, e sdk.Engine, cfg PlayoutConfig, moves []Move) ([]*sdk.Step, error) {
-	st, err := e.NewGame(ctx, &sdk.NewGameRequest{Seats: cfg.Seats, Options: cfg.Options, Seed: cfg.Seed, Deal: cfg.Deal, NoViews: true})
+func Replay(ctx context.Context, e engine.Engine, cfg PlayoutConfig, moves []Move) ([]*engine.Step, error) {
+	st, err := e.NewGame(ctx, &engine.NewGameRequest{Seats: cfg.Seats, Options: cfg.Options, Seed: cfg.Seed, Deal: cfg.Deal, NoViews: true})
 	if err != nil {
 		return nil, fmt.Errorf("new game: %w", err)
 	}
-	steps := []*sdk.Step{st}
+	steps := []*engine.Step{st}
 	for i, m := range moves {
-		st, err = e.Act(ctx, &sdk.ActRequest{State: st.State, Action: m.Action, Now: m.Now, NoViews: true})
+		st, err = e.Act(ctx, &engine.ActRequest{State: st.State, Action: m.Action, Now: m.Now, NoViews: true})
 		if err != nil {
 			return steps, fmt.Errorf("move %d (%s at %d ms): %w", i+1, describe(m.Action), m.Now, err)
 		}

@@ -13,10 +13,11 @@ import (
 	"testing"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 )
 
 // Run checks a ruleset in-process, for every seat count and option set of cfg: everything
-// RunEngine checks (through sdk.NewEngine(r); the long bot playouts through an in-memory engine
+// RunEngine checks (through engine.New(r); the long bot playouts through an in-memory engine
 // that skips the state codec but checks the cards just as strictly), and on the ruleset's own state type, replaying
 // every action a random playout tried (accepted and refused, bad ones included):
 //   - Apply never mutates its input (the state's JSON before and after Apply is the same), nor do
@@ -50,8 +51,8 @@ func run[S any](ctx context.Context, tb testing.TB, r sdk.Ruleset[S], cfg Config
 	if _, ok := r.(sdk.Redealer[S]); !ok {
 		tb.Errorf("%s does not implement sdk.Redealer[%T]: the kit needs Redeal to check that views hide what their viewer cannot see", info.ID, *new(S))
 	}
-	e := sdk.NewEngine(r)
-	runEngine(ctx, tb, e, func() sdk.Engine { return newMemEngine(r) }, cfg, func(name string, f func(testing.TB)) { sub("engine/"+name, f) })
+	e := engine.New(r)
+	runEngine(ctx, tb, e, func() engine.Engine { return newMemEngine(r) }, cfg, func(name string, f func(testing.TB)) { sub("engine/"+name, f) })
 	cfg = cfg.withDefaults(info)
 	if cfg.BotLevel == 0 && len(info.BotLevels) > 0 {
 		cfg.BotLevel = slices.Min(info.BotLevels)
@@ -68,7 +69,7 @@ type tried struct {
 }
 
 // checkStates replays a random playout's attempts on S directly.
-func checkStates[S any](ctx context.Context, tb testing.TB, r sdk.Ruleset[S], e sdk.Engine, cfg Config, g game) {
+func checkStates[S any](ctx context.Context, tb testing.TB, r sdk.Ruleset[S], e engine.Engine, cfg Config, g game) {
 	tb.Helper()
 	var attempts []tried
 	pc := PlayoutConfig{

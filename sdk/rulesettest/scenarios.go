@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/scenario"
 )
 
@@ -19,9 +19,9 @@ import (
 // Typical use, in a ruleset package:
 //
 //	func TestScenarios(t *testing.T) {
-//		rulesettest.Scenarios(t, sdk.NewEngine(New()), "testdata/scenarios")
+//		rulesettest.Scenarios(t, engine.New(New()), "testdata/scenarios")
 //	}
-func Scenarios(t *testing.T, e sdk.Engine, dirs ...string) {
+func Scenarios(t *testing.T, e engine.Engine, dirs ...string) {
 	t.Helper()
 	scenarios(t, e, dirs, func(name string, f func(tb testing.TB)) {
 		t.Run(name, func(t *testing.T) {
@@ -33,7 +33,7 @@ func Scenarios(t *testing.T, e sdk.Engine, dirs ...string) {
 
 // scenarios is Scenarios with the subtest runner injected, so the kit's own tests can capture
 // failures with a fake testing.TB.
-func scenarios(tb testing.TB, e sdk.Engine, dirs []string, sub func(name string, f func(tb testing.TB))) {
+func scenarios(tb testing.TB, e engine.Engine, dirs []string, sub func(name string, f func(tb testing.TB))) {
 	tb.Helper()
 	if len(dirs) == 0 {
 		tb.Fatal("rulesettest.Scenarios: no folder given")

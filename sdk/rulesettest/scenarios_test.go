@@ -4,18 +4,18 @@ import (
 	"strings"
 	"testing"
 
-	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/rulesettest/toy"
 )
 
 func TestScenariosPass(t *testing.T) {
 	t.Parallel()
-	Scenarios(t, sdk.NewEngine[toy.State](toy.Ruleset{}), "testdata/scenarios/good")
+	Scenarios(t, engine.New[toy.State](toy.Ruleset{}), "testdata/scenarios/good")
 }
 
 func TestScenariosReportFailures(t *testing.T) {
 	t.Parallel()
-	e := sdk.NewEngine[toy.State](toy.Ruleset{})
+	e := engine.New[toy.State](toy.Ruleset{})
 	tests := []struct {
 		name string
 		dirs []string

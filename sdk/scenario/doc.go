@@ -1,5 +1,5 @@
 // Package scenario reads rule scenarios (the YAML format of SCENARIOS.md, a fixed contract) and
-// plays them against any sdk.Engine: in-process (sdk.NewEngine) or across the plugin process.
+// plays them against any engine.Engine: in-process (engine.New) or across the plugin process.
 //
 // Start reading at [ParseFile] and [Run]; [RunAll] is what `cardhouse scenario` prints, and
 // sdk/rulesettest.Scenarios wraps [Run] for ruleset tests.

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"cardhouse/sdk/engine"
 	"context"
 	"errors"
 	"fmt"
@@ -10,17 +11,15 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-
-	"cardhouse/sdk"
 )
 
 // Lookup finds the engine of a ruleset id. Its error is the failure of every scenario naming that
 // ruleset, so it should list the rulesets available (MapLookup does).
-type Lookup func(ruleset string) (sdk.Engine, error)
+type Lookup func(ruleset string) (engine.Engine, error)
 
 // MapLookup looks rulesets up in a map by id; an unknown id is an error listing the ids it has.
-func MapLookup(engines map[string]sdk.Engine) Lookup {
-	return func(id string) (sdk.Engine, error) {
+func MapLookup(engines map[string]engine.Engine) Lookup {
+	return func(id string) (engine.Engine, error) {
 		if e, ok := engines[id]; ok {
 			return e, nil
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 )
 
 // Failure is a scenario that did not pass: Step is the step number counting from 1 (0 when the
@@ -45,14 +46,14 @@ const maxFiringsPerWait = 10000
 // Run plays s against e and returns nil when every step passes, or the first *Failure.
 // Refusals are recognised with errors.Is(err, sdk.ErrIllegal); any other error of the engine is a
 // ruleset failure and fails the scenario.
-func Run(ctx context.Context, e sdk.Engine, s *Scenario) error {
+func Run(ctx context.Context, e engine.Engine, s *Scenario) error {
 	r := &run{ctx: ctx, e: e, s: s}
 	return r.play()
 }
 
 type run struct {
 	ctx    context.Context
-	e      sdk.Engine
+	e      engine.Engine
 	s      *Scenario
 	state  []byte
 	status sdk.Status
@@ -63,7 +64,7 @@ type run struct {
 }
 
 func (r *run) play() error {
-	req := &sdk.NewGameRequest{
+	req := &engine.NewGameRequest{
 		Seats: r.s.Seats, Options: r.s.Options, Seed: r.s.Seed, Deal: r.s.Deal,
 		Forced: r.s.Random, Now: 0, NoViews: true,
 	}
@@ -114,7 +115,7 @@ func (r *run) play() error {
 	return nil
 }
 
-func (r *run) accept(st *sdk.Step) {
+func (r *run) accept(st *engine.Step) {
 	r.state, r.status = st.State, st.Status
 	r.events = r.events[:0]
 	for _, ev := range st.Events {
@@ -122,8 +123,8 @@ func (r *run) accept(st *sdk.Step) {
 	}
 }
 
-func (r *run) inspect(step int) (*sdk.Inspection, error) {
-	in, err := r.e.Inspect(r.ctx, &sdk.InspectRequest{State: r.state})
+func (r *run) inspect(step int) (*engine.Inspection, error) {
+	in, err := r.e.Inspect(r.ctx, &engine.InspectRequest{State: r.state})
 	if err != nil {
 		return nil, &Failure{Step: step, What: "inspect", Got: err.Error()}
 	}
@@ -137,7 +138,7 @@ func (r *run) do(step *Step) error {
 	case StepExpect:
 		return r.expect(step)
 	case StepBot:
-		ans, err := r.e.Bot(r.ctx, &sdk.BotCall{State: r.state, Seat: step.Seat, Level: step.Bot, Seed: r.botSeed(step.Number)})
+		ans, err := r.e.Bot(r.ctx, &engine.BotCall{State: r.state, Seat: step.Seat, Level: step.Bot, Seed: r.botSeed(step.Number)})
 		if err != nil {
 			return &Failure{Step: step.Number, What: step.Describe(), Want: "an action", Got: err.Error()}
 		}
@@ -157,7 +158,7 @@ func (r *run) botSeed(step int) uint64 {
 }
 
 func (r *run) act(step *Step, a sdk.Action, what string) error {
-	var before *sdk.Inspection
+	var before *engine.Inspection
 	if step.Reject != nil {
 		in, err := r.inspect(step.Number)
 		if err != nil {
@@ -165,7 +166,7 @@ func (r *run) act(step *Step, a sdk.Action, what string) error {
 		}
 		before = in
 	}
-	st, err := r.e.Act(r.ctx, &sdk.ActRequest{State: r.state, Action: a, Now: r.clock, NoViews: true})
+	st, err := r.e.Act(r.ctx, &engine.ActRequest{State: r.state, Action: a, Now: r.clock, NoViews: true})
 	switch {
 	case err == nil && step.Reject == nil:
 		r.accept(st)
@@ -216,7 +217,7 @@ func (r *run) wait(step *Step) error {
 			r.clock = d.At
 		}
 		a := sdk.Action{Seat: sdk.Clock, Type: sdk.ActDeadline, Deadline: d.ID}
-		st, err := r.e.Act(r.ctx, &sdk.ActRequest{State: r.state, Action: a, Now: r.clock, NoViews: true})
+		st, err := r.e.Act(r.ctx, &engine.ActRequest{State: r.state, Action: a, Now: r.clock, NoViews: true})
 		if err != nil {
 			return &Failure{Step: step.Number, What: fmt.Sprintf("%s: deadline %s at %dms", step.Describe(), d.ID, d.At),
 				Want: "accepted", Got: err.Error()}

@@ -12,13 +12,14 @@ import (
 	"testing"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/rulesettest/toy"
 	"cardhouse/sdk/scenario"
 
 	"github.com/google/go-cmp/cmp"
 )
 
-func toyEngine() sdk.Engine { return sdk.NewEngine[toy.State](toy.Ruleset{}) }
+func toyEngine() engine.Engine { return engine.New[toy.State](toy.Ruleset{}) }
 
 // deal2 is a fixed two-seat toy deal: seat 0 can go down to one card with 8H.
 const deal2 = `name: t
@@ -33,7 +34,7 @@ deal:
 steps:
 `
 
-func run(t *testing.T, e sdk.Engine, src string) error {
+func run(t *testing.T, e engine.Engine, src string) error {
 	t.Helper()
 	s, err := scenario.Parse("t.yaml", []byte(src))
 	if err != nil {
@@ -122,27 +123,27 @@ func TestRunStartFailures(t *testing.T) {
 
 // wrapped lets a test replace one Engine method.
 type wrapped struct {
-	sdk.Engine
-	act     func(ctx context.Context, req *sdk.ActRequest) (*sdk.Step, error)
-	inspect func(ctx context.Context, req *sdk.InspectRequest) (*sdk.Inspection, error)
-	newGame func(ctx context.Context, req *sdk.NewGameRequest) (*sdk.Step, error)
+	engine.Engine
+	act     func(ctx context.Context, req *engine.ActRequest) (*engine.Step, error)
+	inspect func(ctx context.Context, req *engine.InspectRequest) (*engine.Inspection, error)
+	newGame func(ctx context.Context, req *engine.NewGameRequest) (*engine.Step, error)
 }
 
-func (w wrapped) Act(ctx context.Context, req *sdk.ActRequest) (*sdk.Step, error) {
+func (w wrapped) Act(ctx context.Context, req *engine.ActRequest) (*engine.Step, error) {
 	if w.act != nil {
 		return w.act(ctx, req)
 	}
 	return w.Engine.Act(ctx, req)
 }
 
-func (w wrapped) Inspect(ctx context.Context, req *sdk.InspectRequest) (*sdk.Inspection, error) {
+func (w wrapped) Inspect(ctx context.Context, req *engine.InspectRequest) (*engine.Inspection, error) {
 	if w.inspect != nil {
 		return w.inspect(ctx, req)
 	}
 	return w.Engine.Inspect(ctx, req)
 }
 
-func (w wrapped) NewGame(ctx context.Context, req *sdk.NewGameRequest) (*sdk.Step, error) {
+func (w wrapped) NewGame(ctx context.Context, req *engine.NewGameRequest) (*engine.Step, error) {
 	if w.newGame != nil {
 		return w.newGame(ctx, req)
 	}
@@ -153,13 +154,13 @@ func TestRunEngineMisbehaviour(t *testing.T) {
 	t.Parallel()
 	base := toyEngine()
 	// A failure where a refusal is wanted is a FAIL, not a refusal.
-	failing := wrapped{Engine: base, act: func(ctx context.Context, req *sdk.ActRequest) (*sdk.Step, error) {
+	failing := wrapped{Engine: base, act: func(ctx context.Context, req *engine.ActRequest) (*engine.Step, error) {
 		return nil, &sdk.FailureError{Ruleset: "toy", Op: "act", Err: errors.New("index out of range")}
 	}}
 	// A plugin that keeps state: Inspect answers differently after a refusal.
 	var mu sync.Mutex
 	calls := 0
-	stateful := wrapped{Engine: base, inspect: func(ctx context.Context, req *sdk.InspectRequest) (*sdk.Inspection, error) {
+	stateful := wrapped{Engine: base, inspect: func(ctx context.Context, req *engine.InspectRequest) (*engine.Inspection, error) {
 		in, err := base.Inspect(ctx, req)
 		mu.Lock()
 		defer mu.Unlock()
@@ -170,7 +171,7 @@ func TestRunEngineMisbehaviour(t *testing.T) {
 		return in, err
 	}}
 	// A ruleset that loses a card on draw without the engine noticing.
-	leaky := wrapped{Engine: base, inspect: func(ctx context.Context, req *sdk.InspectRequest) (*sdk.Inspection, error) {
+	leaky := wrapped{Engine: base, inspect: func(ctx context.Context, req *engine.InspectRequest) (*engine.Inspection, error) {
 		in, err := base.Inspect(ctx, req)
 		if err == nil && strings.Contains(string(req.State), `"hands":[["8H","9S","6D"]`) {
 			in.Cards = in.Cards[1:]
@@ -178,13 +179,13 @@ func TestRunEngineMisbehaviour(t *testing.T) {
 		return in, err
 	}}
 	// Observations as they come across the plugin process: JSON numbers are float64.
-	viaJSON := wrapped{Engine: base, inspect: func(ctx context.Context, req *sdk.InspectRequest) (*sdk.Inspection, error) {
+	viaJSON := wrapped{Engine: base, inspect: func(ctx context.Context, req *engine.InspectRequest) (*engine.Inspection, error) {
 		in, err := base.Inspect(ctx, req)
 		if err != nil {
 			return in, err
 		}
 		b, _ := json.Marshal(in)
-		var out sdk.Inspection
+		var out engine.Inspection
 		if err := json.Unmarshal(b, &out); err != nil {
 			return nil, err
 		}
@@ -192,7 +193,7 @@ func TestRunEngineMisbehaviour(t *testing.T) {
 	}}
 	tests := []struct {
 		name  string
-		e     sdk.Engine
+		e     engine.Engine
 		steps string
 		want  string
 	}{
@@ -220,7 +221,7 @@ func TestActSendsEveryField(t *testing.T) {
 	t.Parallel()
 	base := toyEngine()
 	var sent []sdk.Action
-	rec := wrapped{Engine: base, act: func(ctx context.Context, req *sdk.ActRequest) (*sdk.Step, error) {
+	rec := wrapped{Engine: base, act: func(ctx context.Context, req *engine.ActRequest) (*engine.Step, error) {
 		sent = append(sent, req.Action)
 		return base.Act(ctx, req)
 	}}
@@ -249,7 +250,7 @@ func TestWaitFiresDeadlinesInTimeOrder(t *testing.T) {
 	base := toyEngine()
 	var fired []string
 	var at []int64
-	rec := wrapped{Engine: base, act: func(ctx context.Context, req *sdk.ActRequest) (*sdk.Step, error) {
+	rec := wrapped{Engine: base, act: func(ctx context.Context, req *engine.ActRequest) (*engine.Step, error) {
 		if req.Action.Seat == sdk.Clock {
 			fired = append(fired, req.Action.Deadline)
 			at = append(at, req.Now)
@@ -302,7 +303,7 @@ func TestRunAll(t *testing.T) {
 	write("a/other.yaml", "name: elsewhere\nruleset: drugs\nseats: 2\nsteps: []\n")
 	write("a/notes.txt", "not a scenario")
 	var out bytes.Buffer
-	lookup := scenario.MapLookup(map[string]sdk.Engine{"toy": toyEngine(), "hotspot": toyEngine()})
+	lookup := scenario.MapLookup(map[string]engine.Engine{"toy": toyEngine(), "hotspot": toyEngine()})
 	passed, failed := scenario.RunAll(context.Background(), &out, lookup, filepath.Join(dir, "a"), filepath.Join(dir, "missing"))
 	want := strings.Join([]string{
 		"FAIL wrong turn: step 1: turn, want 1, got 0",

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/rulesettest"
 
 	"example.com/crazy8"
@@ -22,7 +23,7 @@ func TestConformance(t *testing.T) {
 
 // TestScenarios plays testdata/ in-process.
 func TestScenarios(t *testing.T) {
-	rulesettest.Scenarios(t, sdk.NewEngine(crazy8.Ruleset{}), "testdata")
+	rulesettest.Scenarios(t, engine.New(crazy8.Ruleset{}), "testdata")
 }
 
 // TestAcrossThePluginProcess builds cmd/crazy8, launches it as the host does and runs the

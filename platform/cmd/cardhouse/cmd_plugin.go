@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"cardhouse/plugins/builtin"
-	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/plugin"
 
 	"github.com/spf13/cobra"
@@ -136,7 +136,7 @@ func pluginSpecs(dir string) ([]plugin.Spec, error) {
 // it for Stats and Restart). A plugin in dir serving the id of a built-in variant replaces the
 // built-in (an operator's upgrade without a new server binary); two plugins in dir serving one
 // id, or a plugin that fails to launch, are an error, and nothing is left running then.
-func openEngines(ctx context.Context, dir string) (map[string]sdk.Engine, func(), error) {
+func openEngines(ctx context.Context, dir string) (map[string]engine.Engine, func(), error) {
 	builtins, err := builtinSpecs()
 	if err != nil {
 		return nil, nil, err
@@ -147,7 +147,7 @@ func openEngines(ctx context.Context, dir string) (map[string]sdk.Engine, func()
 			return nil, nil, err
 		}
 	}
-	engines := map[string]sdk.Engine{}
+	engines := map[string]engine.Engine{}
 	external := map[string]bool{}
 	var all []*plugin.Process
 	closeAll := func() {

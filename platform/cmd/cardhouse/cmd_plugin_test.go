@@ -40,6 +40,7 @@ import (
 	"strings"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/plugin"
 )
 
@@ -59,7 +60,7 @@ func (named) Cards(int) []sdk.Card            { return nil }
 
 func main() {
 	id, _, _ := strings.Cut(filepath.Base(os.Args[0]), "-")
-	plugin.Serve(sdk.NewEngine[int](named{id: id}))
+	plugin.Serve(engine.New[int](named{id: id}))
 }
 `
 

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/houserules"
 	"cardhouse/sdk/scenario"
 
@@ -114,7 +115,7 @@ func runRulesCheck(ctx context.Context, w io.Writer, open engineOpener, rc rules
 		return fmt.Errorf("describing %s: %w", rc.ruleset, err)
 	}
 	if !desc.HouseRules {
-		return fmt.Errorf("the %s plugin runs no house rules: its main must serve sdk.NewEngine(ruleset, houserules.Enable())", rc.ruleset)
+		return fmt.Errorf("the %s plugin runs no house rules: its main must serve engine.New(ruleset, houserules.Enable())", rc.ruleset)
 	}
 	if rc.games < 1 {
 		return fmt.Errorf("--games must be at least 1")
@@ -171,11 +172,11 @@ type gameResult struct {
 
 // playBotGame plays one game to its end with bots in every seat: the host deals each next round,
 // due deadlines fire in time order.
-func playBotGame(ctx context.Context, eng sdk.Engine, rule sdk.HouseRule, opts map[string]any, seats, level int, seed uint64, maxSteps int) gameResult {
+func playBotGame(ctx context.Context, eng engine.Engine, rule sdk.HouseRule, opts map[string]any, seats, level int, seed uint64, maxSteps int) gameResult {
 	fail := func(steps int, key, format string, args ...any) gameResult {
 		return gameResult{steps: steps, key: key, problem: fmt.Sprintf(format, args...)}
 	}
-	st, err := eng.NewGame(ctx, &sdk.NewGameRequest{Seats: seats, Seed: seed, Options: opts, HouseRules: []sdk.HouseRule{rule}, NoViews: true})
+	st, err := eng.NewGame(ctx, &engine.NewGameRequest{Seats: seats, Seed: seed, Options: opts, HouseRules: []sdk.HouseRule{rule}, NoViews: true})
 	if err != nil {
 		return fail(0, err.Error(), "the game does not start: %v", err)
 	}
@@ -192,7 +193,7 @@ func playBotGame(ctx context.Context, eng sdk.Engine, rule sdk.HouseRule, opts m
 			a = &sdk.Action{Seat: sdk.Host, Type: sdk.ActDeal}
 		default:
 			for i, actor := range st.Status.Actors {
-				ans, err := eng.Bot(ctx, &sdk.BotCall{State: st.State, Seat: actor, Level: level, Seed: seed*7919 + uint64(step)*31 + uint64(i)})
+				ans, err := eng.Bot(ctx, &engine.BotCall{State: st.State, Seat: actor, Level: level, Seed: seed*7919 + uint64(step)*31 + uint64(i)})
 				if err != nil {
 					return fail(step, err.Error(), "action %d: the bot of seat %d failed: %v", step, actor, err)
 				}
@@ -210,7 +211,7 @@ func playBotGame(ctx context.Context, eng sdk.Engine, rule sdk.HouseRule, opts m
 				return fail(step, "stuck", "action %d: no bot of seats %v has anything to do and nothing is due: the game is stuck", step, st.Status.Actors)
 			}
 		}
-		next, err := eng.Act(ctx, &sdk.ActRequest{State: st.State, Action: *a, Now: now, NoViews: true})
+		next, err := eng.Act(ctx, &engine.ActRequest{State: st.State, Action: *a, Now: now, NoViews: true})
 		if err != nil {
 			what := "refused"
 			if errors.Is(err, sdk.ErrRuleset) {

@@ -8,18 +8,18 @@ import (
 	"testing"
 
 	"cardhouse/rulesets/lastcard"
-	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/houserules"
 )
 
 // inProcess opens Last Card in-process, with or without the Lua runner.
 func inProcess(withRules bool) engineOpener {
-	return func(context.Context, string) (map[string]sdk.Engine, func(), error) {
-		var opts []sdk.EngineOption
+	return func(context.Context, string) (map[string]engine.Engine, func(), error) {
+		var opts []engine.Option
 		if withRules {
 			opts = append(opts, houserules.Enable())
 		}
-		return map[string]sdk.Engine{"lastcard": sdk.NewEngine(lastcard.New(), opts...)}, nil, nil
+		return map[string]engine.Engine{"lastcard": engine.New(lastcard.New(), opts...)}, nil, nil
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 	"os"
 	"os/signal"
 
-	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/scenario"
 
 	"github.com/spf13/cobra"
@@ -45,7 +45,7 @@ when any scenario fails or cannot be read.`,
 
 // engineOpener opens every ruleset the binary can run, by id, and returns a function that stops
 // their processes (openEngines in cmd_plugin.go).
-type engineOpener func(ctx context.Context, pluginsDir string) (map[string]sdk.Engine, func(), error)
+type engineOpener func(ctx context.Context, pluginsDir string) (map[string]engine.Engine, func(), error)
 
 // runScenarios runs the scenarios under paths against the engines open gives, writing the
 // runner's lines to w; it returns an error when a scenario failed or the rulesets cannot be opened.

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/rulesettest/toy"
 )
 
@@ -21,11 +21,11 @@ func TestRunScenarios(t *testing.T) {
 		t.Fatal(err)
 	}
 	closed := false
-	open := func(_ context.Context, pluginsDir string) (map[string]sdk.Engine, func(), error) {
+	open := func(_ context.Context, pluginsDir string) (map[string]engine.Engine, func(), error) {
 		if pluginsDir != "/plugins" {
 			t.Errorf("plugins dir %q, want /plugins", pluginsDir)
 		}
-		return map[string]sdk.Engine{"toy": sdk.NewEngine[toy.State](toy.Ruleset{})}, func() { closed = true }, nil
+		return map[string]engine.Engine{"toy": engine.New[toy.State](toy.Ruleset{})}, func() { closed = true }, nil
 	}
 	var out bytes.Buffer
 	if err := runScenarios(context.Background(), &out, open, "/plugins", []string{dir}); err != nil {
@@ -51,7 +51,7 @@ func TestRunScenarios(t *testing.T) {
 		t.Errorf("output %q, want %q", out.String(), want)
 	}
 
-	failOpen := func(context.Context, string) (map[string]sdk.Engine, func(), error) {
+	failOpen := func(context.Context, string) (map[string]engine.Engine, func(), error) {
 		return nil, nil, errors.New("no plugin binary")
 	}
 	if err := runScenarios(context.Background(), &out, failOpen, "", []string{dir}); err == nil || err.Error() != "opening the rulesets: no plugin binary" {

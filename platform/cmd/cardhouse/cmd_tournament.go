@@ -17,6 +17,7 @@ import (
 
 	"cardhouse/plugins/builtin"
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/search"
 
 	"github.com/spf13/cobra"
@@ -259,7 +260,7 @@ func runTournament(ctx context.Context, cfg tournamentConfig) (*tournamentResult
 		cfg.MaxSteps = 20000
 	}
 	cfg.Processes = cfg.Processes || cfg.Plugins != ""
-	var engineFor func() sdk.Engine
+	var engineFor func() engine.Engine
 	if cfg.Processes {
 		engines, closeAll, err := openEngines(ctx, cfg.Plugins)
 		if err != nil {
@@ -270,13 +271,13 @@ func runTournament(ctx context.Context, cfg tournamentConfig) (*tournamentResult
 		if shared == nil {
 			return nil, fmt.Errorf("tournament: no plugin serves %q (served: %s)", cfg.Variant, strings.Join(slices.Sorted(maps.Keys(engines)), ", "))
 		}
-		engineFor = func() sdk.Engine { return shared }
+		engineFor = func() engine.Engine { return shared }
 	} else {
 		newEngine, ok := builtin.Engines()[cfg.Variant]
 		if !ok {
 			return nil, fmt.Errorf("tournament: no built-in variant %q (built in: %s; a variant's own plugin: --plugins DIR)", cfg.Variant, strings.Join(builtinIDs(), ", "))
 		}
-		engineFor = func() sdk.Engine { return newEngine() }
+		engineFor = func() engine.Engine { return newEngine() }
 	}
 	if cfg.Scale > 0 || cfg.NoClock {
 		ctx = search.WithOverride(ctx, search.Override{Scale: cfg.Scale, NoClock: cfg.NoClock})
@@ -370,11 +371,11 @@ func gameSeed(cfg tournamentConfig, g int) uint64 {
 // playGame plays game g to game_over: bots choose for the seats the status names (out-of-turn
 // actors first, as a catch or a call must come before the next play), the host deals on
 // round_over, and a game in which no bot acts fires its earliest deadline.
-func playGame(ctx context.Context, e sdk.Engine, cfg tournamentConfig, g int) gameOutcome {
+func playGame(ctx context.Context, e engine.Engine, cfg tournamentConfig, g int) gameOutcome {
 	levels := seatLevels(cfg, g)
 	seed := gameSeed(cfg, g)
 	o := gameOutcome{winner: sdk.NoSeat, levels: levels, moves: make([]int, cfg.Seats), think: make([]time.Duration, cfg.Seats), slowest: make([]time.Duration, cfg.Seats), seed: seed}
-	st, err := e.NewGame(ctx, &sdk.NewGameRequest{Seats: cfg.Seats, Options: cfg.Options, Seed: seed, NoViews: true})
+	st, err := e.NewGame(ctx, &engine.NewGameRequest{Seats: cfg.Seats, Options: cfg.Options, Seed: seed, NoViews: true})
 	if err != nil {
 		o.err = err
 		return o
@@ -386,7 +387,7 @@ func playGame(ctx context.Context, e sdk.Engine, cfg tournamentConfig, g int) ga
 			o.winner = st.Status.Winner
 			return o
 		case sdk.PhaseRoundOver:
-			if st, err = e.Act(ctx, &sdk.ActRequest{State: st.State, Action: sdk.Action{Seat: sdk.Host, Type: sdk.ActDeal}, Now: now, NoViews: true}); err != nil {
+			if st, err = e.Act(ctx, &engine.ActRequest{State: st.State, Action: sdk.Action{Seat: sdk.Host, Type: sdk.ActDeal}, Now: now, NoViews: true}); err != nil {
 				o.err = fmt.Errorf("deal: %w", err)
 				return o
 			}
@@ -400,7 +401,7 @@ func playGame(ctx context.Context, e sdk.Engine, cfg tournamentConfig, g int) ga
 		var act *sdk.Action
 		for _, seat := range actors {
 			t0 := time.Now()
-			ans, err := e.Bot(ctx, &sdk.BotCall{State: st.State, Seat: seat, Level: levels[seat], Seed: seed*1_000_003 + uint64(o.steps)})
+			ans, err := e.Bot(ctx, &engine.BotCall{State: st.State, Seat: seat, Level: levels[seat], Seed: seed*1_000_003 + uint64(o.steps)})
 			if err != nil {
 				o.err = fmt.Errorf("bot of level %d for seat %d: %w", levels[seat], seat, err)
 				return o
@@ -424,7 +425,7 @@ func playGame(ctx context.Context, e sdk.Engine, cfg tournamentConfig, g int) ga
 			now = max(now, first.At)
 			act = &sdk.Action{Seat: sdk.Clock, Type: sdk.ActDeadline, Deadline: first.ID}
 		}
-		if st, err = e.Act(ctx, &sdk.ActRequest{State: st.State, Action: *act, Now: now, NoViews: true}); err != nil {
+		if st, err = e.Act(ctx, &engine.ActRequest{State: st.State, Action: *act, Now: now, NoViews: true}); err != nil {
 			o.err = fmt.Errorf("step %d: %s of seat %d refused: %w", o.steps, act.Type, act.Seat, err)
 			return o
 		}

@@ -16,6 +16,7 @@ import (
 	"slices"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 )
 
 // ID is the ruleset id of Matcher.
@@ -27,8 +28,8 @@ type Game struct{}
 // New returns the ruleset.
 func New() Game { return Game{} }
 
-// Engine returns Matcher as an sdk.Engine.
-func Engine() sdk.Engine { return sdk.NewEngine[State](Game{}) }
+// Engine returns Matcher as an engine.Engine.
+func Engine() engine.Engine { return engine.New[State](Game{}) }
 
 var _ sdk.Ruleset[State] = Game{}
 var _ sdk.Bots = Game{}

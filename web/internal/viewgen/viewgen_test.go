@@ -16,6 +16,7 @@ import (
 	"cardhouse/rulesets/hotspot"
 	"cardhouse/rulesets/lastcard"
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 )
 
 var update = flag.Bool("update", false, "rewrite web/testdata/views from the engines")
@@ -50,18 +51,18 @@ var multi = moment{name: "multi", any: true, when: hasAction(func(a sdk.ActionSp
 
 var variants = []struct {
 	id      string
-	engine  sdk.Engine
+	engine  engine.Engine
 	seats   int
 	seed    uint64
 	options map[string]any
 	moments []moment
 }{
-	{id: "hotspot", engine: sdk.NewEngine(hotspot.New()), seats: 3, seed: 7, moments: []moment{multi,
+	{id: "hotspot", engine: engine.New(hotspot.New()), seats: 3, seed: 7, moments: []moment{multi,
 		{name: "choice", any: true, when: hasAction(func(a sdk.ActionSpec) bool { return len(a.ChoiceFor) > 0 })},
 		{name: "lastcard", any: true, when: hasAction(func(a sdk.ActionSpec) bool { return a.Type == sdk.ActCall })},
 		{name: "penalty", any: true, when: indicator("penalty", "2", "4", "6")},
 	}},
-	{id: "drugs", engine: sdk.NewEngine(drugs.New()), seats: 3, seed: 11, options: map[string]any{"chaos": true}, moments: []moment{multi,
+	{id: "drugs", engine: engine.New(drugs.New()), seats: 3, seed: 11, options: map[string]any{"chaos": true}, moments: []moment{multi,
 		{name: "fire", any: true, when: indicator("fire", "fire", "red")},
 		{name: "faceup", any: true, when: hasAction(func(a sdk.ActionSpec) bool { return a.From != "" })},
 		{name: "blind", any: true, when: hasAction(func(a sdk.ActionSpec) bool { return a.Type == sdk.ActFlip })},
@@ -70,7 +71,7 @@ var variants = []struct {
 			return slices.ContainsFunc(v.Events, func(e sdk.Event) bool { return e.Name == "joker" })
 		}},
 	}},
-	{id: "lastcard", engine: sdk.NewEngine(lastcard.New()), seats: 3, seed: 5, moments: []moment{
+	{id: "lastcard", engine: engine.New(lastcard.New()), seats: 3, seed: 5, moments: []moment{
 		{name: "choice", any: true, when: hasAction(func(a sdk.ActionSpec) bool { return len(a.ChoiceFor) > 0 })},
 		{name: "call", any: true, when: hasAction(func(a sdk.ActionSpec) bool { return a.Type == sdk.ActCall })},
 		{name: "catch", any: true, when: hasAction(func(a sdk.ActionSpec) bool { return a.Type == sdk.ActCatch })},
@@ -122,16 +123,16 @@ func TestRecordedViews(t *testing.T) {
 // deadlines) and returns, per moment, the first matching view as indented JSON. The policy is
 // this file's own, not the rulesets' bots, so the recordings change when views or rules change,
 // not when someone makes a bot smarter.
-func playout(t *testing.T, e sdk.Engine, seats int, seed uint64, options map[string]any, moments []moment) map[string][]byte {
+func playout(t *testing.T, e engine.Engine, seats int, seed uint64, options map[string]any, moments []moment) map[string][]byte {
 	t.Helper()
 	ctx := context.Background()
 	now := int64(0)
-	step, err := e.NewGame(ctx, &sdk.NewGameRequest{Seats: seats, Seed: seed, Options: options, Now: now})
+	step, err := e.NewGame(ctx, &engine.NewGameRequest{Seats: seats, Seed: seed, Options: options, Now: now})
 	if err != nil {
 		t.Fatalf("new game: %v", err)
 	}
 	out := map[string][]byte{}
-	record := func(st *sdk.Step) {
+	record := func(st *engine.Step) {
 		for _, m := range moments {
 			if _, done := out[m.name]; done {
 				continue
@@ -168,7 +169,7 @@ func playout(t *testing.T, e sdk.Engine, seats int, seed uint64, options map[str
 	rng := seed*0x9E3779B97F4A7C15 | 1
 	for i := 0; i < 3000 && step.Status.Phase == sdk.PhasePlaying; i++ {
 		now += 700
-		var next *sdk.Step
+		var next *engine.Step
 		for _, seat := range step.Status.Actors {
 			var v sdk.View
 			if err := json.Unmarshal(step.Views[seat], &v); err != nil {
@@ -178,7 +179,7 @@ func playout(t *testing.T, e sdk.Engine, seats int, seed uint64, options map[str
 			rng ^= rng >> 7
 			rng ^= rng << 17
 			for _, act := range choose(&v, seat, rng) {
-				if st, err := e.Act(ctx, &sdk.ActRequest{State: step.State, Action: act, Now: now}); err == nil {
+				if st, err := e.Act(ctx, &engine.ActRequest{State: step.State, Action: act, Now: now}); err == nil {
 					next = st
 					break
 				}
@@ -191,7 +192,7 @@ func playout(t *testing.T, e sdk.Engine, seats int, seed uint64, options map[str
 			for _, d := range step.Status.Deadlines {
 				if d.At <= now || len(step.Status.Actors) == 0 {
 					now = max(now, d.At)
-					st, err := e.Act(ctx, &sdk.ActRequest{State: step.State, Action: sdk.Action{Seat: sdk.Clock, Type: sdk.ActDeadline, Deadline: d.ID}, Now: now})
+					st, err := e.Act(ctx, &engine.ActRequest{State: step.State, Action: sdk.Action{Seat: sdk.Clock, Type: sdk.ActDeadline, Deadline: d.ID}, Now: now})
 					if err != nil {
 						t.Fatalf("step %d: deadline %s refused: %v", i, d.ID, err)
 					}

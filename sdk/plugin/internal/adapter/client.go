@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	pb "cardhouse/sdk/plugin/internal/pb/rulesetv1"
 
 	"google.golang.org/grpc/codes"
@@ -33,7 +34,7 @@ func (e *TransportError) Unwrap() error { return e.Err }
 // Is makes errors.Is(err, sdk.ErrRuleset) true.
 func (e *TransportError) Is(target error) bool { return target == sdk.ErrRuleset }
 
-// Client is the host's side of protocol 1: an sdk.Engine that forwards each call to a plugin on
+// Client is the host's side of protocol 1: an engine.Engine that forwards each call to a plugin on
 // its calls channel. Errors come back typed: a refusal as *sdk.RuleError, a failure as
 // *sdk.FailureError, a deadline or cancellation as (a wrap of) context.DeadlineExceeded /
 // context.Canceled, anything else as *TransportError. Status codes stay inside this package.
@@ -48,13 +49,13 @@ type Client struct {
 // NewClient returns an engine that opens its calls channel through rpc (Connect).
 func NewClient(rpc pb.RulesetClient) *Client { return &Client{rpc: rpc} }
 
-var _ sdk.Engine = (*Client)(nil)
+var _ engine.Engine = (*Client)(nil)
 
 // Connect opens the calls channel (OpenChannel, then the socket it names) and checks it with a
 // Describe, whose answer it returns. timeout becomes the deadline of every later call whose
 // context has none (0: none). A plugin without OpenChannel was built against an SDK older than
 // the calls channel: Connect says so. Connect is called once, before the Client is shared.
-func (c *Client) Connect(ctx context.Context, timeout time.Duration) (*sdk.Description, error) {
+func (c *Client) Connect(ctx context.Context, timeout time.Duration) (*engine.Description, error) {
 	c.timeout = timeout
 	m, err := openSocket(ctx, c.rpc)
 	if err != nil {
@@ -86,7 +87,7 @@ func (c *Client) Close() {
 
 // invoke sends one call on the channel and returns the reply. A reply that carries a status comes
 // back as the error the status means. A step's views are written into viewBuf when its capacity
-// is enough (sdk.ActRequest.ViewBuf), else into a buffer of their own.
+// is enough (engine.ActRequest.ViewBuf), else into a buffer of their own.
 func (c *Client) invoke(ctx context.Context, method string, call *pb.Call, viewBuf []byte) (*pb.Reply, error) {
 	if c.mux == nil {
 		return nil, &TransportError{Method: method, Lost: true, Err: errors.New("the calls channel is not open")}
@@ -128,8 +129,8 @@ func badReply(op string, err error) error {
 	return &sdk.FailureError{Op: op, Err: fmt.Errorf("reading the plugin's reply: %w", err)}
 }
 
-// Describe implements sdk.Engine.
-func (c *Client) Describe(ctx context.Context) (*sdk.Description, error) {
+// Describe implements engine.Engine.
+func (c *Client) Describe(ctx context.Context) (*engine.Description, error) {
 	r, err := c.invoke(ctx, "Describe", &pb.Call{Request: &pb.Call_Describe{Describe: &pb.DescribeRequest{}}}, nil)
 	if err != nil {
 		return nil, err
@@ -148,7 +149,7 @@ func (c *Client) Describe(ctx context.Context) (*sdk.Description, error) {
 	return d, nil
 }
 
-func (c *Client) stepReply(op string, r *pb.Reply) (*sdk.Step, error) {
+func (c *Client) stepReply(op string, r *pb.Reply) (*engine.Step, error) {
 	resp := r.GetStep()
 	if resp == nil {
 		return nil, noAnswer(op)
@@ -163,8 +164,8 @@ func (c *Client) stepReply(op string, r *pb.Reply) (*sdk.Step, error) {
 	return st, nil
 }
 
-// NewGame implements sdk.Engine.
-func (c *Client) NewGame(ctx context.Context, req *sdk.NewGameRequest) (*sdk.Step, error) {
+// NewGame implements engine.Engine.
+func (c *Client) NewGame(ctx context.Context, req *engine.NewGameRequest) (*engine.Step, error) {
 	if req == nil {
 		return nil, errNoRequest("NewGame")
 	}
@@ -179,8 +180,8 @@ func (c *Client) NewGame(ctx context.Context, req *sdk.NewGameRequest) (*sdk.Ste
 	return c.stepReply("start", r)
 }
 
-// Act implements sdk.Engine.
-func (c *Client) Act(ctx context.Context, req *sdk.ActRequest) (*sdk.Step, error) {
+// Act implements engine.Engine.
+func (c *Client) Act(ctx context.Context, req *engine.ActRequest) (*engine.Step, error) {
 	if req == nil {
 		return nil, errNoRequest("Act")
 	}
@@ -195,8 +196,8 @@ func (c *Client) Act(ctx context.Context, req *sdk.ActRequest) (*sdk.Step, error
 	return c.stepReply("act", r)
 }
 
-// Inspect implements sdk.Engine.
-func (c *Client) Inspect(ctx context.Context, req *sdk.InspectRequest) (*sdk.Inspection, error) {
+// Inspect implements engine.Engine.
+func (c *Client) Inspect(ctx context.Context, req *engine.InspectRequest) (*engine.Inspection, error) {
 	if req == nil {
 		return nil, errNoRequest("Inspect")
 	}
@@ -218,8 +219,8 @@ func (c *Client) Inspect(ctx context.Context, req *sdk.InspectRequest) (*sdk.Ins
 	return in, nil
 }
 
-// Bot implements sdk.Engine.
-func (c *Client) Bot(ctx context.Context, req *sdk.BotCall) (*sdk.BotAnswer, error) {
+// Bot implements engine.Engine.
+func (c *Client) Bot(ctx context.Context, req *engine.BotCall) (*engine.BotAnswer, error) {
 	if req == nil {
 		return nil, errNoRequest("Bot")
 	}
@@ -234,7 +235,7 @@ func (c *Client) Bot(ctx context.Context, req *sdk.BotCall) (*sdk.BotAnswer, err
 	if err := errorFromPB(resp.Error); err != nil {
 		return nil, err
 	}
-	ans := &sdk.BotAnswer{}
+	ans := &engine.BotAnswer{}
 	if resp.Action != nil {
 		a, err := ActionFromPB(resp.Action)
 		if err != nil {
@@ -245,9 +246,9 @@ func (c *Client) Bot(ctx context.Context, req *sdk.BotCall) (*sdk.BotAnswer, err
 	return ans, nil
 }
 
-// DescribeHouseRule implements sdk.HouseRuleDescriber: the plugin compiles the script in its
+// DescribeHouseRule implements engine.HouseRuleDescriber: the plugin compiles the script in its
 // sandbox. A plugin built before the call answers that it does not know it.
-func (c *Client) DescribeHouseRule(ctx context.Context, source string) (*sdk.HouseRuleInfo, error) {
+func (c *Client) DescribeHouseRule(ctx context.Context, source string) (*engine.HouseRuleInfo, error) {
 	r, err := c.invoke(ctx, "DescribeHouseRule", &pb.Call{Request: &pb.Call_DescribeHouseRule{DescribeHouseRule: &pb.DescribeHouseRuleRequest{Source: source}}}, nil)
 	if err != nil {
 		return nil, err
@@ -259,7 +260,7 @@ func (c *Client) DescribeHouseRule(ctx context.Context, source string) (*sdk.Hou
 	if err := errorFromPB(resp.Error); err != nil {
 		return nil, err
 	}
-	var info sdk.HouseRuleInfo
+	var info engine.HouseRuleInfo
 	if err := json.Unmarshal(resp.InfoJson, &info); err != nil {
 		return nil, badReply("describe_house_rule", err)
 	}

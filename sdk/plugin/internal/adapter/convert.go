@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	pb "cardhouse/sdk/plugin/internal/pb/rulesetv1"
 )
 
@@ -177,7 +178,7 @@ func EventsFromPB(events []*pb.Event, set bool) ([]sdk.Event, error) {
 }
 
 // StepToPB converts a step for the wire.
-func StepToPB(s *sdk.Step) (*pb.StepResponse, error) {
+func StepToPB(s *engine.Step) (*pb.StepResponse, error) {
 	events, err := EventsToPB(s.Events)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the step's events: %w", err)
@@ -187,12 +188,12 @@ func StepToPB(s *sdk.Step) (*pb.StepResponse, error) {
 }
 
 // StepFromPB reads a step from the wire.
-func StepFromPB(r *pb.StepResponse) (*sdk.Step, error) {
+func StepFromPB(r *pb.StepResponse) (*engine.Step, error) {
 	events, err := EventsFromPB(r.Events, r.EventsSet || len(r.Events) > 0)
 	if err != nil {
 		return nil, err
 	}
-	return &sdk.Step{State: r.State, Events: events, Status: StatusFromPB(r.Status), Views: nilIfEmpty(r.Views), Spectator: nilIfEmptyBytes(r.Spectator)}, nil
+	return &engine.Step{State: r.State, Events: events, Status: StatusFromPB(r.Status), Views: nilIfEmpty(r.Views), Spectator: nilIfEmptyBytes(r.Spectator)}, nil
 }
 
 func nilIfEmpty(v [][]byte) [][]byte {
@@ -223,7 +224,7 @@ func marshalOpt(what string, v any, empty bool) ([]byte, error) {
 
 // NewGameToPB converts a new-game request for the wire. Values that cannot be encoded are refused
 // with the code of what they are (options, deal).
-func NewGameToPB(r *sdk.NewGameRequest) (*pb.NewGameRequest, error) {
+func NewGameToPB(r *engine.NewGameRequest) (*pb.NewGameRequest, error) {
 	opts, err := marshalOpt("options", r.Options, r.Options == nil)
 	if err != nil {
 		return nil, &sdk.RuleError{Code: sdk.CodeBadOption, Reason: err.Error()}
@@ -248,8 +249,8 @@ func NewGameToPB(r *sdk.NewGameRequest) (*pb.NewGameRequest, error) {
 
 // NewGameFromPB reads a new-game request from the wire; a field that does not decode is refused
 // naming the field.
-func NewGameFromPB(r *pb.NewGameRequest) (*sdk.NewGameRequest, error) {
-	out := &sdk.NewGameRequest{Seats: int(r.Seats), Seed: r.Seed, Opener: fromOptInt(r.Opener), Now: r.Now, NoViews: r.NoViews}
+func NewGameFromPB(r *pb.NewGameRequest) (*engine.NewGameRequest, error) {
+	out := &engine.NewGameRequest{Seats: int(r.Seats), Seed: r.Seed, Opener: fromOptInt(r.Opener), Now: r.Now, NoViews: r.NoViews}
 	fields := []struct {
 		name string
 		code string
@@ -274,8 +275,8 @@ func NewGameFromPB(r *pb.NewGameRequest) (*sdk.NewGameRequest, error) {
 
 // DescriptionFromJSON decodes a description and gives option defaults back their Go types (JSON
 // reads every number as float64; an int option's default is an int).
-func DescriptionFromJSON(b []byte) (*sdk.Description, error) {
-	var d sdk.Description
+func DescriptionFromJSON(b []byte) (*engine.Description, error) {
+	var d engine.Description
 	if err := json.Unmarshal(b, &d); err != nil {
 		return nil, fmt.Errorf("decoding the plugin's description: %w", err)
 	}
@@ -359,7 +360,7 @@ func ValueFromPB(v *pb.Value) (any, error) {
 }
 
 // InspectionToPB converts an inspection for the wire.
-func InspectionToPB(in *sdk.Inspection) (*pb.InspectResponse, error) {
+func InspectionToPB(in *engine.Inspection) (*pb.InspectResponse, error) {
 	out := &pb.InspectResponse{Status: StatusToPB(&in.Status), Views: in.Views, Spectator: in.Spectator}
 	if in.Observation != nil {
 		out.Observation = make(map[string]*pb.Value, len(in.Observation))
@@ -380,8 +381,8 @@ func InspectionToPB(in *sdk.Inspection) (*pb.InspectResponse, error) {
 }
 
 // InspectionFromPB reads an inspection from the wire.
-func InspectionFromPB(r *pb.InspectResponse) (*sdk.Inspection, error) {
-	out := &sdk.Inspection{Status: StatusFromPB(r.Status), Views: nilIfEmpty(r.Views), Spectator: nilIfEmptyBytes(r.Spectator)}
+func InspectionFromPB(r *pb.InspectResponse) (*engine.Inspection, error) {
+	out := &engine.Inspection{Status: StatusFromPB(r.Status), Views: nilIfEmpty(r.Views), Spectator: nilIfEmptyBytes(r.Spectator)}
 	if r.Observation != nil {
 		out.Observation = make(sdk.Observation, len(r.Observation))
 		for k, v := range r.Observation {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -85,7 +86,7 @@ func TestActionRoundTrip(t *testing.T) {
 func TestNewGameAndStatusRoundTrip(t *testing.T) {
 	t.Parallel()
 	first, opener := 1, 2
-	req := &sdk.NewGameRequest{
+	req := &engine.NewGameRequest{
 		Seats: 3, Seed: 1 << 60, Options: map[string]any{"target": "500", "chaos": true}, Now: 5,
 		HouseRules: []sdk.HouseRule{{Name: "seven-swap", Version: 3, Source: "return {}", Options: map[string]any{"n": "x"}}},
 		Deal:       &sdk.Deal{Pile: sdk.MustParseCards("5H"), Hands: [][]sdk.Card{sdk.MustParseCards("AS")}, First: &first, Rest: "out"},
@@ -102,7 +103,7 @@ func TestNewGameAndStatusRoundTrip(t *testing.T) {
 	if diff := cmp.Diff(req, got); diff != "" {
 		t.Errorf("new game (-want +got):\n%s", diff)
 	}
-	if _, err := NewGameToPB(&sdk.NewGameRequest{Options: map[string]any{"f": func() {}}}); !errors.Is(err, sdk.ErrIllegal) {
+	if _, err := NewGameToPB(&engine.NewGameRequest{Options: map[string]any{"f": func() {}}}); !errors.Is(err, sdk.ErrIllegal) {
 		t.Errorf("unencodable options: %v, want a refusal", err)
 	}
 
@@ -115,7 +116,7 @@ func TestNewGameAndStatusRoundTrip(t *testing.T) {
 
 func TestDescriptionDefaultsKeepTheirTypes(t *testing.T) {
 	t.Parallel()
-	d := sdk.Description{Info: sdk.Info{ID: "x", Options: []sdk.Option{
+	d := engine.Description{Info: sdk.Info{ID: "x", Options: []sdk.Option{
 		{Name: "n", Type: sdk.OptionInt, Default: 7},
 		{Name: "b", Type: sdk.OptionBool, Default: true},
 		{Name: "c", Type: sdk.OptionChoice, Default: "500", Choices: []string{"500", "200"}},

@@ -13,7 +13,7 @@ import (
 // out of the frame into an allocation of its own. For a step those are the new state and every
 // seat's view, about 12 KiB per action and most of the host's garbage. decodeReply gathers a
 // step's views instead into one recycled buffer, the transit, and the caller moves them from
-// there into the buffer it passed as sdk.ActRequest.ViewBuf (ownViews). A room that alternates two
+// there into the buffer it passed as engine.ActRequest.ViewBuf (ownViews). A room that alternates two
 // such buffers then allocates nothing for its views. The state is still copied: the host keeps it.
 
 // Field numbers of the messages decodeReply reads itself (ruleset.proto).
@@ -134,7 +134,7 @@ func decodeStep(b []byte, s *pb.StepResponse) (*[]byte, error) {
 }
 
 // ownViews moves the views of s out of transit into into, from its start, when its capacity is
-// enough (the contract of sdk.ActRequest.ViewBuf), else into one new buffer, and gives transit
+// enough (the contract of engine.ActRequest.ViewBuf), else into one new buffer, and gives transit
 // back. A nil transit (the views were decoded by proto.Unmarshal) leaves s as it is.
 func ownViews(s *pb.StepResponse, transit *[]byte, into []byte) {
 	if transit == nil {

@@ -1,7 +1,7 @@
 // Package adapter converts between the SDK's engine types and the wire messages of protocol 1
 // (package rulesetv1), in both directions, and holds the two ends of the calls channel: Server
-// serves an sdk.Engine (OpenChannel, the one gRPC method, and the calls on the socket it opens),
-// Client is an sdk.Engine that calls a plugin on that socket. Nothing outside sdk/plugin sees
+// serves an engine.Engine (OpenChannel, the one gRPC method, and the calls on the socket it opens),
+// Client is an engine.Engine that calls a plugin on that socket. Nothing outside sdk/plugin sees
 // protobuf or gRPC codes: they stop here.
 //
 // The calls channel (many calls on one socket, tagged by id) is mux.go on the host's side and

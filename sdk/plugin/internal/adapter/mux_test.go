@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	pb "cardhouse/sdk/plugin/internal/pb/rulesetv1"
 
 	"github.com/google/go-cmp/cmp"
@@ -159,17 +160,17 @@ func TestFramesSurviveInterruptionsAndSizes(t *testing.T) {
 // fakeEngine answers Act with a state naming the action; an action "wait" blocks until release
 // is closed or its context ends.
 type fakeEngine struct {
-	sdk.Engine
+	engine.Engine
 	release chan struct{}
 	started chan string
 	ended   chan error // receives the context's error of a "wait" the context ended
 }
 
-func (fakeEngine) Describe(context.Context) (*sdk.Description, error) {
-	return &sdk.Description{Info: sdk.Info{ID: "fake"}}, nil
+func (fakeEngine) Describe(context.Context) (*engine.Description, error) {
+	return &engine.Description{Info: sdk.Info{ID: "fake"}}, nil
 }
 
-func (f fakeEngine) Act(ctx context.Context, req *sdk.ActRequest) (*sdk.Step, error) {
+func (f fakeEngine) Act(ctx context.Context, req *engine.ActRequest) (*engine.Step, error) {
 	if f.started != nil {
 		f.started <- req.Action.Type
 	}
@@ -186,7 +187,7 @@ func (f fakeEngine) Act(ctx context.Context, req *sdk.ActRequest) (*sdk.Step, er
 	case "refuse":
 		return nil, sdk.Refuse(sdk.CodeBadAction, "refused %d", req.Action.Seat)
 	}
-	return &sdk.Step{State: []byte(fmt.Sprintf("%s/%d", req.Action.Type, req.Action.Seat)),
+	return &engine.Step{State: []byte(fmt.Sprintf("%s/%d", req.Action.Type, req.Action.Seat)),
 		Events: []sdk.Event{{Name: "did", Seat: req.Action.Seat, Cards: []sdk.Card{sdk.MustParseCards("QH")[0], 0}, Data: map[string]string{"k": "v"}}}}, nil
 }
 
@@ -201,7 +202,7 @@ func (c channelOnly) OpenChannel(ctx context.Context, in *pb.OpenChannelRequest,
 }
 
 // socketClient connects a Client to a Server over a real direct channel.
-func socketClient(t *testing.T, e sdk.Engine) (*Client, *pb.OpenChannelResponse) {
+func socketClient(t *testing.T, e engine.Engine) (*Client, *pb.OpenChannelResponse) {
 	t.Helper()
 	s := NewServer(e)
 	var resp *pb.OpenChannelResponse
@@ -236,7 +237,7 @@ func TestSocketRepliesFindTheirCallersOutOfOrder(t *testing.T) {
 	ctx := context.Background()
 	slow := make(chan error, 1)
 	go func() {
-		st, err := c.Act(ctx, &sdk.ActRequest{Action: sdk.Action{Type: "wait", Seat: 1}})
+		st, err := c.Act(ctx, &engine.ActRequest{Action: sdk.Action{Type: "wait", Seat: 1}})
 		if err == nil && string(st.State) != "wait/1" {
 			err = fmt.Errorf("the waiting call got state %q", st.State)
 		}
@@ -253,7 +254,7 @@ func TestSocketRepliesFindTheirCallersOutOfOrder(t *testing.T) {
 			if seat%2 == 1 {
 				typ = "refuse"
 			}
-			st, err := c.Act(ctx, &sdk.ActRequest{Action: sdk.Action{Type: typ, Seat: seat}})
+			st, err := c.Act(ctx, &engine.ActRequest{Action: sdk.Action{Type: typ, Seat: seat}})
 			if typ == "refuse" {
 				if re, ok := sdk.AsRefusal(err); !ok || re.Reason != fmt.Sprintf("refused %d", seat) {
 					t.Errorf("seat %d: %v, want its own refusal", seat, err)
@@ -264,7 +265,7 @@ func TestSocketRepliesFindTheirCallersOutOfOrder(t *testing.T) {
 				t.Errorf("seat %d: %v", seat, err)
 				return
 			}
-			want := &sdk.Step{State: []byte(fmt.Sprintf("play/%d", seat)),
+			want := &engine.Step{State: []byte(fmt.Sprintf("play/%d", seat)),
 				Events: []sdk.Event{{Name: "did", Seat: seat, Cards: []sdk.Card{sdk.MustParseCards("QH")[0], 0}, Data: map[string]string{"k": "v"}}}}
 			if diff := cmp.Diff(want, st); diff != "" {
 				t.Errorf("seat %d (-want +got):\n%s", seat, diff)
@@ -283,7 +284,7 @@ func TestSocketCallTimesOutAndCancels(t *testing.T) {
 	f := fakeEngine{release: make(chan struct{}), started: make(chan string, 10), ended: make(chan error, 1)}
 	c, _ := socketClient(t, f)
 	c.timeout = 50 * time.Millisecond
-	_, err := c.Act(context.Background(), &sdk.ActRequest{Action: sdk.Action{Type: "wait"}})
+	_, err := c.Act(context.Background(), &engine.ActRequest{Action: sdk.Action{Type: "wait"}})
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("got %v, want context.DeadlineExceeded", err)
 	}
@@ -293,7 +294,7 @@ func TestSocketCallTimesOutAndCancels(t *testing.T) {
 	}
 	// The channel still works, and a reply that comes late for an abandoned call is dropped.
 	c.timeout = 10 * time.Second
-	st, err := c.Act(context.Background(), &sdk.ActRequest{Action: sdk.Action{Type: "play", Seat: 2}})
+	st, err := c.Act(context.Background(), &engine.ActRequest{Action: sdk.Action{Type: "play", Seat: 2}})
 	if err != nil || string(st.State) != "play/2" {
 		t.Fatalf("the call after a timeout: %v %+v", err, st)
 	}
@@ -305,7 +306,7 @@ func TestSocketLostWhenThePluginSideCloses(t *testing.T) {
 	c, _ := socketClient(t, f)
 	errc := make(chan error, 1)
 	go func() {
-		_, err := c.Act(context.Background(), &sdk.ActRequest{Action: sdk.Action{Type: "wait"}})
+		_, err := c.Act(context.Background(), &engine.ActRequest{Action: sdk.Action{Type: "wait"}})
 		errc <- err
 	}()
 	waitFor(t, f.started, "the call")
@@ -319,7 +320,7 @@ func TestSocketLostWhenThePluginSideCloses(t *testing.T) {
 	if !c.Broken() {
 		t.Error("Broken() is false after the channel ended")
 	}
-	if _, err := c.Act(context.Background(), &sdk.ActRequest{Action: sdk.Action{Type: "play"}}); !errors.As(err, &te) || !te.Lost {
+	if _, err := c.Act(context.Background(), &engine.ActRequest{Action: sdk.Action{Type: "play"}}); !errors.As(err, &te) || !te.Lost {
 		t.Errorf("a call on a broken channel: %v, want a lost *TransportError", err)
 	}
 	close(f.release)
@@ -373,7 +374,7 @@ func TestEventsRoundTrip(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			// Through the wire bytes, as the channel carries them.
-			resp, err := StepToPB(&sdk.Step{Events: c.events})
+			resp, err := StepToPB(&engine.Step{Events: c.events})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -393,7 +394,7 @@ func TestEventsRoundTrip(t *testing.T) {
 			}
 		})
 	}
-	if _, err := StepToPB(&sdk.Step{Events: []sdk.Event{{Name: "bad", Cards: []sdk.Card{999}}}}); err == nil || !strings.Contains(err.Error(), "999") {
+	if _, err := StepToPB(&engine.Step{Events: []sdk.Event{{Name: "bad", Cards: []sdk.Card{999}}}}); err == nil || !strings.Contains(err.Error(), "999") {
 		t.Errorf("an event with no card: %v, want an error naming it", err)
 	}
 	if _, err := StepFromPB(&pb.StepResponse{EventsSet: true, Events: []*pb.Event{{Name: "bad", Cards: []uint32{70000}}}}); err == nil || !strings.Contains(err.Error(), "70000") {

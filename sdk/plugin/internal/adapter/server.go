@@ -8,25 +8,26 @@ import (
 	"sync"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	pb "cardhouse/sdk/plugin/internal/pb/rulesetv1"
 
 	"google.golang.org/grpc/status"
 )
 
-// Server serves an sdk.Engine as the Ruleset service of protocol 1: its one gRPC method,
+// Server serves an engine.Engine as the Ruleset service of protocol 1: its one gRPC method,
 // OpenChannel, opens the calls channel, on which each call goes to the handler below for its
 // kind (calls.go). Refusals and failures travel in the response's Error field; a context error
 // becomes the reply's status; a panic anywhere in a call (the engine, the conversions) is
 // recovered and returned as a failure, so one bad call never takes the plugin process down.
 type Server struct {
 	pb.UnimplementedRulesetServer
-	engine sdk.Engine
+	engine engine.Engine
 	id     string
 }
 
 // NewServer returns a server for e. The ruleset id, used to label failures, is read once from
 // e.Describe.
-func NewServer(e sdk.Engine) *Server {
+func NewServer(e engine.Engine) *Server {
 	s := &Server{engine: e}
 	if d, err := e.Describe(context.Background()); err == nil && d != nil {
 		s.id = d.ID
@@ -63,7 +64,7 @@ func (s *Server) guard(op string, set func(*pb.Error), err *error) {
 	}
 }
 
-// describe answers sdk.Engine.Describe.
+// describe answers engine.Engine.Describe.
 func (s *Server) describe(ctx context.Context) (resp *pb.DescribeResponse, err error) {
 	resp = &pb.DescribeResponse{}
 	defer s.guard("describe", func(e *pb.Error) { resp = &pb.DescribeResponse{Error: e} }, &err)
@@ -81,7 +82,7 @@ func (s *Server) describe(ctx context.Context) (resp *pb.DescribeResponse, err e
 }
 
 // step answers a call that makes a step.
-func (s *Server) step(op string, st *sdk.Step, callErr error) (*pb.StepResponse, error) {
+func (s *Server) step(op string, st *engine.Step, callErr error) (*pb.StepResponse, error) {
 	if callErr != nil {
 		e, err := s.errorToPB(op, callErr)
 		return &pb.StepResponse{Error: e}, err
@@ -96,7 +97,7 @@ func (s *Server) step(op string, st *sdk.Step, callErr error) (*pb.StepResponse,
 	return resp, nil
 }
 
-// newGame answers sdk.Engine.NewGame.
+// newGame answers engine.Engine.NewGame.
 func (s *Server) newGame(ctx context.Context, req *pb.NewGameRequest) (resp *pb.StepResponse, err error) {
 	defer s.guard("start", func(e *pb.Error) { resp = &pb.StepResponse{Error: e} }, &err)
 	r, err := NewGameFromPB(req)
@@ -107,7 +108,7 @@ func (s *Server) newGame(ctx context.Context, req *pb.NewGameRequest) (resp *pb.
 	return s.step("start", st, err)
 }
 
-// act answers sdk.Engine.Act. With done, the views are written into a recycled buffer, and *done
+// act answers engine.Engine.Act. With done, the views are written into a recycled buffer, and *done
 // is set to give it back: the caller calls it once the reply holding the views is written.
 func (s *Server) act(ctx context.Context, req *pb.ActRequest, done *func()) (resp *pb.StepResponse, err error) {
 	defer s.guard("act", func(e *pb.Error) { resp = &pb.StepResponse{Error: e} }, &err)
@@ -115,7 +116,7 @@ func (s *Server) act(ctx context.Context, req *pb.ActRequest, done *func()) (res
 	if err != nil {
 		return s.step("act", nil, err)
 	}
-	ar := &sdk.ActRequest{State: req.State, Action: a, Now: req.Now, NoViews: req.NoViews, NoSpectator: req.NoSpectator}
+	ar := &engine.ActRequest{State: req.State, Action: a, Now: req.Now, NoViews: req.NoViews, NoSpectator: req.NoSpectator}
 	var bp *[]byte
 	if done != nil && !req.NoViews {
 		bp = viewBufs.Get().(*[]byte)
@@ -134,7 +135,7 @@ var viewBufs = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return 
 
 // recycleViewBuf gives bp back once st's views are written, grown to hold views as large as
 // st's when they did not fit (the engine then wrote them elsewhere).
-func recycleViewBuf(bp *[]byte, st *sdk.Step) {
+func recycleViewBuf(bp *[]byte, st *engine.Step) {
 	if st != nil {
 		n := len(st.Spectator)
 		for _, v := range st.Views {
@@ -151,10 +152,10 @@ func recycleViewBuf(bp *[]byte, st *sdk.Step) {
 	viewBufs.Put(bp)
 }
 
-// inspect answers sdk.Engine.Inspect.
+// inspect answers engine.Engine.Inspect.
 func (s *Server) inspect(ctx context.Context, req *pb.InspectRequest) (resp *pb.InspectResponse, err error) {
 	defer s.guard("inspect", func(e *pb.Error) { resp = &pb.InspectResponse{Error: e} }, &err)
-	in, err := s.engine.Inspect(ctx, &sdk.InspectRequest{State: req.State, Views: req.Views})
+	in, err := s.engine.Inspect(ctx, &engine.InspectRequest{State: req.State, Views: req.Views})
 	if err != nil {
 		e, err := s.errorToPB("inspect", err)
 		return &pb.InspectResponse{Error: e}, err
@@ -169,10 +170,10 @@ func (s *Server) inspect(ctx context.Context, req *pb.InspectRequest) (resp *pb.
 	return resp, nil
 }
 
-// bot answers sdk.Engine.Bot.
+// bot answers engine.Engine.Bot.
 func (s *Server) bot(ctx context.Context, req *pb.BotRequest) (resp *pb.BotResponse, err error) {
 	defer s.guard("bot", func(e *pb.Error) { resp = &pb.BotResponse{Error: e} }, &err)
-	ans, err := s.engine.Bot(ctx, &sdk.BotCall{State: req.State, Seat: int(req.Seat), Level: int(req.Level), Seed: req.Seed})
+	ans, err := s.engine.Bot(ctx, &engine.BotCall{State: req.State, Seat: int(req.Seat), Level: int(req.Level), Seed: req.Seed})
 	if err != nil {
 		e, err := s.errorToPB("bot", err)
 		return &pb.BotResponse{Error: e}, err
@@ -188,11 +189,11 @@ func (s *Server) bot(ctx context.Context, req *pb.BotRequest) (resp *pb.BotRespo
 	return resp, nil
 }
 
-// describeHouseRule answers sdk.HouseRuleDescriber.DescribeHouseRule; an engine without it is
+// describeHouseRule answers engine.HouseRuleDescriber.DescribeHouseRule; an engine without it is
 // refused as one without house rules.
 func (s *Server) describeHouseRule(ctx context.Context, req *pb.DescribeHouseRuleRequest) (resp *pb.DescribeHouseRuleResponse, err error) {
 	defer s.guard("describe_house_rule", func(e *pb.Error) { resp = &pb.DescribeHouseRuleResponse{Error: e} }, &err)
-	d, ok := s.engine.(sdk.HouseRuleDescriber)
+	d, ok := s.engine.(engine.HouseRuleDescriber)
 	if !ok {
 		e, err := s.errorToPB("describe_house_rule", sdk.Refuse(sdk.CodeHouseRule, "this plugin's engine cannot describe house rules"))
 		return &pb.DescribeHouseRuleResponse{Error: e}, err

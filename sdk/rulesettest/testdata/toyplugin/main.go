@@ -2,9 +2,9 @@
 package main
 
 import (
-	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/plugin"
 	"cardhouse/sdk/rulesettest/toy"
 )
 
-func main() { plugin.Serve(sdk.NewEngine[toy.State](toy.Ruleset{})) }
+func main() { plugin.Serve(engine.New[toy.State](toy.Ruleset{})) }

@@ -4,10 +4,10 @@
 package main
 
 import (
-	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 	"cardhouse/sdk/plugin"
 
 	"example.com/crazy8"
 )
 
-func main() { plugin.Serve(sdk.NewEngine(crazy8.Ruleset{})) }
+func main() { plugin.Serve(engine.New(crazy8.Ruleset{})) }

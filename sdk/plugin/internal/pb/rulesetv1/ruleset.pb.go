@@ -1,7 +1,7 @@
 // Wire protocol 1 of a Cardhouse ruleset plugin. go-plugin launches the plugin and does the
 // handshake over gRPC; the one gRPC method, OpenChannel, then opens a private unix socket on which
 // every engine call travels as a Call message answered by a Reply of the same id (the five calls
-// of sdk.Engine, DescribeHouseRule of sdk.HouseRuleDescriber, and a cancel), framed as a 4-byte
+// of engine.Engine, DescribeHouseRule of engine.HouseRuleDescriber, and a cancel), framed as a 4-byte
 // little-endian length then the message.
 // Messages are coarse on purpose (one call per action carries the new state, its events, the
 // status and every view): bulky nested structures travel as JSON bytes, states always as opaque
@@ -25,11 +25,12 @@
 package rulesetv1
 
 import (
-	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
-	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	reflect "reflect"
 	sync "sync"
 	unsafe "unsafe"
+
+	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
+	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 )
 
 const (
@@ -274,7 +275,7 @@ func (*DescribeRequest) Descriptor() ([]byte, []int) {
 
 type DescribeResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// sdk.Description as JSON.
+	// engine.Description as JSON.
 	DescriptionJson []byte `protobuf:"bytes,1,opt,name=description_json,json=descriptionJson,proto3" json:"description_json,omitempty"`
 	Error           *Error `protobuf:"bytes,15,opt,name=error,proto3" json:"error,omitempty"`
 	unknownFields   protoimpl.UnknownFields
@@ -632,7 +633,7 @@ func (x *Action) GetArgs() map[string]string {
 	return nil
 }
 
-// StepResponse is sdk.Step.
+// StepResponse is engine.Step.
 type StepResponse struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
 	State  []byte                 `protobuf:"bytes,1,opt,name=state,proto3" json:"state,omitempty"`
@@ -1026,7 +1027,7 @@ func (x *InspectRequest) GetViews() bool {
 	return false
 }
 
-// InspectResponse is sdk.Inspection.
+// InspectResponse is engine.Inspection.
 type InspectResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Status        *Status                `protobuf:"bytes,1,opt,name=status,proto3" json:"status,omitempty"`
@@ -1727,7 +1728,7 @@ func (*Call_Cancel) isCall_Request() {}
 
 func (*Call_DescribeHouseRule) isCall_Request() {}
 
-// DescribeHouseRuleRequest asks what a house-rule script declares (sdk.HouseRuleDescriber): the
+// DescribeHouseRuleRequest asks what a house-rule script declares (engine.HouseRuleDescriber): the
 // plugin compiles it and runs its top level in its sandbox. A plugin built before this request
 // answers it with status 12 (unimplemented).
 type DescribeHouseRuleRequest struct {
@@ -1776,7 +1777,7 @@ func (x *DescribeHouseRuleRequest) GetSource() string {
 
 type DescribeHouseRuleResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// sdk.HouseRuleInfo as JSON.
+	// engine.HouseRuleInfo as JSON.
 	InfoJson      []byte `protobuf:"bytes,1,opt,name=info_json,json=infoJson,proto3" json:"info_json,omitempty"`
 	Error         *Error `protobuf:"bytes,15,opt,name=error,proto3" json:"error,omitempty"`
 	unknownFields protoimpl.UnknownFields

@@ -1,7 +1,7 @@
 // Wire protocol 1 of a Cardhouse ruleset plugin. go-plugin launches the plugin and does the
 // handshake over gRPC; the one gRPC method, OpenChannel, then opens a private unix socket on which
 // every engine call travels as a Call message answered by a Reply of the same id (the five calls
-// of sdk.Engine, DescribeHouseRule of sdk.HouseRuleDescriber, and a cancel), framed as a 4-byte
+// of engine.Engine, DescribeHouseRule of engine.HouseRuleDescriber, and a cancel), framed as a 4-byte
 // little-endian length then the message.
 // Messages are coarse on purpose (one call per action carries the new state, its events, the
 // status and every view): bulky nested structures travel as JSON bytes, states always as opaque
@@ -26,6 +26,7 @@ package rulesetv1
 
 import (
 	context "context"
+
 	grpc "google.golang.org/grpc"
 	codes "google.golang.org/grpc/codes"
 	status "google.golang.org/grpc/status"

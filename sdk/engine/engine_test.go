@@ -1,4 +1,4 @@
-package sdk
+package engine
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"cardhouse/sdk"
 )
 
 // tiny is a small real ruleset for the engine's tests: each seat holds cards, in turn a seat plays
@@ -16,22 +18,22 @@ import (
 type tiny struct{}
 
 type tinyState struct {
-	Hands [][]Card `json:"hands"`
-	Pile  []Card   `json:"pile"`
-	Deck  []Card   `json:"deck"`
-	Turn  int      `json:"turn"`
-	RNG   RNG      `json:"rng"`
+	Hands [][]sdk.Card `json:"hands"`
+	Pile  []sdk.Card   `json:"pile"`
+	Deck  []sdk.Card   `json:"deck"`
+	Turn  int          `json:"turn"`
+	RNG   sdk.RNG      `json:"rng"`
 }
 
-func (tiny) Info() Info {
-	return Info{ID: "tiny", Name: "Tiny", Version: "1.0.0", MinSeats: 2, MaxSeats: 3, StateVersion: 1,
-		Options: []Option{{Name: "hand_size", Type: OptionInt, Default: 3, Min: 1, Max: 5}}}
+func (tiny) Info() sdk.Info {
+	return sdk.Info{ID: "tiny", Name: "Tiny", Version: "1.0.0", MinSeats: 2, MaxSeats: 3, StateVersion: 1,
+		Options: []sdk.Option{{Name: "hand_size", Type: sdk.OptionInt, Default: 3, Min: 1, Max: 5}}}
 }
 
-func (tiny) Start(_ context.Context, req StartRequest) (*tinyState, error) {
+func (tiny) Start(_ context.Context, req sdk.StartRequest) (*tinyState, error) {
 	s := &tinyState{RNG: req.RNG}
-	deck := FrenchDeck(1, 0)
-	s.RNG.ShuffleCards(DrawShuffle, deck)
+	deck := sdk.FrenchDeck(1, 0)
+	s.RNG.ShuffleCards(sdk.DrawShuffle, deck)
 	for range req.Seats {
 		n := req.Options.Int("hand_size")
 		s.Hands = append(s.Hands, slices.Clone(deck[:n]))
@@ -41,7 +43,7 @@ func (tiny) Start(_ context.Context, req StartRequest) (*tinyState, error) {
 	return s, nil
 }
 
-func (tiny) Apply(_ context.Context, req ApplyRequest[*tinyState]) (ApplyResponse[*tinyState], error) {
+func (tiny) Apply(_ context.Context, req sdk.ApplyRequest[*tinyState]) (sdk.ApplyResponse[*tinyState], error) {
 	in := req.State
 	s := &tinyState{Pile: slices.Clone(in.Pile), Deck: slices.Clone(in.Deck), Turn: in.Turn, RNG: in.RNG.Clone()}
 	for _, h := range in.Hands {
@@ -49,38 +51,38 @@ func (tiny) Apply(_ context.Context, req ApplyRequest[*tinyState]) (ApplyRespons
 	}
 	a := req.Action
 	if a.Seat != s.Turn {
-		return ApplyResponse[*tinyState]{}, Refuse(CodeNotYourTurn, "it is seat %d's turn", s.Turn)
+		return sdk.ApplyResponse[*tinyState]{}, sdk.Refuse(sdk.CodeNotYourTurn, "it is seat %d's turn", s.Turn)
 	}
-	var ev []Event
+	var ev []sdk.Event
 	switch a.Type {
-	case ActPlay:
-		rest, ok := RemoveCards(s.Hands[a.Seat], a.Cards)
+	case sdk.ActPlay:
+		rest, ok := sdk.RemoveCards(s.Hands[a.Seat], a.Cards)
 		if !ok || len(a.Cards) != 1 {
-			return ApplyResponse[*tinyState]{}, Refuse(CodeNotHeld, "play one card you hold")
+			return sdk.ApplyResponse[*tinyState]{}, sdk.Refuse(sdk.CodeNotHeld, "play one card you hold")
 		}
 		s.Hands[a.Seat] = rest
 		s.Pile = append(s.Pile, a.Cards...)
-		ev = append(ev, Event{Name: "played", Seat: a.Seat, Cards: a.Cards})
-	case ActDraw:
+		ev = append(ev, sdk.Event{Name: "played", Seat: a.Seat, Cards: a.Cards})
+	case sdk.ActDraw:
 		c := s.Deck[0]
 		s.Deck = s.Deck[1:]
 		s.Hands[a.Seat] = append(s.Hands[a.Seat], c)
-		ev = append(ev, Event{Name: "drew", Seat: a.Seat, Cards: []Card{c}, Private: true})
+		ev = append(ev, sdk.Event{Name: "drew", Seat: a.Seat, Cards: []sdk.Card{c}, Private: true})
 	case "boom":
 		panic("boom")
 	case "lose":
 		s.Hands[a.Seat] = s.Hands[a.Seat][1:]
 	default:
-		return ApplyResponse[*tinyState]{}, Refuse(CodeBadAction, "no action %q", a.Type)
+		return sdk.ApplyResponse[*tinyState]{}, sdk.Refuse(sdk.CodeBadAction, "no action %q", a.Type)
 	}
 	s.Turn = (s.Turn + 1) % len(s.Hands)
-	return ApplyResponse[*tinyState]{State: s, Events: ev}, nil
+	return sdk.ApplyResponse[*tinyState]{State: s, Events: ev}, nil
 }
 
-func (tiny) View(s *tinyState, viewer int) View {
-	v := View{Turn: s.Turn, Direction: 1, Winner: NoSeat}
+func (tiny) View(s *tinyState, viewer int) sdk.View {
+	v := sdk.View{Turn: s.Turn, Direction: 1, Winner: sdk.NoSeat}
 	for i, h := range s.Hands {
-		z := Zone{ID: "hand." + string(rune('0'+i)), Kind: ZoneHand, Owner: i, Count: len(h)}
+		z := sdk.Zone{ID: "hand." + string(rune('0'+i)), Kind: sdk.ZoneHand, Owner: i, Count: len(h)}
 		if i == viewer {
 			z.Cards = h
 		} else {
@@ -91,16 +93,16 @@ func (tiny) View(s *tinyState, viewer int) View {
 	return v
 }
 
-func (tiny) Status(s *tinyState) Status {
-	return Status{Phase: PhasePlaying, Seats: len(s.Hands), Turn: s.Turn, Winner: NoSeat, Actors: []int{s.Turn}}
+func (tiny) Status(s *tinyState) sdk.Status {
+	return sdk.Status{Phase: sdk.PhasePlaying, Seats: len(s.Hands), Turn: s.Turn, Winner: sdk.NoSeat, Actors: []int{s.Turn}}
 }
 
-func (tiny) Observe(s *tinyState) Observation {
-	return Observation{"turn": s.Turn, "pile_count": len(s.Pile)}
+func (tiny) Observe(s *tinyState) sdk.Observation {
+	return sdk.Observation{"turn": s.Turn, "pile_count": len(s.Pile)}
 }
 
-func (tiny) Cards(s *tinyState) []Card {
-	var all []Card
+func (tiny) Cards(s *tinyState) []sdk.Card {
+	var all []sdk.Card
 	for _, h := range s.Hands {
 		all = append(all, h...)
 	}
@@ -109,7 +111,7 @@ func (tiny) Cards(s *tinyState) []Card {
 
 func newTiny(t *testing.T) (Engine, *Step) {
 	t.Helper()
-	e := NewEngine[*tinyState](tiny{})
+	e := New[*tinyState](tiny{})
 	st, err := e.NewGame(context.Background(), &NewGameRequest{Seats: 2, Seed: 5})
 	if err != nil {
 		t.Fatal(err)
@@ -123,12 +125,12 @@ func TestEngineStepCarriesViewsAndPrivateEvents(t *testing.T) {
 	if len(st.Views) != 2 || st.Spectator == nil || st.Status.Seats != 2 {
 		t.Fatalf("views %d, spectator %v, seats %d", len(st.Views), st.Spectator != nil, st.Status.Seats)
 	}
-	st2, err := e.Act(context.Background(), &ActRequest{State: st.State, Action: Action{Seat: 0, Type: ActDraw}})
+	st2, err := e.Act(context.Background(), &ActRequest{State: st.State, Action: sdk.Action{Seat: 0, Type: sdk.ActDraw}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var own, other, spec View
-	for b, v := range map[*[]byte]*View{&st2.Views[0]: &own, &st2.Views[1]: &other, &st2.Spectator: &spec} {
+	var own, other, spec sdk.View
+	for b, v := range map[*[]byte]*sdk.View{&st2.Views[0]: &own, &st2.Views[1]: &other, &st2.Spectator: &spec} {
 		if err := json.Unmarshal(*b, v); err != nil {
 			t.Fatal(err)
 		}
@@ -139,11 +141,11 @@ func TestEngineStepCarriesViewsAndPrivateEvents(t *testing.T) {
 	if len(other.Events) != 1 || other.Events[0].Cards != nil || other.Events[0].Count != 1 {
 		t.Errorf("other seat's event = %+v, want only a count", other.Events)
 	}
-	if spec.Viewer != Spectator || spec.Ruleset != "tiny" {
+	if spec.Viewer != sdk.Spectator || spec.Ruleset != "tiny" {
 		t.Errorf("spectator view: viewer %d ruleset %q", spec.Viewer, spec.Ruleset)
 	}
 	for _, z := range spec.Zones {
-		if z.Kind == ZoneHand && len(z.Cards) > 0 {
+		if z.Kind == sdk.ZoneHand && len(z.Cards) > 0 {
 			t.Errorf("spectator sees hand %s", z.ID)
 		}
 	}
@@ -153,7 +155,7 @@ func TestEngineStepCarriesViewsAndPrivateEvents(t *testing.T) {
 func TestEngineNoSpectator(t *testing.T) {
 	t.Parallel()
 	e, st := newTiny(t)
-	a := Action{Seat: 0, Type: ActDraw}
+	a := sdk.Action{Seat: 0, Type: sdk.ActDraw}
 	all, err := e.Act(context.Background(), &ActRequest{State: st.State, Action: a})
 	if err != nil {
 		t.Fatal(err)
@@ -176,46 +178,46 @@ func TestEngineErrors(t *testing.T) {
 	ctx := context.Background()
 
 	_, err := e.NewGame(ctx, &NewGameRequest{Seats: 2, Options: map[string]any{"hand_size": 9}})
-	if re, ok := AsRefusal(err); !ok || re.Code != CodeBadOption || !strings.Contains(re.Reason, "hand_size") {
+	if re, ok := sdk.AsRefusal(err); !ok || re.Code != sdk.CodeBadOption || !strings.Contains(re.Reason, "hand_size") {
 		t.Errorf("bad option: err = %v, want a bad_option refusal naming hand_size", err)
 	}
 	_, err = e.NewGame(ctx, &NewGameRequest{Seats: 4})
-	if re, ok := AsRefusal(err); !ok || !strings.Contains(re.Reason, "2 to 3 seats") {
+	if re, ok := sdk.AsRefusal(err); !ok || !strings.Contains(re.Reason, "2 to 3 seats") {
 		t.Errorf("too many seats: err = %v", err)
 	}
 
-	_, err = e.Act(ctx, &ActRequest{State: st.State, Action: Action{Seat: 1, Type: ActDraw}})
-	if re, ok := AsRefusal(err); !ok || re.Code != CodeNotYourTurn {
+	_, err = e.Act(ctx, &ActRequest{State: st.State, Action: sdk.Action{Seat: 1, Type: sdk.ActDraw}})
+	if re, ok := sdk.AsRefusal(err); !ok || re.Code != sdk.CodeNotYourTurn {
 		t.Errorf("out of turn: err = %v, want not_your_turn", err)
 	}
 
-	_, err = e.Act(ctx, &ActRequest{State: st.State, Action: Action{Seat: 0, Type: "boom"}})
-	if !errors.Is(err, ErrRuleset) || errors.Is(err, ErrIllegal) || !strings.Contains(err.Error(), "panic: boom") {
+	_, err = e.Act(ctx, &ActRequest{State: st.State, Action: sdk.Action{Seat: 0, Type: "boom"}})
+	if !errors.Is(err, sdk.ErrRuleset) || errors.Is(err, sdk.ErrIllegal) || !strings.Contains(err.Error(), "panic: boom") {
 		t.Errorf("panic: err = %v, want a ruleset failure", err)
 	}
 
-	_, err = e.Act(ctx, &ActRequest{State: st.State, Action: Action{Seat: 0, Type: "lose"}})
-	if !errors.Is(err, ErrRuleset) || !strings.Contains(err.Error(), "broke the card invariant: lost") {
+	_, err = e.Act(ctx, &ActRequest{State: st.State, Action: sdk.Action{Seat: 0, Type: "lose"}})
+	if !errors.Is(err, sdk.ErrRuleset) || !strings.Contains(err.Error(), "broke the card invariant: lost") {
 		t.Errorf("lost card: err = %v, want a ruleset failure naming the lost card", err)
 	}
 
-	_, err = e.Act(ctx, &ActRequest{State: []byte("{\"r\":\"other\",\"v\":1}\n{}"), Action: Action{Seat: 0, Type: ActDraw}})
-	if !errors.Is(err, ErrRuleset) || !strings.Contains(err.Error(), `belongs to ruleset "other"`) {
+	_, err = e.Act(ctx, &ActRequest{State: []byte("{\"r\":\"other\",\"v\":1}\n{}"), Action: sdk.Action{Seat: 0, Type: sdk.ActDraw}})
+	if !errors.Is(err, sdk.ErrRuleset) || !strings.Contains(err.Error(), `belongs to ruleset "other"`) {
 		t.Errorf("foreign state: err = %v", err)
 	}
-	_, err = e.Act(ctx, &ActRequest{State: []byte(`{"not":"a state"}`), Action: Action{Seat: 0, Type: ActDraw}})
-	if !errors.Is(err, ErrRuleset) || !strings.Contains(err.Error(), "no header line") {
+	_, err = e.Act(ctx, &ActRequest{State: []byte(`{"not":"a state"}`), Action: sdk.Action{Seat: 0, Type: sdk.ActDraw}})
+	if !errors.Is(err, sdk.ErrRuleset) || !strings.Contains(err.Error(), "no header line") {
 		t.Errorf("garbage state: err = %v", err)
 	}
 
 	_, err = e.Bot(ctx, &BotCall{State: st.State, Seat: 0, Level: 1})
-	if re, ok := AsRefusal(err); !ok || re.Code != CodeNotAvailable {
+	if re, ok := sdk.AsRefusal(err); !ok || re.Code != sdk.CodeNotAvailable {
 		t.Errorf("bot of a ruleset without bots: err = %v", err)
 	}
 
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := e.Act(cctx, &ActRequest{State: st.State, Action: Action{Seat: 0, Type: ActDraw}}); !errors.Is(err, context.Canceled) {
+	if _, err := e.Act(cctx, &ActRequest{State: st.State, Action: sdk.Action{Seat: 0, Type: sdk.ActDraw}}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled context: err = %v", err)
 	}
 }
@@ -236,9 +238,9 @@ func TestEngineInspect(t *testing.T) {
 func TestEngineCachedStateGivesSameResult(t *testing.T) {
 	t.Parallel()
 	e, st := newTiny(t)
-	fresh := NewEngine[*tinyState](tiny{}) // its own, empty cache
+	fresh := New[*tinyState](tiny{}) // its own, empty cache
 	ctx := context.Background()
-	a := &ActRequest{State: st.State, Action: Action{Seat: 0, Type: ActDraw}, NoViews: true}
+	a := &ActRequest{State: st.State, Action: sdk.Action{Seat: 0, Type: sdk.ActDraw}, NoViews: true}
 	warm, err := e.Act(ctx, a)
 	if err != nil {
 		t.Fatal(err)
@@ -258,7 +260,7 @@ func TestEngineCachedStateGivesSameResult(t *testing.T) {
 }
 
 func BenchmarkEngineAct(b *testing.B) {
-	e := NewEngine[*tinyState](tiny{})
+	e := New[*tinyState](tiny{})
 	ctx := context.Background()
 	st, err := e.NewGame(ctx, &NewGameRequest{Seats: 2, Seed: 5, NoViews: true})
 	if err != nil {
@@ -266,7 +268,7 @@ func BenchmarkEngineAct(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := e.Act(ctx, &ActRequest{State: st.State, Action: Action{Seat: 0, Type: ActDraw}, NoViews: true}); err != nil {
+		if _, err := e.Act(ctx, &ActRequest{State: st.State, Action: sdk.Action{Seat: 0, Type: sdk.ActDraw}, NoViews: true}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -278,7 +280,7 @@ func TestEngineViewsAreSeparate(t *testing.T) {
 	t.Parallel()
 	e, st := newTiny(t)
 	for range 3 { // the buffer is sized from the step before: check a few steps
-		next, err := e.Act(context.Background(), &ActRequest{State: st.State, Action: Action{Seat: st.Status.Turn, Type: ActDraw}})
+		next, err := e.Act(context.Background(), &ActRequest{State: st.State, Action: sdk.Action{Seat: st.Status.Turn, Type: sdk.ActDraw}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -287,11 +289,11 @@ func TestEngineViewsAreSeparate(t *testing.T) {
 		want := make([][]byte, len(all))
 		for i, v := range all {
 			want[i] = slices.Clone(v)
-			var decoded View
+			var decoded sdk.View
 			if err := json.Unmarshal(v, &decoded); err != nil {
 				t.Fatalf("view %d is not one JSON value: %v\n%s", i, err, v)
 			}
-			if i < len(st.Views) && decoded.Viewer != i || i == len(st.Views) && decoded.Viewer != Spectator {
+			if i < len(st.Views) && decoded.Viewer != i || i == len(st.Views) && decoded.Viewer != sdk.Spectator {
 				t.Fatalf("view %d is the view of %d", i, decoded.Viewer)
 			}
 		}
@@ -314,7 +316,7 @@ func TestEngineViewsAreSeparate(t *testing.T) {
 func TestEngineViewBuf(t *testing.T) {
 	t.Parallel()
 	e, st := newTiny(t)
-	a := Action{Seat: st.Status.Turn, Type: ActDraw}
+	a := sdk.Action{Seat: st.Status.Turn, Type: sdk.ActDraw}
 	plain, err := e.Act(context.Background(), &ActRequest{State: st.State, Action: a})
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package sdk
+package engine
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"cardhouse/sdk"
 )
 
 // The hooks of a house rule, as HookCall.Hook names them. The generic hooks work for every ruleset
@@ -37,7 +39,7 @@ const (
 type HouseRuleRunner interface {
 	// Describe compiles a rule and returns what it declares. An error names the rule and, where
 	// there is one, the line.
-	Describe(ctx context.Context, rule HouseRule) (HouseRuleInfo, error)
+	Describe(ctx context.Context, rule sdk.HouseRule) (HouseRuleInfo, error)
 	// Call runs one hook of one rule. A script that fails, overruns its budget or hands back what
 	// cannot be read returns an error naming the rule, the hook and the line; a refusal the script
 	// chose is HookResult.Refusal, not an error. Call never changes its argument.
@@ -50,7 +52,7 @@ type HouseRuleInfo struct {
 	Description string `json:"description"`
 	// Options are the rule's own options, validated like a ruleset's (ValidateOptions) and shown in
 	// the room form.
-	Options []Option `json:"options,omitempty"`
+	Options []sdk.Option `json:"options,omitempty"`
 	// Hooks lists the generic hooks the rule defines (HookStart, HookBefore, HookAfter, HookRoundEnd).
 	Hooks []string `json:"hooks,omitempty"`
 	// Answers lists the ruleset questions (HouseHook names) the rule answers.
@@ -78,38 +80,38 @@ type HouseAction struct {
 
 // HookCall is one call of one hook of one house rule.
 type HookCall struct {
-	Rule HouseRule
+	Rule sdk.HouseRule
 	// Hook is one of the Hook constants; Name is the action (HookOpen, HookApply, HookBot) or the
 	// question (HookAsk).
 	Hook    string
 	Name    string
 	Ruleset string
 	// Table is the game as the hook sees it; Status its phase, round and winner.
-	Table  Table
-	Status Status
+	Table  sdk.Table
+	Status sdk.Status
 	// Seat is the seat asked about (HookOpen, HookBot).
 	Seat int
 	// Action is the action being checked or applied (HookBefore, HookAfter, HookApply).
-	Action *Action
+	Action *sdk.Action
 	// Args are the ruleset's arguments to a question (HookAsk).
 	Args map[string]string
 	// Events are what the action has produced so far (HookAfter, HookRoundEnd, HookStart after a
 	// deal): the ruleset's events, then those of the rules before this one.
-	Events []Event
+	Events []sdk.Event
 	// Memory is what the rule kept from earlier hooks of this game (strings, float64s, bools).
 	Memory map[string]any
 	// RNG is the draws the hook may make; the engine keeps what it consumed only for hooks that may
 	// change the game.
-	RNG *RNG
+	RNG *sdk.RNG
 }
 
 // HookResult is what a hook did. Fields a hook may not set are left at their zero values.
 type HookResult struct {
 	// Table is the table after the hook (equal to the call's for read-only hooks).
-	Table Table
+	Table sdk.Table
 	// Changed is true when Table differs from the call's.
 	Changed bool
-	Events  []Event
+	Events  []sdk.Event
 	// Memory is the rule's memory after the hook.
 	Memory map[string]any
 	// Refusal, when not empty, refuses the action (HookBefore, HookApply) with this reason.
@@ -118,43 +120,11 @@ type HookResult struct {
 	Answer   string
 	Answered bool
 	// Open is the action as the seat is offered it (HookOpen), nil when closed.
-	Open *ActionSpec
+	Open *sdk.ActionSpec
 	// Action is a bot's choice (HookBot), nil for none.
-	Action *Action
+	Action *sdk.Action
 	// Log holds what the script printed.
 	Log []string
-}
-
-// HouseHooks is an optional extra: the questions a ruleset asks house rules while it applies an
-// action (for example "may_play": may card X be played on card Y?). It finds them on
-// ApplyRequest.Ask; a question no rule answers leaves the base rules in charge. Views and bots are
-// computed without asking, so a rule that answers should agree with the view or refuse in its
-// before_action hook.
-type HouseHooks interface {
-	HouseHooks() []HouseHook
-}
-
-// HouseHook is a question a ruleset asks house rules.
-type HouseHook struct {
-	Name        string   `json:"name"`
-	Description string   `json:"description"`
-	Args        []string `json:"args,omitempty"`
-}
-
-// Asker answers a ruleset's declared questions from the game's house rules. Ask returns the first
-// answer of the rules in order, and ok false when none answers. A rule that fails while answering
-// makes the engine refuse the action whatever the ruleset then returns.
-type Asker interface {
-	Ask(question string, args map[string]string) (answer string, ok bool)
-}
-
-// AskHouse asks the game's house rules a declared question; ok is false when the game has none or
-// none answers.
-func (r ApplyRequest[S]) AskHouse(question string, args map[string]string) (answer string, ok bool) {
-	if r.Ask == nil {
-		return "", false
-	}
-	return r.Ask.Ask(question, args)
 }
 
 // HouseRuleDescriber is an Engine that reads what a house-rule script declares (its name,
@@ -172,20 +142,20 @@ var _ HouseRuleDescriber = (*engine[struct{}])(nil)
 func (e *engine[S]) DescribeHouseRule(ctx context.Context, source string) (info *HouseRuleInfo, err error) {
 	defer e.guard("describe_house_rule", &err)
 	if e.cfg.house == nil {
-		return nil, Refuse(CodeHouseRule, "the %s plugin was built without a house-rule runner (serve it with sdk.NewEngine(ruleset, houserules.Enable()))", e.info.ID)
+		return nil, sdk.Refuse(sdk.CodeHouseRule, "the %s plugin was built without a house-rule runner (serve it with sdk.New(ruleset, houserules.Enable()))", e.info.ID)
 	}
-	if _, ok := any(e.r).(TableEditor[S]); !ok {
-		return nil, Refuse(CodeHouseRule, "ruleset %s does not implement sdk.TableEditor, which house rules need", e.info.ID)
+	if _, ok := any(e.r).(sdk.TableEditor[S]); !ok {
+		return nil, sdk.Refuse(sdk.CodeHouseRule, "ruleset %s does not implement sdk.TableEditor, which house rules need", e.info.ID)
 	}
-	in, err := e.cfg.house.Describe(ctx, HouseRule{Source: source})
+	in, err := e.cfg.house.Describe(ctx, sdk.HouseRule{Source: source})
 	if err != nil {
 		return nil, houseErr(err)
 	}
 	return &in, nil
 }
 
-// EngineOption configures NewEngine.
-type EngineOption func(*engineConfig)
+// Option configures New.
+type Option func(*engineConfig)
 
 type engineConfig struct {
 	house HouseRuleRunner
@@ -193,22 +163,22 @@ type engineConfig struct {
 
 // WithHouseRules makes the engine run games' house rules with runner. Without it, a game that
 // names house rules is refused at its start.
-func WithHouseRules(runner HouseRuleRunner) EngineOption {
+func WithHouseRules(runner HouseRuleRunner) Option {
 	return func(c *engineConfig) { c.house = runner }
 }
 
 // OpenHouseAction is a house-rule action open to a seat, as the engine keeps it in the game
 // between actions.
 type OpenHouseAction struct {
-	Seat     int        `json:"seat"`
-	Rule     string     `json:"rule"`
-	Blocking bool       `json:"blocking,omitempty"`
-	Spec     ActionSpec `json:"spec"`
+	Seat     int            `json:"seat"`
+	Rule     string         `json:"rule"`
+	Blocking bool           `json:"blocking,omitempty"`
+	Spec     sdk.ActionSpec `json:"spec"`
 }
 
 // houseState is what house rules keep in a game's stored state between calls.
 type houseState struct {
-	RNG    RNG                       `json:"rng"`
+	RNG    sdk.RNG                   `json:"rng"`
 	Memory map[string]map[string]any `json:"mem,omitempty"`
 	Open   []OpenHouseAction         `json:"open,omitempty"`
 }
@@ -239,7 +209,7 @@ func (st *houseState) openFor(seat int, typ string) *OpenHouseAction {
 
 // decorateView adds the open house actions to a viewer's view; while one blocks, they are the only
 // actions offered.
-func (st *houseState) decorateView(v *View) {
+func (st *houseState) decorateView(v *sdk.View) {
 	if st == nil || len(st.Open) == 0 {
 		return
 	}
@@ -256,7 +226,7 @@ func (st *houseState) decorateView(v *View) {
 
 // decorateStatus adds the seats with open house actions to the actors; while one blocks, only
 // the seats it waits for act.
-func (st *houseState) decorateStatus(s *Status) {
+func (st *houseState) decorateStatus(s *sdk.Status) {
 	if st == nil || len(st.Open) == 0 {
 		return
 	}
@@ -279,8 +249,8 @@ func (st *houseState) decorateStatus(s *Status) {
 // house runs one game's house rules around one engine call.
 type house[S any] struct {
 	e     *engine[S]
-	ed    TableEditor[S]
-	rules []HouseRule
+	ed    sdk.TableEditor[S]
+	rules []sdk.HouseRule
 	infos []HouseRuleInfo
 	st    *houseState
 }
@@ -288,23 +258,23 @@ type house[S any] struct {
 // houseErr makes a house rule's failure a refusal: the action (or the start) is refused with the
 // script's message and the game stays as it was. Refusals, ruleset failures and cancellations pass.
 func houseErr(err error) error {
-	if err == nil || errors.Is(err, ErrIllegal) || errors.Is(err, ErrRuleset) ||
+	if err == nil || errors.Is(err, sdk.ErrIllegal) || errors.Is(err, sdk.ErrRuleset) ||
 		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
-	return &RuleError{Code: CodeHouseRule, Reason: err.Error()}
+	return &sdk.RuleError{Code: sdk.CodeHouseRule, Reason: err.Error()}
 }
 
 // openHouse readies a game's house rules; errors are plain (the caller decides their kind).
-func (e *engine[S]) openHouse(ctx context.Context, rules []HouseRule, st *houseState) (*house[S], error) {
+func (e *engine[S]) openHouse(ctx context.Context, rules []sdk.HouseRule, st *houseState) (*house[S], error) {
 	names := make([]string, len(rules))
 	for i, r := range rules {
 		names[i] = fmt.Sprintf("%q", r.Name)
 	}
 	if e.cfg.house == nil {
-		return nil, fmt.Errorf("this game names house rules (%s) but the %s plugin was built without a house-rule runner (serve it with sdk.NewEngine(ruleset, houserules.Enable()))", strings.Join(names, ", "), e.info.ID)
+		return nil, fmt.Errorf("this game names house rules (%s) but the %s plugin was built without a house-rule runner (serve it with sdk.New(ruleset, houserules.Enable()))", strings.Join(names, ", "), e.info.ID)
 	}
-	ed, ok := any(e.r).(TableEditor[S])
+	ed, ok := any(e.r).(sdk.TableEditor[S])
 	if !ok {
 		return nil, fmt.Errorf("this game names house rules (%s) but ruleset %s does not implement sdk.TableEditor, which house rules need", strings.Join(names, ", "), e.info.ID)
 	}
@@ -326,7 +296,7 @@ func (e *engine[S]) openHouse(ctx context.Context, rules []HouseRule, st *houseS
 // declared actions and answers not clashing.
 func (e *engine[S]) prepareHouse(ctx context.Context, req *NewGameRequest) (*house[S], error) {
 	rules := slices.Clone(req.HouseRules)
-	st := &houseState{RNG: NewRNG(req.Seed ^ 0x686f757365)} // "house": its own stream, same seed
+	st := &houseState{RNG: sdk.NewRNG(req.Seed ^ 0x686f757365)} // "house": its own stream, same seed
 	for label, vals := range req.Forced {
 		st.RNG.Force(label, vals...)
 	}
@@ -335,7 +305,7 @@ func (e *engine[S]) prepareHouse(ctx context.Context, req *NewGameRequest) (*hou
 		return nil, err
 	}
 	var questions []string
-	if hh, ok := e.r.(HouseHooks); ok {
+	if hh, ok := e.r.(sdk.HouseHooks); ok {
 		for _, q := range hh.HouseHooks() {
 			questions = append(questions, q.Name)
 		}
@@ -354,9 +324,9 @@ func (e *engine[S]) prepareHouse(ctx context.Context, req *NewGameRequest) (*hou
 			return nil, fmt.Errorf("house rule %q is enabled twice", r.Name)
 		}
 		seenRule[r.Name] = true
-		opts, err := ValidateOptions(info.Options, r.Options)
+		opts, err := sdk.ValidateOptions(info.Options, r.Options)
 		if err != nil {
-			return nil, &RuleError{Code: CodeBadOption, Reason: fmt.Sprintf("house rule %q: %v", r.Name, err)}
+			return nil, &sdk.RuleError{Code: sdk.CodeBadOption, Reason: fmt.Sprintf("house rule %q: %v", r.Name, err)}
 		}
 		r.Options = opts
 		for _, a := range info.Answers {
@@ -392,15 +362,15 @@ func (h *house[S]) call(ctx context.Context, i int, c HookCall) (*HookResult, er
 // edit runs a table-changing hook of every rule that has it, in order, and returns the new state
 // and the events the hooks emitted. Each rule's table must keep every card exactly once and be
 // accepted by the ruleset's SetTable.
-func (h *house[S]) edit(ctx context.Context, hook string, s S, a *Action, prior []Event) (S, []Event, error) {
-	var events []Event
+func (h *house[S]) edit(ctx context.Context, hook string, s S, a *sdk.Action, prior []sdk.Event) (S, []sdk.Event, error) {
+	var events []sdk.Event
 	for i, info := range h.infos {
 		if !info.Has(hook) {
 			continue
 		}
 		var err error
-		var evs []Event
-		c := HookCall{Hook: hook, Action: a, Seat: NoSeat, Events: append(slices.Clip(prior), events...)}
+		var evs []sdk.Event
+		c := HookCall{Hook: hook, Action: a, Seat: sdk.NoSeat, Events: append(slices.Clip(prior), events...)}
 		if s, evs, err = h.editOne(ctx, i, c, s); err != nil {
 			return s, nil, err
 		}
@@ -410,7 +380,7 @@ func (h *house[S]) edit(ctx context.Context, hook string, s S, a *Action, prior 
 }
 
 // editOne runs one table-changing hook call and keeps its table, memory and draws.
-func (h *house[S]) editOne(ctx context.Context, i int, c HookCall, s S) (S, []Event, error) {
+func (h *house[S]) editOne(ctx context.Context, i int, c HookCall, s S) (S, []sdk.Event, error) {
 	t := h.ed.Table(s)
 	c.Table = t
 	c.Status = h.e.r.Status(s)
@@ -421,11 +391,11 @@ func (h *house[S]) editOne(ctx context.Context, i int, c HookCall, s S) (S, []Ev
 		return s, nil, err
 	}
 	if res.Refusal != "" {
-		return s, nil, &RuleError{Code: CodeHouseRule, Reason: res.Refusal}
+		return s, nil, &sdk.RuleError{Code: sdk.CodeHouseRule, Reason: res.Refusal}
 	}
 	name := h.rules[i].Name
 	if res.Changed {
-		if diff := CardDiff(tableCards(t), tableCards(res.Table)); diff != "" {
+		if diff := sdk.CardDiff(tableCards(t), tableCards(res.Table)); diff != "" {
 			return s, nil, fmt.Errorf("house rule %q v%d: %s broke the card invariant (every card exactly once): %s", name, h.rules[i].Version, c.Hook, diff)
 		}
 		ns, err := h.ed.SetTable(s, res.Table)
@@ -443,8 +413,8 @@ func (h *house[S]) editOne(ctx context.Context, i int, c HookCall, s S) (S, []Ev
 }
 
 // before asks every rule's before_action hook; the first refusal wins.
-func (h *house[S]) before(ctx context.Context, s S, t Table, a *Action) error {
-	var st *Status
+func (h *house[S]) before(ctx context.Context, s S, t sdk.Table, a *sdk.Action) error {
+	var st *sdk.Status
 	for i, info := range h.infos {
 		if !info.Has(HookBefore) {
 			continue
@@ -453,12 +423,12 @@ func (h *house[S]) before(ctx context.Context, s S, t Table, a *Action) error {
 			v := h.e.r.Status(s)
 			st = &v
 		}
-		res, err := h.call(ctx, i, HookCall{Hook: HookBefore, Table: t, Status: *st, Action: a, Seat: NoSeat})
+		res, err := h.call(ctx, i, HookCall{Hook: HookBefore, Table: t, Status: *st, Action: a, Seat: sdk.NoSeat})
 		if err != nil {
 			return err
 		}
 		if res.Refusal != "" {
-			return &RuleError{Code: CodeHouseRule, Reason: res.Refusal}
+			return &sdk.RuleError{Code: sdk.CodeHouseRule, Reason: res.Refusal}
 		}
 	}
 	return nil
@@ -468,10 +438,10 @@ func (h *house[S]) before(ctx context.Context, s S, t Table, a *Action) error {
 func (h *house[S]) refreshOpen(ctx context.Context, s S) error {
 	h.st.Open = nil
 	st := h.e.r.Status(s)
-	if st.Phase != PhasePlaying {
+	if st.Phase != sdk.PhasePlaying {
 		return nil
 	}
-	var t *Table
+	var t *sdk.Table
 	for i, info := range h.infos {
 		for _, act := range info.Actions {
 			if t == nil {
@@ -512,29 +482,29 @@ func (h *house[S]) ruleOf(typ string) int {
 
 // checkOpen refuses a house action its open hook did not offer the seat, or with a target, card
 // or choice not offered.
-func checkOpen(o *OpenHouseAction, a Action) error {
+func checkOpen(o *OpenHouseAction, a sdk.Action) error {
 	if o == nil {
-		return Refuse(CodeNotAvailable, "%s is not open to seat %d now", a.Type, a.Seat)
+		return sdk.Refuse(sdk.CodeNotAvailable, "%s is not open to seat %d now", a.Type, a.Seat)
 	}
 	sp := o.Spec
 	if len(sp.Targets) > 0 && (a.Target == nil || !slices.Contains(sp.Targets, *a.Target)) {
-		return Refuse(CodeBadAction, "%s needs a target among seats %v", a.Type, sp.Targets)
+		return sdk.Refuse(sdk.CodeBadAction, "%s needs a target among seats %v", a.Type, sp.Targets)
 	}
 	if len(sp.Cards) > 0 {
 		if len(a.Cards) == 0 {
-			return Refuse(CodeBadAction, "%s needs a card among %s", a.Type, strings.Join(CardStrings(sp.Cards), " "))
+			return sdk.Refuse(sdk.CodeBadAction, "%s needs a card among %s", a.Type, strings.Join(sdk.CardStrings(sp.Cards), " "))
 		}
 		if !sp.Multi && len(a.Cards) > 1 {
-			return Refuse(CodeBadAction, "%s takes one card", a.Type)
+			return sdk.Refuse(sdk.CodeBadAction, "%s takes one card", a.Type)
 		}
 		for _, c := range a.Cards {
 			if !slices.Contains(sp.Cards, c) {
-				return Refuse(CodeBadAction, "%s: %s is not among %s", a.Type, c, strings.Join(CardStrings(sp.Cards), " "))
+				return sdk.Refuse(sdk.CodeBadAction, "%s: %s is not among %s", a.Type, c, strings.Join(sdk.CardStrings(sp.Cards), " "))
 			}
 		}
 	}
 	if len(sp.Choices) > 0 && !slices.Contains(sp.Choices, a.Args["choice"]) {
-		return Refuse(CodeBadAction, "%s needs a choice among %s", a.Type, strings.Join(sp.Choices, ", "))
+		return sdk.Refuse(sdk.CodeBadAction, "%s needs a choice among %s", a.Type, strings.Join(sp.Choices, ", "))
 	}
 	return nil
 }
@@ -544,7 +514,7 @@ type asker[S any] struct {
 	ctx   context.Context
 	h     *house[S]
 	s     S
-	table *Table
+	table *sdk.Table
 	err   error
 }
 
@@ -560,7 +530,7 @@ func (k *asker[S]) Ask(question string, args map[string]string) (string, bool) {
 			t := k.h.ed.Table(k.s)
 			k.table = &t
 		}
-		res, err := k.h.call(k.ctx, i, HookCall{Hook: HookAsk, Name: question, Table: *k.table, Status: k.h.e.r.Status(k.s), Args: maps.Clone(args), Seat: NoSeat})
+		res, err := k.h.call(k.ctx, i, HookCall{Hook: HookAsk, Name: question, Table: *k.table, Status: k.h.e.r.Status(k.s), Args: maps.Clone(args), Seat: sdk.NoSeat})
 		if err != nil {
 			k.err = err
 			return "", false
@@ -573,7 +543,7 @@ func (k *asker[S]) Ask(question string, args map[string]string) (string, bool) {
 }
 
 // start runs the start hooks of a new game and works out the open actions.
-func (h *house[S]) start(ctx context.Context, s S) (S, []Event, error) {
+func (h *house[S]) start(ctx context.Context, s S) (S, []sdk.Event, error) {
 	s, events, err := h.edit(ctx, HookStart, s, nil, nil)
 	if err != nil {
 		return s, nil, err
@@ -582,12 +552,12 @@ func (h *house[S]) start(ctx context.Context, s S) (S, []Event, error) {
 }
 
 // act applies one action with the game's house rules around it.
-func (h *house[S]) act(ctx context.Context, s S, req *ActRequest) (S, []Event, error) {
+func (h *house[S]) act(ctx context.Context, s S, req *ActRequest) (S, []sdk.Event, error) {
 	a := req.Action
 	owner := h.ruleOf(a.Type)
 	if b := h.st.blocking(); b != nil && a.Seat >= 0 {
 		if o := h.st.openFor(a.Seat, a.Type); o == nil || !o.Blocking {
-			return s, nil, Refuse(CodeHouseRule, "waiting for seat %d: %s (house rule %q)", b.Seat, b.Spec.Label, b.Rule)
+			return s, nil, sdk.Refuse(sdk.CodeHouseRule, "waiting for seat %d: %s (house rule %q)", b.Seat, b.Spec.Label, b.Rule)
 		}
 	}
 	var open *OpenHouseAction
@@ -602,7 +572,7 @@ func (h *house[S]) act(ctx context.Context, s S, req *ActRequest) (S, []Event, e
 	if err := h.before(ctx, s, t, &a); err != nil {
 		return s, nil, err
 	}
-	var events []Event
+	var events []sdk.Event
 	if owner >= 0 {
 		ns, evs, err := h.editOne(ctx, owner, HookCall{Hook: HookApply, Name: a.Type, Action: &a, Seat: a.Seat}, s)
 		if err != nil {
@@ -611,7 +581,7 @@ func (h *house[S]) act(ctx context.Context, s S, req *ActRequest) (S, []Event, e
 		s, events = ns, evs
 	} else {
 		k := &asker[S]{ctx: ctx, h: h, s: s, table: &t}
-		res, err := h.e.r.Apply(ctx, ApplyRequest[S]{State: s, Action: a, Now: req.Now, Ask: k})
+		res, err := h.e.r.Apply(ctx, sdk.ApplyRequest[S]{State: s, Action: a, Now: req.Now, Ask: k})
 		if k.err != nil {
 			return s, nil, k.err
 		}
@@ -627,9 +597,9 @@ func (h *house[S]) act(ctx context.Context, s S, req *ActRequest) (S, []Event, e
 	events = append(events, evs...)
 	after := h.e.r.Status(s)
 	switch {
-	case before.Phase == PhasePlaying && after.Phase != PhasePlaying:
+	case before.Phase == sdk.PhasePlaying && after.Phase != sdk.PhasePlaying:
 		s, evs, err = h.edit(ctx, HookRoundEnd, s, &a, events)
-	case before.Phase != PhasePlaying && after.Phase == PhasePlaying:
+	case before.Phase != sdk.PhasePlaying && after.Phase == sdk.PhasePlaying:
 		s, evs, err = h.edit(ctx, HookStart, s, nil, events)
 	default:
 		evs = nil
@@ -643,7 +613,7 @@ func (h *house[S]) act(ctx context.Context, s S, req *ActRequest) (S, []Event, e
 
 // bot chooses for a seat with an open house action: the rule's bot hook, or for a blocking action
 // a random target, card or choice. It returns nil when the ruleset's bot should choose.
-func (h *house[S]) bot(ctx context.Context, s S, seat int, rng *RNG) (*Action, error) {
+func (h *house[S]) bot(ctx context.Context, s S, seat int, rng *sdk.RNG) (*sdk.Action, error) {
 	var opens []OpenHouseAction
 	blocking := h.st.blocking() != nil
 	for _, o := range h.st.Open {
@@ -692,20 +662,20 @@ func (h *house[S]) bot(ctx context.Context, s S, seat int, rng *RNG) (*Action, e
 // vetBot passes a ruleset bot's choice through the before_action hooks; when a house rule refuses
 // it, the bot takes at random one of the view's simple actions that no house rule refuses (or keeps
 // its choice when there is none, and the host hears the refusal).
-func (h *house[S]) vetBot(ctx context.Context, s S, a Action, v View, rng *RNG) (*Action, error) {
+func (h *house[S]) vetBot(ctx context.Context, s S, a sdk.Action, v sdk.View, rng *sdk.RNG) (*sdk.Action, error) {
 	if !slices.ContainsFunc(h.infos, func(i HouseRuleInfo) bool { return i.Has(HookBefore) }) {
 		return &a, nil
 	}
 	t := h.ed.Table(s)
 	err := h.before(ctx, s, t, &a)
-	if err == nil || !errors.Is(err, ErrIllegal) {
+	if err == nil || !errors.Is(err, sdk.ErrIllegal) {
 		return &a, err
 	}
-	var ok []Action
+	var ok []sdk.Action
 	for _, c := range candidates(v, a.Seat) {
 		if err := h.before(ctx, s, t, &c); err == nil {
 			ok = append(ok, c)
-		} else if !errors.Is(err, ErrIllegal) {
+		} else if !errors.Is(err, sdk.ErrIllegal) {
 			return nil, err
 		}
 	}
@@ -717,14 +687,14 @@ func (h *house[S]) vetBot(ctx context.Context, s S, a Action, v View, rng *RNG) 
 }
 
 // randomChoice picks the parameters of an offered action at random.
-func randomChoice(sp ActionSpec, seat int, rng *RNG) *Action {
-	a := &Action{Seat: seat, Type: sp.Type}
+func randomChoice(sp sdk.ActionSpec, seat int, rng *sdk.RNG) *sdk.Action {
+	a := &sdk.Action{Seat: seat, Type: sp.Type}
 	if len(sp.Targets) > 0 {
 		t := sp.Targets[rng.Intn("bot", len(sp.Targets))]
 		a.Target = &t
 	}
 	if len(sp.Cards) > 0 {
-		a.Cards = []Card{sp.Cards[rng.Intn("bot", len(sp.Cards))]}
+		a.Cards = []sdk.Card{sp.Cards[rng.Intn("bot", len(sp.Cards))]}
 	}
 	if len(sp.Choices) > 0 {
 		a.Args = map[string]string{"choice": sp.Choices[rng.Intn("bot", len(sp.Choices))]}
@@ -734,15 +704,15 @@ func randomChoice(sp ActionSpec, seat int, rng *RNG) *Action {
 
 // candidates lists simple actions a view offers (one card at a time), for a bot whose own choice a
 // house rule refused.
-func candidates(v View, seat int) []Action {
-	var out []Action
+func candidates(v sdk.View, seat int) []sdk.Action {
+	var out []sdk.Action
 	for _, sp := range v.Actions {
-		base := Action{Seat: seat, Type: sp.Type, From: sp.From}
+		base := sdk.Action{Seat: seat, Type: sp.Type, From: sp.From}
 		switch {
 		case len(sp.Cards) > 0:
 			for _, c := range sp.Cards {
 				a := base
-				a.Cards = []Card{c}
+				a.Cards = []sdk.Card{c}
 				if slices.Contains(sp.ChoiceFor, c) && len(sp.Choices) > 0 {
 					if c.IsLastCard() {
 						a.Color = sp.Choices[0]
@@ -772,8 +742,8 @@ func candidates(v View, seat int) []Action {
 }
 
 // tableCards lists every card of a table's zones (gaps left out).
-func tableCards(t Table) []Card {
-	var out []Card
+func tableCards(t sdk.Table) []sdk.Card {
+	var out []sdk.Card
 	for _, z := range t.Zones {
 		for _, c := range z {
 			if c != 0 {

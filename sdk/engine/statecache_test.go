@@ -1,9 +1,11 @@
-package sdk
+package engine
 
 import (
 	"context"
 	"fmt"
 	"testing"
+
+	"cardhouse/sdk"
 )
 
 // TestStateCacheDropsReplacedStates checks the cache's bookkeeping: a dropped state misses and
@@ -59,7 +61,7 @@ func TestEngineActDropsTheStateItReplaces(t *testing.T) {
 	e, st := newTiny(t)
 	eng := e.(*engine[*tinyState])
 	ctx := context.Background()
-	a := &ActRequest{State: st.State, Action: Action{Seat: 0, Type: ActDraw}, NoViews: true}
+	a := &ActRequest{State: st.State, Action: sdk.Action{Seat: 0, Type: sdk.ActDraw}, NoViews: true}
 	if _, err := eng.Inspect(ctx, &InspectRequest{State: st.State}); err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,79 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"cardhouse/sdk"
+)
+
+// BotCall asks a ruleset's bot to choose for a seat.
+type BotCall struct {
+	State []byte `json:"state"`
+	Seat  int    `json:"seat"`
+	Level int    `json:"level"`
+	Seed  uint64 `json:"seed"`
+}
+
+// BotAnswer is the bot's choice; Action is nil when it does nothing now.
+type BotAnswer struct {
+	Action *sdk.Action `json:"action,omitempty"`
+}
+
+func (e *engine[S]) Bot(ctx context.Context, req *BotCall) (ans *BotAnswer, err error) {
+	defer e.guard("bot", &err)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	bots, ok := e.r.(sdk.Bots)
+	if !ok {
+		return nil, &sdk.RuleError{Code: sdk.CodeNotAvailable, Reason: fmt.Sprintf("%s has no bots", e.info.Name)}
+	}
+	if len(e.info.BotLevels) > 0 && !slices.Contains(e.info.BotLevels, req.Level) {
+		return nil, &sdk.RuleError{Code: sdk.CodeNotAvailable, Reason: fmt.Sprintf("%s has no bot of level %d (it has %v)", e.info.Name, req.Level, e.info.BotLevels)}
+	}
+	s, env, err := e.decode(req.State)
+	if err != nil {
+		return nil, err
+	}
+	st := e.r.Status(s)
+	if req.Seat < 0 || req.Seat >= st.Seats {
+		return nil, &sdk.RuleError{Code: sdk.CodeBadAction, Reason: fmt.Sprintf("no seat %d in this %d-seat game", req.Seat, st.Seats)}
+	}
+	rng := sdk.NewRNG(req.Seed)
+	var h *house[S]
+	if len(env.HouseRules) > 0 {
+		if h, err = e.house(ctx, env); err != nil {
+			return nil, err
+		}
+		a, err := h.bot(ctx, s, req.Seat, &rng)
+		if err != nil {
+			return nil, houseErr(err)
+		}
+		if a != nil {
+			return &BotAnswer{Action: a}, nil
+		}
+		if b := h.st.blocking(); b != nil {
+			return &BotAnswer{}, nil // the game waits for another seat's house action
+		}
+	}
+	br := sdk.BotRequest{Seat: req.Seat, Level: req.Level, View: e.r.View(s, req.Seat)}
+	if h, ok := e.r.(sdk.Historian[S]); ok {
+		br.History = h.History(s, req.Seat)
+	}
+	br.RNG = &rng
+	a, err := bots.Bot(ctx, br)
+	if err != nil {
+		return nil, e.fail("bot", err)
+	}
+	if a != nil {
+		a.Seat = req.Seat
+		if h != nil {
+			if a, err = h.vetBot(ctx, s, *a, br.View, &rng); err != nil {
+				return nil, houseErr(err)
+			}
+		}
+	}
+	return &BotAnswer{Action: a}, nil
+}

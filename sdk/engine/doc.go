@@ -1,0 +1,17 @@
+// Package engine is the host's side of a ruleset: it erases a ruleset's state type into an
+// [Engine], the byte-level interface the server speaks (states are opaque bytes the host keeps,
+// every call is coarse), and runs the games' house rules around the ruleset's own steps.
+//
+// A variant author needs one line of it, in the plugin's main:
+//
+//	func main() { plugin.Serve(engine.New(lastcard.New(), houserules.Enable())) }
+//
+// Start reading at engine.go ([Engine], [New], Describe), then one file per call: newgame.go,
+// act.go, inspect.go, bot.go, with views.go (a step and its per-seat views), state.go (the
+// versioned state envelope and its upgrade) and statecache.go (the decoded states kept between
+// calls). houserule.go is the house-rule orchestration: which hooks run when, the checks after
+// each ([HouseRuleRunner] is the script language's side; sdk/houserules is the Lua one), the
+// actions rules add, and [HouseRuleDescriber]. sdk/plugin serves an Engine over
+// hashicorp/go-plugin, and its host-side client is an Engine too, so a ruleset runs in or out of
+// process unchanged.
+package engine
