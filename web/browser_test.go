@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -253,11 +252,7 @@ func record(t *testing.T, ctx context.Context) pageRecord {
 // CARD countdown, the DRUGS fire.
 func TestRecordedViews(t *testing.T) {
 	b := browser(t)
-	mux := http.NewServeMux()
-	mux.Handle("/", http.FileServerFS(web.Static()))
-	mux.Handle("/testdata/", http.StripPrefix("/testdata/", http.FileServer(http.Dir("testdata"))))
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
+	base := previewServer(t)
 	files, _ := filepath.Glob("testdata/views/*.json")
 	if len(files) == 0 {
 		t.Fatal("no recorded views: run go test ./web/internal/viewgen -update")
@@ -274,7 +269,7 @@ func TestRecordedViews(t *testing.T) {
 			t.Fatalf("%s: %v", f, err)
 		}
 		t.Run(name, func(t *testing.T) {
-			run(t, pg, chromedp.Navigate(srv.URL+"/preview.html?view=/testdata/views/"+name+".json"))
+			run(t, pg, chromedp.Navigate(base+"/preview.html?view=/testdata/views/"+name+".json"))
 			waitJS(t, pg, `document.querySelector(".felt")`)
 			var hand, legal []string
 			for _, z := range v.Zones {
@@ -321,7 +316,7 @@ func TestRecordedViews(t *testing.T) {
 		})
 	}
 	// The refusal message: a refused action's reason is shown by the action bar.
-	run(t, pg, chromedp.Navigate(srv.URL+"/preview.html?view=/testdata/views/hotspot-start.json"))
+	run(t, pg, chromedp.Navigate(base+"/preview.html?view=/testdata/views/hotspot-start.json"))
 	waitJS(t, pg, `document.querySelector(".actions")`)
 	evalJS[bool](t, pg, `window.cardhouse.table.refused("You can only play a card of the same suit or rank"), true`)
 	waitJS(t, pg, `document.querySelector(".refusal")?.textContent.includes("same suit")`)
@@ -459,7 +454,7 @@ func playGame(t *testing.T, players []player, shoot func()) []playStats {
 	}
 	// A few moves in, hold every player and take the table's pictures.
 	host := players[0].ctx
-	waitJS(t, host, `(__ch.st?.moves || 0) + (document.querySelector(".overlay-center") ? 99 : 0) >= 4`)
+	waitJS(t, host, `(__ch.st?.moves || 0) >= 4 || !!__ch.st?.error || !!document.querySelector(".overlay-center")`)
 	for _, p := range players {
 		evalJS[bool](t, p.ctx, `__ch.paused = true`)
 	}

@@ -25,7 +25,8 @@
       await sleep(10);
     }
   };
-  const table = () => window.cardhouse?.state?.room?.table;
+  // The table of the room page, or of the preview page (static/preview.html).
+  const table = () => window.cardhouse?.state?.room?.table || window.cardhouse?.table;
 
   const rec = { csp: [], leaks: [], countdowns: [], toasts: {}, events: {}, refusals: [], fire: {}, views: 0, watched: 0 };
   document.addEventListener("securitypolicyviolation", (e) => rec.csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
@@ -58,14 +59,15 @@
   const hits = (el, x, y) => { const e = document.elementFromPoint(x, y); return !!e && (e === el || el.contains(e)); };
   const desc = (e) => !e ? "nothing" : `${e.tagName.toLowerCase()}${e.id ? "#" + e.id : ""}${typeof e.className === "string" && e.className ? "." + e.className.trim().split(/\s+/).join(".") : ""}${e.dataset?.code ? `[${e.dataset.code}]` : ""}`;
   // hitPoint is where a pointer aimed at el lands on it: el's centre when el (or a descendant) is
-  // what the page hit-tests there, else the centre of the part of el that shows (a card of a fanned
-  // hand is mostly under the next card). null when no point of el inside the viewport receives
-  // the pointer: el is off-screen or covered.
+  // what the page hit-tests there; for a card of the hand (fanned: mostly under the next card, by
+  // design) else the centre of the part of it that shows. null when el is off-screen or covered
+  // there (no point of a hand card inside the viewport receives the pointer).
   const hitPoint = (el) => {
     const r = el.getBoundingClientRect();
     if (!r.width || !r.height) return null;
     const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
     if (hits(el, cx, cy)) return { x: cx, y: cy };
+    if (!el.closest(".hand")) return null;
     const pts = [];
     const n = 14;
     for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
@@ -115,18 +117,30 @@
   };
 
   // audit lists every action the player's view offers that a person could not reach: a button
-  // off-screen or covered at its centre, a lit card or a face-down card to flip with no point that
-  // takes a pointer; and the dock or the pile off-screen.
+  // off-screen or covered at its centre, a lit card of the hand with no point that takes a pointer,
+  // a face-down card to flip covered at its centre; and the dock or the pile off-screen. It
+  // returns {problems, checked}: checked counts the elements it looked at.
   const audit = () => {
     const v = table()?.view;
     const out = [];
-    if (!v || v.phase !== "playing" || v.viewer < 0 || q("dialog[open]")) return out;
+    let checked = 0;
+    if (!v || v.phase !== "playing" || v.viewer < 0 || q("dialog[open]")) return { problems: out, checked };
     const button = (name, el) => {
+      checked++;
       if (!el) return out.push(`${name}: not on the page`);
       const r = el.getBoundingClientRect();
       if (!inView(r) || !hits(el, r.left + r.width / 2, r.top + r.height / 2)) out.push(`${name}: ${why(el)}`);
     };
-    const spot = (name, el) => { if (!hitPoint(el)) out.push(`${name}: ${why(el)}`); };
+    const spot = (name, el) => {
+      checked++;
+      const p = hitPoint(el);
+      if (!p) return out.push(`${name}: ${why(el)}`);
+      // A card of the hand shows a strip at least 12 px wide to aim at.
+      const r = el.getBoundingClientRect();
+      let shown = 0;
+      for (let x = r.left + 1; x < r.right; x += 2) if (hits(el, x, p.y)) shown += 2;
+      if (shown < 12) out.push(`${name}: only ${shown} px of it shows`);
+    };
     for (const a of v.actions || []) {
       if (a.cards && a.cards.length) button(`the ${a.type} button`, q(`.actions [data-action="${a.type}"]`));
       else if (a.type === "flip") { const fs = qa(".my-area .flip-target"); if (!fs.length) out.push("flip: no face-down card to tap"); fs.forEach((f) => spot(`face-down card ${f.dataset.index}`, f)); }
@@ -135,7 +149,7 @@
     }
     for (const c of qa(".my-area .card.legal")) spot(`lit card ${c.dataset.code}`, c);
     for (const sel of [".my-area", ".pile"]) { const e = q(sel); if (e && !inView(e.getBoundingClientRect())) out.push(`${sel}: ${why(e)}`); }
-    return out;
+    return { problems: out, checked };
   };
 
   // order ranks the cards a player would rather keep last: plain cards low to high, then the
@@ -217,7 +231,7 @@
         // The table is still waiting for the answer to a move (which may come after the view it
         // produced): look again shortly.
         if (t.busy) { await changed(); continue; }
-        const problems = audit();
+        const { problems } = audit();
         st.audits++;
         if (problems.length) throw new Error(`offered actions a person cannot reach: ${problems.join("; ")}`);
         const mine = qa(".my-area .card.legal");
