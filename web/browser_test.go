@@ -54,28 +54,53 @@ func outDir(t *testing.T) string {
 	return dir
 }
 
-// browser starts headless Chromium with a fresh profile and returns a context of the browser;
-// each newPage is a separate browser context (its own cookies: its own player).
+// browser returns the context of the headless Chromium the package's tests share (started by
+// the first test that asks, closed by TestMain); each newPage is a separate browser context (its
+// own cookies: its own player).
 func browser(t *testing.T) context.Context {
 	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
 		t.Skipf("browser tests need Debian's chromium at %s (apt-get install -y chromium): %v", chromiumPath, err)
 	}
-	// The defaults keep background pages from being throttled: three players' pages render at
-	// once and none of them is "visible".
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromiumPath), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.UserDataDir(t.TempDir()),
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("hide-scrollbars", true), chromedp.Flag("mute-audio", true),
-	)
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancel)
-	ctx, cancel2 := chromedp.NewContext(actx)
-	t.Cleanup(cancel2)
-	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
-		t.Fatalf("starting chromium: %v", err)
+	shared.once.Do(func() {
+		dir, err := os.MkdirTemp("", "cardhouse-chromium-")
+		if err != nil {
+			shared.err = err
+			return
+		}
+		// The defaults keep background pages from being throttled: three players' pages render at
+		// once and none of them is "visible".
+		opts := append(chromedp.DefaultExecAllocatorOptions[:],
+			chromedp.ExecPath(chromiumPath), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.UserDataDir(dir),
+			chromedp.Flag("disable-quic", true), chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("hide-scrollbars", true), chromedp.Flag("mute-audio", true),
+		)
+		actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+		ctx, cancel2 := chromedp.NewContext(actx)
+		shared.ctx = ctx
+		shared.stop = func() { cancel2(); cancel(); _ = os.RemoveAll(dir) }
+		shared.err = chromedp.Do(ctx, chromedp.Navigate("about:blank"))
+	})
+	if shared.err != nil {
+		t.Fatalf("starting chromium: %v", shared.err)
 	}
-	return ctx
+	return shared.ctx
+}
+
+// shared is the browser of the package's tests.
+var shared struct {
+	once sync.Once
+	ctx  context.Context
+	stop func()
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.stop != nil {
+		shared.stop()
+	}
+	os.Exit(code)
 }
 
 // harnessJS is testdata/harness.js, injected into every page before the app runs.
