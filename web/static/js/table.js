@@ -339,7 +339,7 @@ export class Table {
           if (ind.value !== "") box.append(h("div", { class: "ind", "data-ind": ind.id }, `${label}: ${ind.value}`));
       }
     }
-    if (settings.length) box.append(h("div", { class: "settings", title: "this table's rules" }, settings.join(" \u00b7 ")));
+    if (settings.length) box.append(h("div", { class: "settings", title: "This table's rules: " + settings.join(" \u00b7 ") }, settings.join(" \u00b7 ")));
     return box;
   }
 
