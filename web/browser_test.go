@@ -469,12 +469,22 @@ func playGame(t *testing.T, players []player, shoot func()) []playStats {
 	})
 	stats := make([]playStats, len(players))
 	errs := make([]error, len(players))
-	var wg sync.WaitGroup
+	// A player whose game ends in an error stops the others (who would wait for their turn).
+	stop := make([]context.CancelFunc, len(players))
+	ctxs := make([]context.Context, len(players))
 	for k, p := range players {
+		ctxs[k], stop[k] = context.WithTimeout(p.ctx, 3*time.Minute)
+	}
+	var wg sync.WaitGroup
+	for k := range players {
 		wg.Go(func() {
-			c, cancel := context.WithTimeout(p.ctx, 3*time.Minute)
-			defer cancel()
-			stats[k], errs[k] = playByHand(c, p.opts)
+			defer stop[k]()
+			stats[k], errs[k] = playByHand(ctxs[k], players[k].opts)
+			if errs[k] != nil || stats[k].Error != "" {
+				for _, s := range stop {
+					s()
+				}
+			}
 		})
 	}
 	// A few moves in, hold every player and take the table's pictures.

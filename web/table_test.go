@@ -99,6 +99,7 @@ func TestTableReach(t *testing.T) {
 	}{
 		{"hotspot-8-seats", "hotspot-start", moreSeats, 8},
 		{"hotspot-hand-16", "hotspot-start", bigHand, 16},
+		{"hotspot-hand-20-all-lit", "hotspot-start", bigHand + "; v.actions[0].cards = hz.cards.slice();", 20},
 		{"hotspot-hand-40", "hotspot-start", bigHand, 40},
 		{"hotspot-8-seats-hand-24", "hotspot-start", moreSeats + "; n = 24; " + bigHand, 8},
 		{"lastcard-4-seats", "lastcard-call", moreSeats, 4},
@@ -112,6 +113,12 @@ func TestTableReach(t *testing.T) {
 			t.Run(sz.name+"/"+c.name, func(t *testing.T) {
 				showView(t, pg, base, c.view, c.edit, c.n)
 				audit(t, pg, c.name)
+				// With a card picked (it rises), every other card can still be reached.
+				if evalJS[bool](t, pg, `!!document.querySelector(".my-area .hand .card.legal")`) {
+					click(t, pg, `.my-area .hand .card.legal`)
+					waitJS(t, pg, `document.querySelector(".my-area .card.selected")`)
+					audit(t, pg, c.name+", a card picked")
+				}
 				// Nothing of the table lies under the room panel, or outside the page.
 				if out := evalJS[[]string](t, pg, `(() => {
 					const side = document.querySelector(".side").getBoundingClientRect(), host = document.querySelector(".table-host").getBoundingClientRect();

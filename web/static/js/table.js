@@ -372,6 +372,7 @@ export class Table {
     if (legal.size) hand.classList.add("has-legal");
     const { perRow, overlap } = this.handLayout(cards.length);
     hand.style.setProperty("--overlap", `${overlap}px`);
+    if (cards.length > perRow) hand.classList.add("rows");
     let drawnMarked = false;
     let row = null;
     cards.forEach((code, i) => {
