@@ -9,6 +9,7 @@
 //   __ch.step()            the next tap the player wants, or {done, stats} at the end of the game
 //   __ch.audit()           the offered actions a person could not reach now (off-screen, covered)
 //   __ch.hitPoint(el)      where a pointer aimed at el lands on it, or null
+//   __ch.where             what the harness waits for now (for the report of a failure)
 //   __ch.rec               what the page showed: CSP violations, hand cards seen while watching,
 //                          countdowns, toasts, refusals, fire on the pile
 (() => {
