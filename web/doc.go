@@ -8,13 +8,20 @@
 // name). static/gallery.html shows every card face; static/preview.html renders recorded views
 // (testdata/views, produced by internal/viewgen).
 //
-// The browser tests (browser_test.go) drive headless Debian chromium through chromedp and skip
-// when /usr/bin/chromium is absent. TestRecordedViews renders the recorded views;
-// TestPlayThroughUI starts the real server with the real plugin processes and, for each variant,
-// has two players and a spectator in three browser contexts play a game to the end by clicking
-// the table. The clicking is done inside each page by testdata/harness.js (injected before the
-// app runs), which waits on the page's own updates rather than being polled from Go, and pages
-// emulate prefers-reduced-motion so no card flight slows a move. Screenshots go to
-// $CARDHOUSE_CI_OUT (or a cardhouse-web-screens folder in the temp dir); NEEDS.md lists what the
-// client still wants from the server.
+// The browser tests (browser_test.go, table_test.go) drive headless Debian chromium through
+// chromedp and skip when /usr/bin/chromium is absent; they play as people do. The in-page harness
+// testdata/harness.js (injected before the app runs) only reads the page: it decides what a
+// player would tap, checks with document.elementFromPoint that the element is what a pointer there
+// reaches, and audits before every move that each action the view offers is on the screen and
+// uncovered; the Go side then taps there with real input events (CDP mouse press and release at
+// 1280x800, touch start and end with touch emulation at 390x844) and the harness checks that the
+// click landed on the element aimed at. TestPlayThroughUI has two players (a desktop and a phone)
+// and a spectator play each variant to the end against the real server and plugin processes;
+// TestPlayAgainstBots plays the tables the issue found unplayable (Last Card against three bots
+// and Hotspot at eight on a phone, DRUGS from three on a phone and five on a desktop);
+// TestRecordedViews, TestTableReach, TestOneTap, TestFire, TestLogPlace and TestTurnCue render
+// recorded views (edited: more seats, long hands) on the preview page. Pages emulate
+// prefers-reduced-motion so no card flight slows a move. Screenshots go to $CARDHOUSE_CI_OUT (or
+// a cardhouse-web-screens folder in the temp dir); NEEDS.md lists what the client still wants
+// from the server.
 package web

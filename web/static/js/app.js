@@ -507,7 +507,6 @@ class RoomView {
 
   build() {
     this.tableEl = h("div", { class: "table-host", id: "table" });
-    this.tableEl.style.height = "100%";
     this.bannerEl = h("div", { class: "banners", "aria-live": "polite" });
     this.sideEl = h("aside", { class: "side", "aria-label": "room" });
     const main = h("div", { class: "table-wrap" }, this.bannerEl, this.tableEl);

@@ -133,10 +133,15 @@ export class Table {
     const me = this.me;
     // Opponents, in turn order starting after the viewer.
     const order = me >= 0 ? seats.slice(me + 1).concat(seats.slice(0, me)) : seats;
-    felt.append(h("div", { class: "opponents" }, order.map((s) => this.seatPod(s))));
-    felt.append(this.center());
+    // Three or more opponents sit in compact seats, five or more in the smallest, so that the
+    // player's dock keeps its place at the bottom (css/app.css, "The table").
+    const opp = h("div", { class: "opponents" + (order.length >= 3 ? " compact" : "") + (order.length >= 5 ? " crowded" : "") }, order.map((s) => this.seatPod(s)));
+    felt.append(opp);
+    const center = this.center();
+    // The log lies in the centre row, beside the pile: never over a seat.
+    center.append(h("div", { class: "log", "aria-live": "polite" }, ...(this.logLines || []).map((l) => h("div", {}, l))));
+    felt.append(center);
     felt.append(this.myArea());
-    felt.append(h("div", { class: "log", "aria-live": "polite" }, ...(this.logLines || []).map((l) => h("div", {}, l))));
     this.toastLayer = h("div", { class: "toast-layer" });
     felt.append(this.toastLayer);
     const over = this.overPanel();
@@ -341,14 +346,14 @@ export class Table {
           if (ind.value !== "") box.append(h("div", { class: "ind", "data-ind": ind.id }, `${label}: ${ind.value}`));
       }
     }
-    if (settings.length) box.append(h("div", { class: "settings", title: "this table's rules" }, settings.join(" \u00b7 ")));
+    if (settings.length) box.append(h("div", { class: "settings", title: "This table's rules: " + settings.join(" \u00b7 ") }, settings.join(" \u00b7 ")));
     return box;
   }
 
   myArea() {
     const v = this.view;
     const me = this.me;
-    const area = h("div", { class: "my-area" });
+    const area = h("div", { class: "my-area" + (me >= 0 && v.turn === me && v.phase === "playing" ? " my-turn" : "") });
     if (me < 0) {
       area.append(h("div", { class: "zone-label" }, "Watching: hands stay hidden"));
       return area;
@@ -372,25 +377,42 @@ export class Table {
     const legal = new Set(act ? act.cards : []);
     const drawn = (this.view.indicators || []).find((i) => i.id === "drawn")?.value;
     if (legal.size) hand.classList.add("has-legal");
-    const n = cards.length;
-    const width = Math.min(this.root.clientWidth || 900, 1100) - 60;
-    const cw = parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--card-w")) || 84;
-    const overlap = n > 1 ? Math.max(-cw * 0.78, Math.min(-cw * 0.18, (width - cw) / (n - 1) - cw)) : 0;
+    const { perRow, overlap } = this.handLayout(cards.length);
     hand.style.setProperty("--overlap", `${overlap}px`);
+    if (cards.length > perRow) hand.classList.add("rows");
     let drawnMarked = false;
+    let row = null;
     cards.forEach((code, i) => {
+      if (i % perRow === 0) hand.append((row = h("div", { class: "hand-row" })));
       const e = this.selectable(this.card(code, z.id, i), z, i);
-      const off = n > 1 ? (i - (n - 1) / 2) / ((n - 1) / 2) : 0;
-      e.style.setProperty("--rot", `${off * Math.min(10, n * 1.2)}deg`);
-      e.style.marginTop = `${Math.abs(off) ** 2 * Math.min(18, n * 2)}px`;
+      // One row is fanned; several rows lie flat, one over the other.
+      const k = cards.length <= perRow ? cards.length : 0;
+      const off = k > 1 ? (i - (k - 1) / 2) / ((k - 1) / 2) : 0;
+      e.style.setProperty("--rot", `${off * Math.min(10, k * 1.2)}deg`);
+      e.style.marginTop = `${Math.abs(off) ** 2 * Math.min(18, k * 2)}px`;
       if (legal.has(code)) e.classList.add("legal");
       if (drawn && code === drawn && !drawnMarked) {
         e.classList.add("just-drawn");
         drawnMarked = true;
       }
-      hand.append(e);
+      row.append(e);
     });
     return hand;
+  }
+
+  // handLayout fits n cards into the dock's width: one fanned row while each card can show at
+  // least 42% of its width, else as many rows as that takes (at most four, beyond which the cards
+  // close up further). perRow is the cards of a row, overlap the (negative) margin between cards.
+  handLayout(n) {
+    const cw = parseFloat(getComputedStyle(this.root).getPropertyValue("--card-w")) || 84;
+    const pad = this.root.clientWidth < 500 ? 24 : 60;
+    const width = Math.max(cw * 2, Math.min(this.root.clientWidth || 900, 1100) - pad - 16);
+    const minStep = cw * 0.42;
+    const fit = Math.max(1, Math.floor((width - cw) / minStep) + 1);
+    const rows = Math.min(4, Math.ceil(n / fit));
+    const perRow = Math.max(1, Math.ceil(n / rows));
+    const step = perRow > 1 ? Math.min(cw * 0.82, (width - cw) / (perRow - 1)) : cw;
+    return { perRow, overlap: perRow > 1 ? step - cw : 0 };
   }
 
   // selectable makes a visible card of one of the viewer's zones pickable when an action takes cards
@@ -412,24 +434,26 @@ export class Table {
     } else e.setAttribute("aria-pressed", "false");
     const pick = (ev) => {
       ev.preventDefault();
-      this.toggle(z, i, code, act);
+      this.tap(z, i, code, act);
     };
     e.addEventListener("click", pick);
-    e.addEventListener("dblclick", (ev) => { ev.preventDefault(); if (!this.sel.length) this.toggle(z, i, code, act); this.play(); });
     e.addEventListener("keydown", (ev) => {
       if (ev.key === " ") pick(ev);
-      if (ev.key === "Enter") { ev.preventDefault(); if (!this.sel.some((s) => s.zone === z.id && s.index === i)) this.toggle(z, i, code, act); this.play(); }
+      if (ev.key === "Enter") { ev.preventDefault(); if (!this.sel.some((s) => s.zone === z.id && s.index === i)) this.tap(z, i, code, act); this.play(); }
     });
     return e;
   }
 
-  toggle(z, i, code, act) {
+  // tap is what a tap (a click, Space) on one of the player's cards does, the same for every card
+  // and every hand (a Queen or three of a kind in hand change nothing):
+  //   - on a card not picked: picks it, added to the cards picked when the move may take several
+  //     cards from that zone (the action is multi), else instead of them;
+  //   - on a card already picked: plays the cards picked (the Play button does the same).
+  // The Clear button (or Esc) drops the pick. A double tap is two taps: pick, then play.
+  tap(z, i, code, act) {
     const k = this.sel.findIndex((s) => s.zone === z.id && s.index === i);
-    if (k >= 0) {
-      // A second tap on the only selected card plays it.
-      if (this.sel.length === 1 && !act.multi) return this.play();
-      this.sel.splice(k, 1);
-    } else if (act.multi && this.sel.length && this.sel[0].zone === z.id) {
+    if (k >= 0) return this.play();
+    if (act.multi && this.sel.length && this.sel[0].zone === z.id) {
       this.sel.push({ zone: z.id, index: i, code });
     } else {
       this.sel = [{ zone: z.id, index: i, code }];
@@ -519,6 +543,7 @@ export class Table {
         const n = this.sel.length;
         const label = n > 1 ? `${a.label} ${n} cards` : a.label;
         bar.append(h("button", { class: "btn go big", type: "button", "data-action": a.type, "data-focus-key": "act-" + a.type, disabled: !n || (this.sel[0] && this.cardAction(this.sel[0].zone) !== a), onclick: () => this.play() }, label));
+        if (n && this.sel[0] && this.cardAction(this.sel[0].zone) === a) bar.append(h("button", { class: "btn ghost", type: "button", "data-action": "clear", "data-focus-key": "act-clear", onclick: () => { this.sel = []; this.render(); } }, "Clear"));
         continue;
       }
       if (a.type === "flip") {
@@ -536,6 +561,7 @@ export class Table {
       }
       bar.append(h("button", { class: "btn" + (a.type === "draw" || a.type === "pickup" ? " primary" : ""), type: "button", "data-action": a.type, "data-focus-key": "act-" + a.type, onclick: () => this.act({ type: a.type }) }, a.label));
     }
+    if ((v.actions || []).length && v.phase === "playing" && v.turn === this.me && this.me >= 0) bar.prepend(h("span", { class: "turn-cue", "data-cue": "turn" }, "Your turn"));
     if (!(v.actions || []).length && v.phase === "playing" && v.turn >= 0) {
       bar.append(h("span", { class: "zone-label" }, v.turn === this.me ? "Your turn" : `Waiting for ${this.player(v.turn).name}…`));
     }
