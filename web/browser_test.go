@@ -584,9 +584,18 @@ func TestPlayThroughUI(t *testing.T) {
 				shot(t, watcher, "table-"+id+"-spectator")
 			})
 			if id == "drugs" {
-				// The winner went out through the blind phase, flipping face-down cards by tapping them.
-				if w := stats[0].Winner; w >= 0 && w < len(stats) && stats[w].Flips == 0 {
-					t.Errorf("the winner (seat %d) never flipped a face-down card", w)
+				// The blind phase was played by tapping face-down cards. (The winner usually flips;
+				// a Chaos Joker can end a game before the winner's blind phase, so the check is that
+				// someone did, and the winner's count is logged.)
+				flips := 0
+				for _, s := range stats {
+					flips += s.Flips
+				}
+				if flips == 0 {
+					t.Errorf("nobody flipped a face-down card by tapping it in a whole game of DRUGS")
+				}
+				if w := stats[0].Winner; w >= 0 && w < len(stats) {
+					t.Logf("drugs: the winner (seat %d) flipped %d face-down cards, %d in all", w, stats[w].Flips, flips)
 				}
 			}
 			waitJS(t, watcher, `document.querySelector(".overlay-center")`)

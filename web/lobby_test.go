@@ -567,3 +567,37 @@ func TestLooksAfterSignIn(t *testing.T) {
 		shot(t, ctx, "device-seat-look-"+sz.name)
 	})
 }
+
+// TestAddBotByLevel (item 10): the host seats bots at the level they pick, one button per level,
+// and the bots are told apart by their names, at a phone's size and a desktop's.
+func TestAddBotByLevel(t *testing.T) {
+	eachSize(t, func(t *testing.T, base string, ctx context.Context, sz screen) {
+		signIn(t, ctx, base, "Hana")
+		tap(t, ctx, `[data-create=hotspot]`)
+		tap(t, ctx, `#create-room button[type=submit]`)
+		waitJS(t, ctx, `!!window.cardhouse?.state?.room?.info`)
+		openSide := func() {
+			if evalJS[bool](t, ctx, `(() => { const b = document.querySelector(".side-toggle"); return !!b && b.getBoundingClientRect().height > 0 && !document.body.classList.contains("show-side"); })()`) {
+				tap(t, ctx, `.side-toggle`)
+			}
+		}
+		openSide()
+		for _, level := range []string{"3", "1"} {
+			tap(t, ctx, `[data-add-bot="`+level+`"]`)
+			waitJS(t, ctx, fmt.Sprintf(`(window.cardhouse.state.room.info.members || []).some((m) => m.bot_level === %s)`, level))
+			openSide()
+		}
+		bots := evalJS[[]string](t, ctx, `[...document.querySelectorAll(".side li[data-member]")].map((li) => li.textContent).filter((s) => s.includes("bot "))`)
+		if len(bots) != 2 {
+			t.Fatalf("the players list shows %d bots, want 2: %q", len(bots), bots)
+		}
+		if !strings.Contains(bots[0], "bot 3") || !strings.Contains(bots[1], "bot 1") {
+			t.Errorf("the bots' levels read %q, want level 3 then level 1", bots)
+		}
+		name := func(s string) string { n, _, _ := strings.Cut(s, " ·"); return n }
+		if name(bots[0]) == name(bots[1]) || strings.Contains(name(bots[0]), "level") {
+			t.Errorf("the bots are not told apart by name: %q", bots)
+		}
+		shot(t, ctx, "add-bot-"+sz.name)
+	})
+}

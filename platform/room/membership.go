@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -419,7 +420,7 @@ func (r *Room) AddBot(ctx context.Context, u *store.User, level int) (MemberInfo
 		if seat < 0 {
 			return errf(KindConflict, "full", "every seat of room %s is taken", r.code)
 		}
-		m := &store.Member{RoomID: r.room.ID, Name: fmt.Sprintf("Bot (level %d)", level), Role: store.MemberPlayer, Seat: seat, BotLevel: level}
+		m := &store.Member{RoomID: r.room.ID, Name: BotName(r.members), Role: store.MemberPlayer, Seat: seat, BotLevel: level}
 		if err := r.saveMembers(m); err != nil {
 			return err
 		}
@@ -449,4 +450,28 @@ func (r *Room) saveMembers(ms ...*store.Member) error {
 		return errf(KindUnavailable, "store_failure", "the room could not be saved; try again")
 	}
 	return nil
+}
+
+// botNames are the names bots take, in turn: short (a seat plate shows a few letters on a phone),
+// distinct from each other at a glance, none a word a player could mistake for a message. The
+// level is the member's BotLevel, shown beside the name.
+var botNames = []string{"Rosie", "Otto", "Juno", "Pip", "Mabel", "Rex", "Tilly", "Hugo", "Nell", "Cyrus", "Ivy", "Bruno"}
+
+// BotName is a name for a new bot among members: the first of botNames nobody in the room bears
+// (in any letter case), else "Bot N" with the first number free.
+func BotName(members []*store.Member) string {
+	taken := map[string]bool{}
+	for _, m := range members {
+		taken[strings.ToLower(strings.TrimSpace(m.Name))] = true
+	}
+	for _, n := range botNames {
+		if !taken[strings.ToLower(n)] {
+			return n
+		}
+	}
+	for i := 1; ; i++ {
+		if n := fmt.Sprintf("Bot %d", i); !taken[strings.ToLower(n)] {
+			return n
+		}
+	}
 }

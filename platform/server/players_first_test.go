@@ -319,3 +319,38 @@ func TestLookChangeShowsAtOnce(t *testing.T) {
 		t.Fatalf("Ada in the room after changing her look: %+v", a)
 	}
 }
+
+// TestBotsHaveNamesAndLevels (issue 18, item 10): the host picks each bot's level, and bots take
+// distinct names that are not their level ("Bot (level 1)" three times told nobody apart).
+func TestBotsHaveNamesAndLevels(t *testing.T) {
+	e := newEnv(t, "sqlite", inProcess())
+	host := e.register("Hana")
+	info := host.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 4})
+	levels := []int{2, 1, 2}
+	for _, l := range levels {
+		host.must("POST", "/api/rooms/"+info.Code+"/bots", map[string]any{"level": l}, nil)
+	}
+	names := map[string]bool{}
+	var got []int
+	for _, m := range host.roomInfo(info.Code).Members {
+		if m.BotLevel == 0 {
+			continue
+		}
+		got = append(got, m.BotLevel)
+		if names[strings.ToLower(m.Name)] || strings.Contains(strings.ToLower(m.Name), "level") || m.Name == "Hana" {
+			t.Errorf("bot %q: names must be distinct, not the level, not a player's", m.Name)
+		}
+		names[strings.ToLower(m.Name)] = true
+	}
+	if !slices.Equal(got, levels) {
+		t.Errorf("bot levels %v, want %v as the host chose", got, levels)
+	}
+	comp := e.register("Cleo").createRoom(map[string]any{"ruleset": testgame.ID, "mode": "computer", "bots": []int{1, 2}})
+	seen := map[string]bool{}
+	for _, m := range comp.Members {
+		if m.BotLevel > 0 && (seen[m.Name] || strings.Contains(m.Name, "level")) {
+			t.Errorf("computer room bot %q: names must be distinct and not the level", m.Name)
+		}
+		seen[m.Name] = true
+	}
+}

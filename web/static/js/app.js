@@ -530,7 +530,7 @@ class RoomView {
     const m = (this.info?.members || []).find((x) => x.role === "player" && x.seat === seat);
     if (!m) return { name: `Seat ${seat + 1}` };
     const tags = [];
-    if (m.bot_level) tags.push(`Bot ${m.bot_level}`);
+    if (m.bot_level) tags.push(`bot, level ${m.bot_level}`);
     if (m.covered) tags.push("bot covering");
     else if (!m.connected && !m.bot_level) tags.push("away");
     return { name: m.name, color: m.colour || colourOf(m.name), avatar: AVATARS[m.avatar] || "", tags };
@@ -681,6 +681,14 @@ class RoomView {
     return null;
   }
 
+  // addBot is the host's "Add a bot" control: one button per level the variant's bots play at
+  // (1 plays simply, the highest best; docs/bots.md), each seating a bot of that level.
+  addBot(info) {
+    const levels = (state.rulesets || []).find((d) => d.id === info.ruleset)?.bot_levels || [1];
+    return h("div", { class: "add-bot row", role: "group", "aria-label": "Add a bot" }, h("span", { class: "help" }, "Add a bot, level"),
+      levels.map((l) => h("button", { class: "btn small", type: "button", "data-add-bot": l, title: `Add a level ${l} bot${l === levels[0] ? " (plays simply)" : l === levels[levels.length - 1] ? " (plays best)" : ""}`, onclick: () => this.post("bots", { level: l }) }, String(l))));
+  }
+
   renderSide() {
     if (!this.sideEl) return;
     const info = this.info || { members: [] };
@@ -698,7 +706,7 @@ class RoomView {
     const host = you.host ? h("section", { class: "host" }, h("h3", {}, "Host"), h("div", { class: "host-tools" },
       !info.game || info.game.status !== "live" ? h("button", { class: "btn primary small", type: "button", "data-action": "deal", onclick: () => this.deal() }, "Deal") : "",
       h("button", { class: "btn small", type: "button", "data-lock": "1", onclick: () => this.post("lock", { locked: !info.locked }) }, info.locked ? "Unlock room" : "Lock room"),
-      info.mode !== "device" && players.length < info.capacity ? h("button", { class: "btn small", type: "button", onclick: () => this.post("bots", { level: 1 }) }, "Add a bot") : ""), h("p", { class: "error-text host-error" })) : "";
+      info.mode !== "device" && players.length < info.capacity ? this.addBot(info) : ""), h("p", { class: "error-text host-error" })) : "";
     if (!this.chatEl) {
       // The chat is built once: redrawing the room (every move sends a room message) must not
       // take the line a player is typing.
