@@ -309,17 +309,8 @@ func (r *Room) Leave(ctx context.Context, u *store.User) error {
 			}
 		}
 		r.dropUser(u.ID, "left", "you left the room")
-		if r.isHost(u.ID) {
-			next := r.nextHost()
-			if next == nil {
-				r.room.Status = store.RoomClosed
-				r.saveRoom()
-				r.log.Info("room closed: no human left")
-				go r.stopAndForget()
-				return nil
-			}
-			r.room.HostID = *next.UserID
-			r.saveRoom()
+		if r.isHost(u.ID) && !r.passHostOn() {
+			return nil // the last human left: the room is closed
 		}
 		r.broadcastRoom()
 		r.updatePause()
