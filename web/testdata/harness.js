@@ -101,13 +101,28 @@
   };
   // landed resolves once the tap aimed at has produced its click on the element aimed at (or on
   // the same control redrawn in its place), and throws when it reached another element.
+  // A tap whose element was redrawn between the press and the release makes no click (the
+  // browser clicks only when both land on one element): landed then resolves false, and the
+  // caller taps the redrawn control again, as a person would.
   const landed = async () => {
     const a = aimed;
     aimed = null;
     if (!a) throw new Error("landed without aim");
-    await until(`the click on ${a.what}`, () => clicked, 3000);
+    try {
+      await until(`the click on ${a.what}`, () => clicked, 3000);
+    } catch (err) {
+      if (!a.el.isConnected) return false;
+      throw err;
+    }
     if (clicked !== a.el && !a.el.contains(clicked) && a.el.isConnected) throw new Error(`the tap meant for ${a.what} (${desc(a.el)}) reached ${desc(clicked)}`);
     return true;
+  };
+  // redrawn finds the control drawn in el's place: the element of the same tag and data
+  // attributes (a card's zone, index and code; a button's action or target), or null.
+  const redrawn = (el) => {
+    if (el.isConnected) return el;
+    const attrs = Object.entries(el.dataset).filter(([k]) => k !== "seen").map(([k, v]) => `[data-${k.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase())}="${CSS.escape(v)}"]`).join("");
+    return attrs ? q(el.tagName.toLowerCase() + attrs) : null;
   };
   // point waits for an enabled element and aims at it (scrolling a page that scrolls, as a person
   // would, unless it is the table: nothing there may need a scroll).
@@ -190,8 +205,13 @@
       // The answer to this tap may come before the generator resumes: a refusal shown from here
       // on is this tap's.
       for (const r of qa(".refusal")) r.dataset.seen = "1";
-      yield aim(el, what);
-      await landed();
+      for (let tries = 0; ; tries++) {
+        yield aim(el, what);
+        if (await landed()) return;
+        el = redrawn(el);
+        if (!el || tries >= 3) throw new Error(`the tap on ${what} found it redrawn ${tries + 1} times and no click landed`);
+        trace(`again: ${what}`);
+      }
     }
     // changed resolves at the next table update, or after 50 ms (a dialog, a pause, a refusal).
     let wakers = [];
