@@ -601,3 +601,31 @@ func TestAddBotByLevel(t *testing.T) {
 		shot(t, ctx, "add-bot-"+sz.name)
 	})
 }
+
+// TestHostToolsStayUnderTheFinger: someone joining and connecting (membership updates) does not
+// redraw the host's buttons, so a tap on Deal while people arrive is not swallowed (a button
+// replaced between press and release gets no click).
+func TestHostToolsStayUnderTheFinger(t *testing.T) {
+	eachSize(t, func(t *testing.T, base string, ctx context.Context, sz screen) {
+		signIn(t, ctx, base, "Hana")
+		tap(t, ctx, `[data-create=hotspot]`)
+		tap(t, ctx, `#create-room button[type=submit]`)
+		waitJS(t, ctx, `!!window.cardhouse?.state?.room?.info && !!document.querySelector(".side .host [data-action=deal]")`)
+		code := evalJS[string](t, ctx, `window.cardhouse.state.room.code`)
+		evalJS[bool](t, ctx, `(window.__deal = document.querySelector(".side .host [data-action=deal]"), true)`)
+		for _, name := range []string{"Lou", "Mo"} {
+			g := apiGuest(t, base, name)
+			g.do("POST", "/api/rooms/"+code+"/join", nil, nil)
+			g.connect(code)
+			waitJS(t, ctx, fmt.Sprintf(`(window.cardhouse.state.room.info.members || []).some((m) => m.name === %q && m.connected)`, name))
+		}
+		if !evalJS[bool](t, ctx, `window.__deal.isConnected && window.__deal === document.querySelector(".side .host [data-action=deal]")`) {
+			t.Fatal("the host's Deal button was redrawn by people joining: a tap on it then is lost")
+		}
+		if sz.name == "phone" {
+			tap(t, ctx, `.side-toggle`)
+		}
+		tap(t, ctx, `.side .host [data-action=deal]`)
+		waitJS(t, ctx, `window.cardhouse.state.room.info.game?.status === "live"`)
+	})
+}

@@ -703,10 +703,18 @@ class RoomView {
     const players = members.filter((m) => m.role === "player").sort((a, b) => a.seat - b.seat);
     const specs = members.filter((m) => m.role === "spectator");
     const pending = members.filter((m) => m.role === "pending");
-    const host = you.host ? h("section", { class: "host" }, h("h3", {}, "Host"), h("div", { class: "host-tools" },
-      !info.game || info.game.status !== "live" ? h("button", { class: "btn primary small", type: "button", "data-action": "deal", onclick: () => this.deal() }, "Deal") : "",
-      h("button", { class: "btn small", type: "button", "data-lock": "1", onclick: () => this.post("lock", { locked: !info.locked }) }, info.locked ? "Unlock room" : "Lock room"),
-      info.mode !== "device" && players.length < info.capacity ? this.addBot(info) : ""), h("p", { class: "error-text host-error" })) : "";
+    // The host's tools are redrawn only when they change: a room update (someone connecting)
+    // must not replace a button under the host's finger, which would swallow the tap.
+    const canDeal = !info.game || info.game.status !== "live", canAddBot = info.mode !== "device" && players.length < info.capacity;
+    const hostKey = JSON.stringify([you.host, canDeal, info.locked, canAddBot, info.ruleset]);
+    if (hostKey !== this.hostKey) {
+      this.hostKey = hostKey;
+      this.hostEl = you.host ? h("section", { class: "host" }, h("h3", {}, "Host"), h("div", { class: "host-tools" },
+        canDeal ? h("button", { class: "btn primary small", type: "button", "data-action": "deal", onclick: () => this.deal() }, "Deal") : "",
+        h("button", { class: "btn small", type: "button", "data-lock": "1", onclick: () => this.post("lock", { locked: !this.info.locked }) }, info.locked ? "Unlock room" : "Lock room"),
+        canAddBot ? this.addBot(info) : ""), h("p", { class: "error-text host-error" })) : "";
+    }
+    const host = this.hostEl;
     if (!this.chatEl) {
       // The chat is built once: redrawing the room (every move sends a room message) must not
       // take the line a player is typing.
@@ -724,12 +732,19 @@ class RoomView {
       } });
       this.sideEl.replaceChildren(this.sideToggle, this.sideTop, this.chatEl);
     }
-    this.sideTop.replaceChildren(
+    const top = [
       h("section", {}, h("div", { class: "row" }, h("span", { class: "grow" }, h("b", {}, nameOf(info.ruleset || "")), " · ", MODES[info.mode] || ""), h("a", { class: "btn ghost small", href: `#/rules/${info.ruleset}`, target: "_blank" }, "Rules")),
         h("div", { class: "row" }, "Code ", h("span", { class: "code", id: "room-code" }, this.code), info.locked ? h("span", { class: "chip" }, "locked") : "",
           info.mode === "online" ? copyButton(inviteLink(this.code), "Copy invite link") : "")),
       h("section", { class: "members" }, ...section(`Players (${players.length}/${info.capacity || "?"})`, players), ...section("Watching", specs), ...section("Asking to join", pending)),
-      host);
+    ];
+    const kids = this.sideTop.children;
+    if (host && kids.length === 3 && kids[2] === host) {
+      kids[0].replaceWith(top[0]); // the host's tools stay as they are, never taken from the page
+      kids[1].replaceWith(top[1]);
+    } else {
+      this.sideTop.replaceChildren(...top, host);
+    }
     this.renderToggle();
     this.banners();
   }
