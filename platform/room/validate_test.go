@@ -1,0 +1,77 @@
+package room
+
+import (
+	"strings"
+	"testing"
+
+	"cardhouse/platform/store"
+	"cardhouse/sdk"
+)
+
+// TestSpecRefuses: an action fits an open action spec of its type exactly when every field it
+// carries is one the spec takes (the shape the room checks before the engine sees the action;
+// the platform/server tests check it end to end, over HTTP and the WebSocket).
+func TestSpecRefuses(t *testing.T) {
+	t.Parallel()
+	one, two, three := 1, 2, 3
+	play := sdk.ActionSpec{Type: sdk.ActPlay, Cards: sdk.MustParseCards("AS KH JK"), Choices: []string{"R", "G"}, ChoiceFor: sdk.MustParseCards("JK"), Args: []string{"call"}}
+	faceUp := sdk.ActionSpec{Type: sdk.ActPlay, Cards: sdk.MustParseCards("5D"), From: "face_up"}
+	flip := sdk.ActionSpec{Type: sdk.ActFlip, Indexes: []int{0, 2}}
+	gift := sdk.ActionSpec{Type: sdk.ActGift, Cards: sdk.MustParseCards("AS"), Targets: []int{1, 2}}
+	swap := sdk.ActionSpec{Type: "swap_hands", Targets: []int{2}, Choices: []string{"left", "right"}}
+	draw := sdk.ActionSpec{Type: sdk.ActDraw}
+	for _, tc := range []struct {
+		name string
+		sp   sdk.ActionSpec
+		a    sdk.Action
+		want string // "" fits; else a fragment of the refusal
+	}{
+		{"play cards", play, sdk.Action{Type: sdk.ActPlay, Cards: sdk.MustParseCards("AS")}, ""},
+		{"play a Joker with its colour", play, sdk.Action{Type: sdk.ActPlay, Cards: sdk.MustParseCards("JK"), Color: "R"}, ""},
+		{"play with the declared call", play, sdk.Action{Type: sdk.ActPlay, Cards: sdk.MustParseCards("AS"), Args: map[string]string{"call": "true"}}, ""},
+		{"a colour not on offer", play, sdk.Action{Type: sdk.ActPlay, Cards: sdk.MustParseCards("JK"), Color: "B"}, "not a colour on offer"},
+		{"a suit where the choices are colours", play, sdk.Action{Type: sdk.ActPlay, Cards: sdk.MustParseCards("JK"), Suit: "H"}, "not a suit on offer"},
+		{"an undeclared arg", play, sdk.Action{Type: sdk.ActPlay, Cards: sdk.MustParseCards("AS"), Args: map[string]string{"note": "x"}}, `no argument "note"`},
+		{"a target on a play", play, sdk.Action{Type: sdk.ActPlay, Cards: sdk.MustParseCards("AS"), Target: &one}, "takes no target"},
+		{"an index on a play", play, sdk.Action{Type: sdk.ActPlay, Cards: sdk.MustParseCards("AS"), Index: &one}, "takes no index"},
+		{"cards from the wrong zone", play, sdk.Action{Type: sdk.ActPlay, Cards: sdk.MustParseCards("AS"), From: "face_up"}, "from the hand"},
+		{"face-up cards named", faceUp, sdk.Action{Type: sdk.ActPlay, Cards: sdk.MustParseCards("5D"), From: "face_up"}, ""},
+		{"face-up cards, zone left to the ruleset", faceUp, sdk.Action{Type: sdk.ActPlay, Cards: sdk.MustParseCards("5D")}, ""},
+		{"a flip at an open position", flip, sdk.Action{Type: sdk.ActFlip, Index: &two}, ""},
+		{"a flip at a closed position", flip, sdk.Action{Type: sdk.ActFlip, Index: &one}, "index 1 is not open"},
+		{"a gift to a target", gift, sdk.Action{Type: sdk.ActGift, Cards: sdk.MustParseCards("AS"), Target: &two}, ""},
+		{"a gift to another seat", gift, sdk.Action{Type: sdk.ActGift, Cards: sdk.MustParseCards("AS"), Target: &three}, "seat 3 is not a target"},
+		{"a house action's choice", swap, sdk.Action{Type: "swap_hands", Target: &two, Args: map[string]string{"choice": "left"}}, ""},
+		{"a house action's choice not on offer", swap, sdk.Action{Type: "swap_hands", Target: &two, Args: map[string]string{"choice": "up"}}, "not a choice on offer"},
+		{"a draw with cards", draw, sdk.Action{Type: sdk.ActDraw, Cards: sdk.MustParseCards("AS")}, "takes no cards"},
+		{"a draw with a choice", draw, sdk.Action{Type: sdk.ActDraw, Args: map[string]string{"choice": "R"}}, `no argument "choice"`},
+	} {
+		got := specRefuses(tc.sp, tc.a)
+		switch {
+		case tc.want == "" && got != "":
+			t.Errorf("%s: refused (%s), want it to fit", tc.name, got)
+		case tc.want != "" && !strings.Contains(got, tc.want):
+			t.Errorf("%s: %q, want a refusal saying %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestBotName: bots take the first name nobody in the room bears, in any letter case, then
+// numbered names once the list runs out.
+func TestBotName(t *testing.T) {
+	t.Parallel()
+	var ms []*store.Member
+	seen := map[string]bool{}
+	ms = append(ms, &store.Member{Name: "ROSIE"}) // a person called Rosie
+	for range len(botNames) + 3 {
+		n := BotName(ms)
+		if seen[strings.ToLower(n)] || strings.EqualFold(n, "rosie") {
+			t.Fatalf("BotName gave %q twice (or a player's name): %v", n, seen)
+		}
+		seen[strings.ToLower(n)] = true
+		ms = append(ms, &store.Member{Name: n, BotLevel: 1})
+	}
+	if !seen["bot 1"] || !seen["bot 3"] {
+		t.Errorf("after the names ran out: %v, want Bot 1 to Bot 3", seen)
+	}
+}
