@@ -411,7 +411,7 @@ func (m *Manager) Create(ctx context.Context, host *store.User, req CreateReques
 	switch req.Mode {
 	case store.ModeComputer:
 		for i, lvl := range req.Bots {
-			members = append(members, &store.Member{Name: BotName(members), Role: store.MemberPlayer, Seat: i + 1, BotLevel: lvl})
+			members = append(members, &store.Member{Name: botName(members), Role: store.MemberPlayer, Seat: i + 1, BotLevel: lvl})
 		}
 	case store.ModeDevice:
 		for i := 1; i < req.Seats; i++ {

@@ -319,10 +319,14 @@ func (r *Room) Leave(ctx context.Context, u *store.User) error {
 	})
 }
 
-func (r *Room) nextHost() *store.Member {
+func (r *Room) nextHost() *store.Member { return r.nextHostBut(nil) }
+
+// nextHostBut is nextHost among the human members other than but (nil: all of them): a
+// player before a spectator, in the room's order.
+func (r *Room) nextHostBut(but *store.Member) *store.Member {
 	var best *store.Member
 	for _, m := range r.members {
-		if !isHuman(m) || m.Role == store.MemberPending {
+		if m == but || !isHuman(m) || m.Role == store.MemberPending {
 			continue
 		}
 		if best == nil || (m.Role == store.MemberPlayer && best.Role != store.MemberPlayer) {
@@ -411,7 +415,7 @@ func (r *Room) AddBot(ctx context.Context, u *store.User, level int) (MemberInfo
 		if seat < 0 {
 			return errf(KindConflict, "full", "every seat of room %s is taken", r.code)
 		}
-		m := &store.Member{RoomID: r.room.ID, Name: BotName(r.members), Role: store.MemberPlayer, Seat: seat, BotLevel: level}
+		m := &store.Member{RoomID: r.room.ID, Name: botName(r.members), Role: store.MemberPlayer, Seat: seat, BotLevel: level}
 		if err := r.saveMembers(m); err != nil {
 			return err
 		}
@@ -448,9 +452,9 @@ func (r *Room) saveMembers(ms ...*store.Member) error {
 // level is the member's BotLevel, shown beside the name.
 var botNames = []string{"Rosie", "Otto", "Juno", "Pip", "Mabel", "Rex", "Tilly", "Hugo", "Nell", "Cyrus", "Ivy", "Bruno"}
 
-// BotName is a name for a new bot among members: the first of botNames nobody in the room bears
+// botName is a name for a new bot among members: the first of botNames nobody in the room bears
 // (in any letter case), else "Bot N" with the first number free.
-func BotName(members []*store.Member) string {
+func botName(members []*store.Member) string {
 	taken := map[string]bool{}
 	for _, m := range members {
 		taken[strings.ToLower(strings.TrimSpace(m.Name))] = true

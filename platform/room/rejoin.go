@@ -100,20 +100,6 @@ func (r *Room) handOver(m *store.Member, uid int64, withHost bool) error {
 	return nil
 }
 
-// nextHostBut is nextHost among the human members other than m.
-func (r *Room) nextHostBut(m *store.Member) *store.Member {
-	var best *store.Member
-	for _, x := range r.members {
-		if x == m || !isHuman(x) || x.Role == store.MemberPending {
-			continue
-		}
-		if best == nil || (x.Role == store.MemberPlayer && best.Role != store.MemberPlayer) {
-			best = x
-		}
-	}
-	return best
-}
-
 // claimedSeat is the seat pending member p claims, if p's claim still stands (the seat is still
 // a dropped guest's).
 func (r *Room) claimedSeat(p *store.Member) *store.Member {

@@ -1,6 +1,10 @@
 package room
 
 import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -64,7 +68,7 @@ func TestBotName(t *testing.T) {
 	seen := map[string]bool{}
 	ms = append(ms, &store.Member{Name: "ROSIE"}) // a person called Rosie
 	for range len(botNames) + 3 {
-		n := BotName(ms)
+		n := botName(ms)
 		if seen[strings.ToLower(n)] || strings.EqualFold(n, "rosie") {
 			t.Fatalf("BotName gave %q twice (or a player's name): %v", n, seen)
 		}
@@ -73,5 +77,31 @@ func TestBotName(t *testing.T) {
 	}
 	if !seen["bot 1"] || !seen["bot 3"] {
 		t.Errorf("after the names ran out: %v, want Bot 1 to Bot 3", seen)
+	}
+}
+
+// BenchmarkCheckAction is what checking a play's shape costs the room per action: reading the
+// "actions" of the seat's view (a recorded Last Card view, compacted as the engine sends it).
+func BenchmarkCheckAction(b *testing.B) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "web", "testdata", "views", "lastcard-start.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, raw); err != nil {
+		b.Fatal(err)
+	}
+	r := &Room{roomGame: roomGame{views: [][]byte{buf.Bytes()}}}
+	specs, err := r.seatSpecs(0)
+	if err != nil || len(specs) == 0 || len(specs[0].Cards) == 0 {
+		b.Fatalf("the recorded view offers %v (%v)", specs, err)
+	}
+	a := sdk.Action{Seat: 0, Type: specs[0].Type, Cards: specs[0].Cards[:1]}
+	b.SetBytes(int64(buf.Len()))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := r.checkAction(a); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

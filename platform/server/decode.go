@@ -25,6 +25,12 @@ func DecodeJSON(data []byte, v any) error {
 	if !utf8.Valid(data) {
 		return &JSONError{Reason: fmt.Sprintf("not valid UTF-8 (at byte %d)", invalidUTF8At(data))}
 	}
+	return decodeUTF8(data, v)
+}
+
+// decodeUTF8 is DecodeJSON for data already known to be valid UTF-8 (a WebSocket text message,
+// which the reader checks first to close the connection as RFC 6455 says).
+func decodeUTF8(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {

@@ -97,7 +97,7 @@ func (s *Server) websocket(c echo.Context) error {
 			break
 		}
 		var msg room.Incoming
-		if err := DecodeJSON(data, &msg); err != nil {
+		if err := decodeUTF8(data, &msg); err != nil {
 			client.Send(room.ErrorMessage("", "bad_json", "malformed message: "+err.Error()))
 			continue
 		}
