@@ -9,40 +9,15 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// hitPoint is where a person would press an element: the centre of its box, and what
-// document.elementFromPoint finds there.
-type hitPoint struct {
-	X, Y  float64
-	Hit   bool
-	Found string
-}
-
-// tap presses the element sel as a person does: it waits until the element is shown and enabled,
-// scrolls it into view, checks that document.elementFromPoint at its centre is the element (or
-// inside it: nothing covers it), then sends a real mouse press and release at that point.
+// tap presses the element sel as a person does: it waits until the element is shown, scrolls it
+// into view (a page or a panel that scrolls), then taps it as click does: a real mouse press and
+// release at its centre once document.elementFromPoint shows nothing covers it, waiting for the
+// click to land there (and tapping again should the control be redrawn under the tap).
 func tap(t *testing.T, ctx context.Context, sel string) {
 	t.Helper()
 	waitJS(t, ctx, fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e || e.disabled) return false; const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; })()`, sel))
-	p := evalJS[hitPoint](t, ctx, fmt.Sprintf(`(() => {
-		const e = document.querySelector(%q);
-		e.scrollIntoView({ block: "center", inline: "center" });
-		const r = e.getBoundingClientRect();
-		const x = r.left + r.width / 2, y = r.top + r.height / 2;
-		const at = document.elementFromPoint(x, y);
-		return { X: x, Y: y, Hit: !!at && (at === e || e.contains(at)), Found: at ? at.outerHTML.slice(0, 160) : "nothing" };
-	})()`, sel))
-	if !p.Hit {
-		t.Fatalf("tapping %s: at its centre (%.0f, %.0f) a person would press %s", sel, p.X, p.Y, p.Found)
-	}
-	for _, ev := range []input.DispatchMouseEventParams{
-		{Type: input.DispatchMouseEventTypeMouseMoved, X: p.X, Y: p.Y},
-		{Type: input.DispatchMouseEventTypeMousePressed, X: p.X, Y: p.Y, Button: input.MouseButtonLeft, Buttons: 1, ClickCount: 1},
-		{Type: input.DispatchMouseEventTypeMouseReleased, X: p.X, Y: p.Y, Button: input.MouseButtonLeft, ClickCount: 1},
-	} {
-		if _, err := chromedp.Call(ctx, input.DispatchMouseEvent, ev); err != nil {
-			t.Fatalf("tapping %s: %v", sel, err)
-		}
-	}
+	evalJS[bool](t, ctx, fmt.Sprintf(`(document.querySelector(%q).scrollIntoView({ block: "center", inline: "center" }), true)`, sel))
+	click(t, ctx, sel)
 }
 
 // typeText taps the field sel, selects what it holds and types text over it, as a keyboard does.

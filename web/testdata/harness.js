@@ -91,7 +91,8 @@
   // pointer events there, then calls landed); it throws when el cannot be tapped.
   let aimed = null; // {el, what}
   let clicked = null;
-  document.addEventListener("click", (e) => { clicked = e.target; }, true);
+  let clickedAimed = false; // whether the click was on the aimed element when it came (a handler may redraw it)
+  document.addEventListener("click", (e) => { clicked = e.target; clickedAimed = !!aimed && (e.target === aimed.el || aimed.el.contains(e.target)); }, true);
   const aim = (el, what) => {
     const p = hitPoint(el);
     if (!p) throw new Error(`${what} (${desc(el)}) cannot be tapped: ${why(el)}`);
@@ -106,15 +107,16 @@
   // caller taps the redrawn control again, as a person would.
   const landed = async () => {
     const a = aimed;
-    aimed = null;
     if (!a) throw new Error("landed without aim");
     try {
       await until(`the click on ${a.what}`, () => clicked, 3000);
     } catch (err) {
+      aimed = null;
       if (!a.el.isConnected) return false;
       throw err;
     }
-    if (clicked !== a.el && !a.el.contains(clicked) && a.el.isConnected) throw new Error(`the tap meant for ${a.what} (${desc(a.el)}) reached ${desc(clicked)}`);
+    aimed = null;
+    if (!clickedAimed && a.el.isConnected) throw new Error(`the tap meant for ${a.what} (${desc(a.el)}) reached ${desc(clicked)}`);
     return true;
   };
   // redrawn finds the control drawn in el's place: the element of the same tag and data
