@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"cardhouse/platform/room"
 	"cardhouse/rulesets/drugs"
@@ -235,4 +236,34 @@ func TestDecodeJSONMatchesStd(t *testing.T) {
 			t.Errorf("decodeJSON reads %s, encoding/json does not", bad)
 		}
 	}
+}
+
+// TestDrainWaitsForTheHost checks the window's end: a room settles only once no action sent in
+// the window waits for its answer and its host has read every view a player of the room read
+// (otherwise an action accepted by one socket could miss the host's count of applied actions).
+func TestDrainWaitsForTheHost(t *testing.T) {
+	host, guest := &player{host: true}, &player{}
+	rm := &benchRoom{players: []*player{host, guest}}
+	host.lastGame, host.lastSeq, host.viewGame, host.viewSeq = 2, 10, 2, 10
+	guest.viewGame, guest.viewSeq = 2, 11
+	if !rm.settling() {
+		t.Error("a guest read seq 11, the host only 10: the room should still settle")
+	}
+	host.lastSeq, host.viewSeq = 11, 11
+	if rm.settling() {
+		t.Error("the host has caught up and nothing is pending: the room should be settled")
+	}
+	guest.pending, guest.pendingPhase = "a7", phaseMeasure
+	if !rm.settling() {
+		t.Error("an act sent in the window waits for its answer: the room should still settle")
+	}
+	guest.pendingPhase = phaseWarmup
+	if rm.settling() {
+		t.Error("an act sent in the warm-up is not counted: the room should be settled")
+	}
+	guest.pending, guest.viewGame, guest.viewSeq = "", 3, 1
+	if !rm.settling() {
+		t.Error("a guest reads the next game's first view: the room should still settle")
+	}
+	drain(context.Background(), []*benchRoom{rm}, 20*time.Millisecond) // gives up at its limit
 }

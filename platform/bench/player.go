@@ -17,13 +17,19 @@ import (
 )
 
 // Phases of a run. Only what happens in phaseMeasure is counted (errors excepted: they count from
-// the first deal on).
+// the first deal on). In phaseDrain nothing new is sent, and the answers and views of the
+// actions sent in the window are still counted, so that every accepted action is also seen
+// applied by its room's host, however the sockets' messages interleave at the window's end.
 const (
 	phaseSetup int32 = iota
 	phaseWarmup
 	phaseMeasure
+	phaseDrain
 	phaseStopped
 )
+
+// counting reports whether a phase counts what the window's actions produced.
+func counting(ph int32) bool { return ph == phaseMeasure || ph == phaseDrain }
 
 // botLevel is the level of the bots the players use: the cheapest, so the client stays light.
 const botLevel = 1
@@ -296,7 +302,7 @@ func (p *player) onView(data []byte, now time.Time) []byte {
 	ph := p.run.phase.Load()
 	var out []byte
 	if p.host {
-		if ph == phaseMeasure {
+		if counting(ph) {
 			if game == p.lastGame {
 				p.st.applied += int64(max(0, seq-p.lastSeq))
 			} else {
@@ -306,11 +312,11 @@ func (p *player) onView(data []byte, now time.Time) []byte {
 		p.lastGame, p.lastSeq = game, seq
 		if phase == sdk.PhaseGameOver && game != p.overGame {
 			p.overGame = game
-			if ph == phaseMeasure {
+			if counting(ph) {
 				p.st.games++
 			}
 		}
-		if (phase == sdk.PhaseGameOver || phase == sdk.PhaseRoundOver) && (game != p.dealtGame || seq != p.dealtSeq) && ph != phaseStopped && ph != phaseSetup {
+		if (phase == sdk.PhaseGameOver || phase == sdk.PhaseRoundOver) && (game != p.dealtGame || seq != p.dealtSeq) && (ph == phaseWarmup || ph == phaseMeasure) {
 			p.dealtGame, p.dealtSeq = game, seq
 			out = p.dealMessage()
 		}
@@ -422,7 +428,7 @@ func (p *player) onAccepted(a answer) []byte {
 		return nil
 	}
 	p.pending = ""
-	if ph == phaseMeasure && p.pendingPhase == phaseMeasure {
+	if counting(ph) && p.pendingPhase == phaseMeasure {
 		// The views of an action come before its "accepted": the last view read is the one the
 		// action produced.
 		if a.Seq == nil || *a.Seq != p.viewSeq {
@@ -449,16 +455,16 @@ func (p *player) onError(a answer) []byte {
 	case errorCodes[a.Code] || (!isAct && !isDeal):
 		p.st.errors[a.Code]++
 		p.run.noteError(fmt.Sprintf("room %s seat %d: error %s (message %q): %s", p.room, p.seat, a.Code, a.ID, a.Reason))
-	case ph == phaseMeasure:
+	case ph == phaseMeasure || (isAct && ph == phaseDrain && p.pendingPhase == phaseMeasure):
 		p.st.refusals[a.Code]++
 	}
 	if isAct {
 		return p.maybeAct()
 	}
-	if isDeal && retryDeal[a.Code] && ph != phaseStopped {
+	if isDeal && retryDeal[a.Code] && (ph == phaseWarmup || ph == phaseMeasure) {
 		// The host tries again, as a player would after "try again": the error stays counted.
 		time.AfterFunc(dealRetry, func() {
-			if p.run.phase.Load() == phaseStopped {
+			if ph := p.run.phase.Load(); ph != phaseWarmup && ph != phaseMeasure {
 				return
 			}
 			p.mu.Lock()

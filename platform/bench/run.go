@@ -181,7 +181,7 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 		profDone <- nil
 	}
 	werr := sleep(ctx, cfg.Duration)
-	r.phase.Store(phaseStopped)
+	r.phase.Store(phaseDrain)
 	res.Window = time.Since(t0)
 	res.ClientCPU = (selfCPU() - client0).Seconds()
 	if pid > 0 {
@@ -201,6 +201,8 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	if werr != nil {
 		return nil, werr
 	}
+	drain(ctx, rooms, drainLimit)
+	r.phase.Store(phaseStopped)
 	if cerr == nil {
 		var metrics1 serverMetrics
 		if metrics1, cerr = a.fetchMetrics(ctx); cerr == nil {
@@ -369,6 +371,41 @@ func setupRoom(ctx context.Context, a *api, r *run, cfg *Config, i int) (*benchR
 }
 
 // closeAll closes every connection (at once: each close waits for the server's close frame).
+// drainLimit bounds the wait for the answers and views of the window's last actions.
+const drainLimit = 2 * time.Second
+
+// drain waits, up to limit, until every action sent in the window is answered and every room's
+// host has read the views its players read: the counts of accepted and applied actions then
+// cover the same actions.
+func drain(ctx context.Context, rooms []*benchRoom, limit time.Duration) {
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		if slices.IndexFunc(rooms, (*benchRoom).settling) < 0 {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// settling reports whether an action of the room waits for its answer, or a player has read a
+// view its host has not.
+func (rm *benchRoom) settling() bool {
+	host := rm.players[0]
+	host.mu.Lock()
+	hostGame, hostSeq := host.lastGame, host.lastSeq
+	host.mu.Unlock()
+	for _, p := range rm.players {
+		p.mu.Lock()
+		busy := p.pending != "" && p.pendingPhase == phaseMeasure
+		ahead := p.viewGame > hostGame || (p.viewGame == hostGame && p.viewSeq > hostSeq)
+		p.mu.Unlock()
+		if busy || ahead {
+			return true
+		}
+	}
+	return false
+}
+
 func closeAll(rooms []*benchRoom) {
 	var wg sync.WaitGroup
 	for _, rm := range rooms {
