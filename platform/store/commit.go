@@ -39,6 +39,7 @@ type commitReq struct {
 	gameID int64
 	rec    *ActionRecord
 	state  *GameState // nil: the action alone
+	fence  *Fence     // nil: no lease to check (one node)
 	done   chan error
 }
 
@@ -240,10 +241,14 @@ func (s *Store) writeActions(ctx context.Context, rs []*commitReq) (err error) {
 			}
 		}
 	}()
+	if err = s.checkFences(ctx, tx, rs); err != nil {
+		return err
+	}
 	c := s.commits
 	for _, r := range rs {
 		last, ok := c.last[r.gameID]
-		if !ok {
+		if !ok || (r.fence != nil && r.rec.Seq != last+1) {
+			// A fenced game may have moved on under another node since the committer last wrote it.
 			if err = tx.QueryRowContext(ctx, lastSeqQuery(s.dialect), r.gameID).Scan(&last); err != nil {
 				return fmt.Errorf("reading game %d's last action: %w", r.gameID, err)
 			}
@@ -439,11 +444,15 @@ type GameState struct {
 // and nothing of it is written. Once queued, the action's fate is awaited even if ctx ends, so
 // the caller never takes a stored action for a lost one.
 func (s *Store) CommitAction(ctx context.Context, gameID int64, rec *ActionRecord, st *GameState) error {
+	return s.commit(ctx, nil, gameID, rec, st)
+}
+
+func (s *Store) commit(ctx context.Context, f *Fence, gameID int64, rec *ActionRecord, st *GameState) error {
 	if rec.CreatedAt.IsZero() {
 		rec.CreatedAt = time.Now().UTC()
 	}
 	rec.GameID = gameID
-	r := &commitReq{gameID: gameID, rec: rec, state: st, done: make(chan error, 1)}
+	r := &commitReq{gameID: gameID, rec: rec, state: st, fence: f, done: make(chan error, 1)}
 	select {
 	case s.commits.queue <- r:
 	case <-s.commits.stop:

@@ -78,3 +78,21 @@ func Open(t testing.TB, dialect string) *store.Store {
 	t.Cleanup(func() { st.Close() })
 	return st
 }
+
+// OpenNodes returns n stores on one fresh migrated database of dialect, as n nodes of a cluster
+// hold (each with its own connections and group committer), closed when the test ends.
+func OpenNodes(t testing.TB, dialect string, n int) []*store.Store {
+	t.Helper()
+	SkipUnlessAvailable(t, dialect)
+	dsn := DSN(t, dialect, t.TempDir())
+	sts := make([]*store.Store, n)
+	for i := range sts {
+		st, err := store.Open(context.Background(), store.Config{DSN: dsn})
+		if err != nil {
+			t.Fatalf("opening the %s store of node %d: %v", dialect, i, err)
+		}
+		t.Cleanup(func() { st.Close() })
+		sts[i] = st
+	}
+	return sts
+}

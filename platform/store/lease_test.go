@@ -1,0 +1,287 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"cardhouse/platform/store"
+	"cardhouse/platform/store/storetest"
+)
+
+// leaseGame makes a room with a live game for the lease tests.
+func leaseGame(t *testing.T, st *store.Store, code string) (roomID, gameID int64) {
+	t.Helper()
+	ctx := context.Background()
+	name := "host-" + code
+	u := &store.User{Username: &name, DisplayName: "Host", PasswordHash: "x"}
+	if err := st.CreateUser(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	r := &store.Room{Code: code, HostID: u.ID, Ruleset: "x", Options: "{}", Mode: store.ModeOnline, Capacity: 2, Status: store.RoomOpen}
+	if err := st.CreateRoom(ctx, r, nil); err != nil {
+		t.Fatal(err)
+	}
+	g := &store.Game{RoomID: r.ID, Number: 1, Ruleset: "x", Seats: 2, Options: "{}", SeatMembers: "[]", StartNow: 1, State: []byte("s0"), Phase: "playing", Status: store.GameLive, StartedAt: time.Now()}
+	if err := st.StartGame(ctx, g, r, nil); err != nil {
+		t.Fatal(err)
+	}
+	return r.ID, g.ID
+}
+
+// waitExpired waits until the database's clock is past the lease's expiry (the database decides,
+// not this process's clock).
+func waitExpired(t *testing.T, st *store.Store, roomID int64) {
+	t.Helper()
+	for range 1000 {
+		leases, now, err := st.Leases(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range leases {
+			if l.RoomID == roomID && l.ExpiresMs <= now {
+				return
+			}
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	t.Fatalf("room %d's lease never expired", roomID)
+}
+
+func act(seq int) *store.ActionRecord {
+	return &store.ActionRecord{Seq: seq, Seat: seq % 2, Action: fmt.Sprintf(`{"n":%d}`, seq), Now: int64(seq)}
+}
+
+// A room's lease passes from node to node only once it expired or was released, each time under a
+// higher epoch; the node that lost it can neither renew it nor commit under it, and its refused
+// commit stores nothing.
+func TestLeaseFencing(t *testing.T) {
+	for _, dialect := range storetest.Dialects() {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			nodes := storetest.OpenNodes(t, dialect, 2)
+			st, stB := nodes[0], nodes[1] // node-a's store and node-b's
+			ctx := context.Background()
+			roomID, gameID := leaseGame(t, st, "LEASE1")
+			if _, err := st.LeaseOf(ctx, roomID); !errors.Is(err, store.ErrNotFound) {
+				t.Fatalf("a room nobody held: LeaseOf gave %v, want ErrNotFound", err)
+			}
+
+			a, err := st.AcquireLease(ctx, roomID, "node-a", time.Hour)
+			if err != nil || a.Epoch != 1 || a.Node != "node-a" {
+				t.Fatalf("first acquire: %+v, %v; want node-a at epoch 1", a, err)
+			}
+			held, err := stB.AcquireLease(ctx, roomID, "node-b", time.Hour)
+			if !errors.Is(err, store.ErrLeaseHeld) || held.Node != "node-a" || held.Epoch != 1 {
+				t.Fatalf("acquire of a held lease: %+v, %v; want node-a's lease and ErrLeaseHeld", held, err)
+			}
+			if err := st.CommitFenced(ctx, a.Fence(), gameID, act(1), nil); err != nil {
+				t.Fatalf("the holder's commit: %v", err)
+			}
+			before := a.ExpiresMs
+			if err := st.RenewLease(ctx, &a, 2*time.Hour); err != nil || a.ExpiresMs <= before {
+				t.Fatalf("renew: %v, expiry %d → %d", err, before, a.ExpiresMs)
+			}
+
+			// node-a stalls: its lease runs out and node-b takes the room.
+			if err := st.RenewLease(ctx, &a, time.Millisecond); err != nil {
+				t.Fatal(err)
+			}
+			waitExpired(t, st, roomID)
+			b, err := stB.AcquireLease(ctx, roomID, "node-b", time.Hour)
+			if err != nil || b.Epoch != 2 || b.Node != "node-b" {
+				t.Fatalf("acquire after expiry: %+v, %v; want node-b at epoch 2", b, err)
+			}
+			if err := st.CommitFenced(ctx, a.Fence(), gameID, act(2), &store.GameState{State: []byte("stale"), Phase: "playing", Status: store.GameLive, Since: 0}); !errors.Is(err, store.ErrFenced) {
+				t.Fatalf("the old holder's commit gave %v, want ErrFenced", err)
+			}
+			if err := st.RenewLease(ctx, &a, time.Hour); !errors.Is(err, store.ErrFenced) {
+				t.Fatalf("the old holder's renew gave %v, want ErrFenced", err)
+			}
+			if err := stB.CommitFenced(ctx, b.Fence(), gameID, act(2), nil); err != nil {
+				t.Fatalf("the new holder's commit: %v", err)
+			}
+			recs, err := st.Actions(ctx, gameID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(recs) != 2 || recs[1].Action != `{"n":2}` {
+				t.Fatalf("stored actions %+v: want the holders' two", recs)
+			}
+			g, err := st.GameByID(ctx, gameID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(g.State) != "s0" {
+				t.Errorf("the fenced commit's state was stored: %q", g.State)
+			}
+
+			// A graceful hand-over: released, the room is taken at once, under a new epoch; a release
+			// by a node that no longer holds the lease changes nothing.
+			if err := st.ReleaseLease(ctx, a); err != nil {
+				t.Fatal(err)
+			}
+			if l, _ := st.LeaseOf(ctx, roomID); l.Node != "node-b" || l.Epoch != 2 || l.ExpiresMs != b.ExpiresMs {
+				t.Fatalf("a stale release changed the lease: %+v, want %+v", l, b)
+			}
+			if err := stB.ReleaseLease(ctx, b); err != nil {
+				t.Fatal(err)
+			}
+			c, err := st.AcquireLease(ctx, roomID, "node-a", time.Hour)
+			if err != nil || c.Epoch != 3 {
+				t.Fatalf("acquire after release: %+v, %v; want epoch 3", c, err)
+			}
+			// A node that takes its own lease again (restarted under the same name) gets a new epoch,
+			// so that its previous run's writes are fenced off.
+			again, err := st.AcquireLease(ctx, roomID, "node-a", time.Hour)
+			if err != nil || again.Epoch != 4 {
+				t.Fatalf("acquire by the holder: %+v, %v; want epoch 4", again, err)
+			}
+			if err := st.CommitFenced(ctx, c.Fence(), gameID, act(3), nil); !errors.Is(err, store.ErrFenced) {
+				t.Fatalf("a commit under the node's previous epoch gave %v, want ErrFenced", err)
+			}
+			// node-a goes on from node-b's last action, though its own store last wrote action 1.
+			if err := st.CommitFenced(ctx, again.Fence(), gameID, act(3), nil); err != nil {
+				t.Fatalf("node-a's action 3 after node-b's 2: %v", err)
+			}
+			if _, err := st.AcquireLease(ctx, roomID, "", time.Hour); err == nil {
+				t.Error("a lease for a node without a name was given")
+			}
+		})
+	}
+}
+
+// Three nodes race for a room's lease, many times (the first time for a room nobody held, then
+// for one its holder released): exactly one takes it each time, and the epochs count up by one per
+// hand-over.
+func TestLeaseRace(t *testing.T) {
+	for _, dialect := range storetest.Dialects() {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			st := storetest.Open(t, dialect)
+			ctx := context.Background()
+			roomID, _ := leaseGame(t, st, "LEASE2")
+			const rounds = 20
+			for round := 1; round <= rounds; round++ {
+				var (
+					wg   sync.WaitGroup
+					mu   sync.Mutex
+					won  []store.Lease
+					errs []error
+				)
+				for _, node := range []string{"node-a", "node-b", "node-c"} {
+					wg.Go(func() {
+						l, err := st.AcquireLease(ctx, roomID, fmt.Sprintf("%s-%d", node, round), time.Hour)
+						mu.Lock()
+						defer mu.Unlock()
+						switch {
+						case err == nil:
+							won = append(won, l)
+						case !errors.Is(err, store.ErrLeaseHeld):
+							errs = append(errs, err)
+						}
+					})
+				}
+				wg.Wait()
+				if len(errs) > 0 || len(won) != 1 || won[0].Epoch != int64(round) {
+					t.Fatalf("round %d: won %+v, errors %v; want one lease at epoch %d", round, won, errs, round)
+				}
+				if err := st.ReleaseLease(ctx, won[0]); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// A node keeps committing while another takes the room: once the new holder has taken it, not
+// one more of the old holder's actions is stored, and each of its refusals is ErrFenced.
+func TestFencedCommitsStopAtTakeOver(t *testing.T) {
+	for _, dialect := range storetest.Dialects() {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			st := storetest.Open(t, dialect)
+			ctx := context.Background()
+			roomID, gameID := leaseGame(t, st, "LEASE3")
+			// A second game commits unfenced in the same batches: a fenced refusal never fails it.
+			_, other := leaseGame(t, st, "LEASE4")
+			a, err := st.AcquireLease(ctx, roomID, "node-a", time.Millisecond)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var (
+				mu       sync.Mutex
+				lastA    int
+				fenced   int
+				oldErr   error
+				takeover = make(chan struct{})
+				done     = make(chan struct{})
+			)
+			go func() {
+				defer close(done)
+				for seq := 1; ; seq++ {
+					if seq > 2000 {
+						oldErr = errors.New("2,000 commits and never fenced")
+						return
+					}
+					err := st.CommitFenced(ctx, a.Fence(), gameID, act(seq), nil)
+					if errors.Is(err, store.ErrFenced) {
+						mu.Lock()
+						fenced++
+						mu.Unlock()
+						return
+					}
+					if err != nil {
+						oldErr = err
+						return
+					}
+					mu.Lock()
+					lastA = seq
+					mu.Unlock()
+					if seq == 5 {
+						close(takeover)
+					}
+				}
+			}()
+			unfenced := make(chan error, 1)
+			go func() {
+				for seq := 1; seq <= 40; seq++ {
+					if err := st.CommitAction(ctx, other, act(seq), nil); err != nil {
+						unfenced <- err
+						return
+					}
+				}
+				unfenced <- nil
+			}()
+			<-takeover
+			waitExpired(t, st, roomID)
+			b, err := st.AcquireLease(ctx, roomID, "node-b", time.Hour)
+			if err != nil {
+				t.Fatal(err)
+			}
+			<-done
+			if oldErr != nil {
+				t.Fatalf("the old holder's commit failed otherwise than fenced: %v", oldErr)
+			}
+			recs, err := st.Actions(ctx, gameID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mu.Lock()
+			if fenced != 1 || len(recs) != lastA {
+				t.Fatalf("stored %d actions, the old holder saw %d accepted and %d fenced", len(recs), lastA, fenced)
+			}
+			mu.Unlock()
+			// The new holder goes on from the log as stored.
+			if err := st.CommitFenced(ctx, b.Fence(), gameID, act(len(recs)+1), nil); err != nil {
+				t.Fatalf("the new holder's next action: %v", err)
+			}
+			if err := <-unfenced; err != nil {
+				t.Fatalf("an unfenced game's commit failed: %v", err)
+			}
+		})
+	}
+}
