@@ -1,0 +1,168 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"cardhouse/platform/store"
+)
+
+// Keeper holds a node's room leases: it takes a room's lease when the node first needs the room,
+// renews every lease it holds in the background (Run), and tells the node (onLost) when one is
+// lost, so the node drops the room before anything else is asked of it there. A lease counts as
+// held only until the last renewal's start plus its duration: the database's expiry is later than
+// that, so a node that cannot reach the database stops acting on a room before another node may
+// take it. Fencing (store.CommitFenced) makes that a courtesy: a node that acts anyway writes
+// nothing.
+type Keeper struct {
+	st     *store.Store
+	node   string
+	ttl    time.Duration
+	onLost func(roomID int64, err error)
+	log    *slog.Logger
+	now    func() time.Time
+
+	mu   sync.Mutex
+	held map[int64]*heldLease
+}
+
+type heldLease struct {
+	lease store.Lease
+	valid time.Time // this node's clock: the lease is its own until then at least
+}
+
+// ErrLeaseExpired is the reason given to onLost for a lease the node could not renew in time.
+var ErrLeaseExpired = errors.New("the room's lease could not be renewed in time")
+
+// NewKeeper returns the keeper of node's leases, each taken for ttl and renewed three times per
+// ttl. onLost (which may be nil) is called, from Run's goroutine, once per lease lost.
+func NewKeeper(st *store.Store, node string, ttl time.Duration, onLost func(roomID int64, err error), log *slog.Logger) *Keeper {
+	if log == nil {
+		log = slog.Default()
+	}
+	if onLost == nil {
+		onLost = func(int64, error) {}
+	}
+	return &Keeper{st: st, node: node, ttl: ttl, onLost: onLost, log: log, now: time.Now, held: map[int64]*heldLease{}}
+}
+
+// Node is the name of the node whose leases these are.
+func (k *Keeper) Node() string { return k.node }
+
+// Take returns the fence of the room's lease, taking the lease when the node does not hold it.
+// A room another node holds returns that node's lease and store.ErrLeaseHeld.
+func (k *Keeper) Take(ctx context.Context, roomID int64) (store.Fence, error) {
+	if f, ok := k.Fence(roomID); ok {
+		return f, nil
+	}
+	start := k.now()
+	l, err := k.st.AcquireLease(ctx, roomID, k.node, k.ttl)
+	if err != nil {
+		return store.Fence{}, err
+	}
+	k.mu.Lock()
+	k.held[roomID] = &heldLease{lease: l, valid: start.Add(k.ttl)}
+	k.mu.Unlock()
+	k.log.Info("took a room's lease", "room_id", roomID, "epoch", l.Epoch)
+	return l.Fence(), nil
+}
+
+// Fence returns the fence of the room's lease while the node holds it.
+func (k *Keeper) Fence(roomID int64) (store.Fence, bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	h := k.held[roomID]
+	if h == nil || !k.now().Before(h.valid) {
+		return store.Fence{}, false
+	}
+	return h.lease.Fence(), true
+}
+
+// Held returns the leases the node holds.
+func (k *Keeper) Held() []store.Lease {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	out := make([]store.Lease, 0, len(k.held))
+	for _, h := range k.held {
+		out = append(out, h.lease)
+	}
+	return out
+}
+
+// Release gives the room's lease up at once (the room was closed, or the node stops): another
+// node may take it without waiting for its expiry.
+func (k *Keeper) Release(ctx context.Context, roomID int64) error {
+	k.mu.Lock()
+	h := k.held[roomID]
+	delete(k.held, roomID)
+	k.mu.Unlock()
+	if h == nil {
+		return nil
+	}
+	return k.st.ReleaseLease(ctx, h.lease)
+}
+
+// ReleaseAll gives every lease up (a graceful stop hands the rooms over).
+func (k *Keeper) ReleaseAll(ctx context.Context) error {
+	var errs []error
+	for _, l := range k.Held() {
+		if err := k.Release(ctx, l.RoomID); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Run renews the leases until ctx ends.
+func (k *Keeper) Run(ctx context.Context) {
+	t := time.NewTicker(k.ttl / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			k.renew(ctx)
+		}
+	}
+}
+
+// renew renews every held lease once; a lease taken by another node, or one not renewed before
+// its local validity ended, is dropped and reported.
+func (k *Keeper) renew(ctx context.Context) {
+	for _, l := range k.Held() {
+		start := k.now()
+		rctx, cancel := context.WithTimeout(ctx, k.ttl/3)
+		err := k.st.RenewLease(rctx, &l, k.ttl)
+		cancel()
+		k.mu.Lock()
+		h := k.held[l.RoomID]
+		if h == nil || h.lease.Epoch != l.Epoch { // released or taken again meanwhile
+			k.mu.Unlock()
+			continue
+		}
+		var lost error
+		switch {
+		case err == nil:
+			h.lease, h.valid = l, start.Add(k.ttl)
+		case errors.Is(err, store.ErrFenced):
+			lost = err
+		case !k.now().Before(h.valid):
+			lost = fmt.Errorf("%w: %w", ErrLeaseExpired, err)
+		default:
+			k.log.Warn("renewing a room's lease failed; trying again", "room_id", l.RoomID, "err", err)
+		}
+		if lost != nil {
+			delete(k.held, l.RoomID)
+		}
+		k.mu.Unlock()
+		if lost != nil {
+			k.log.Warn("lost a room's lease", "room_id", l.RoomID, "epoch", l.Epoch, "err", lost)
+			k.onLost(l.RoomID, lost)
+		}
+	}
+}
