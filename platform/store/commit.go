@@ -444,7 +444,7 @@ type GameState struct {
 // and nothing of it is written. Once queued, the action's fate is awaited even if ctx ends, so
 // the caller never takes a stored action for a lost one.
 func (s *Store) CommitAction(ctx context.Context, gameID int64, rec *ActionRecord, st *GameState) error {
-	return s.commit(ctx, nil, gameID, rec, st)
+	return s.commit(ctx, s.fence, gameID, rec, st)
 }
 
 func (s *Store) commit(ctx context.Context, f *Fence, gameID int64, rec *ActionRecord, st *GameState) error {

@@ -344,7 +344,7 @@ func (s *Store) EnableRoomHouseRule(ctx context.Context, r *RoomHouseRule) error
 	if r.CreatedAt.IsZero() {
 		r.CreatedAt = time.Now().UTC()
 	}
-	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	return s.roomWrite(ctx, func(tx *gorm.DB) error {
 		var old RoomHouseRule
 		err := tx.Where("room_id = ? AND script_id = ?", r.RoomID, r.ScriptID).Take(&old).Error
 		switch {
@@ -370,17 +370,19 @@ func (s *Store) EnableRoomHouseRule(ctx context.Context, r *RoomHouseRule) error
 // DisableRoomHouseRule removes script scriptID from a room's enabled rules; ErrNotFound when the
 // room has not enabled it.
 func (s *Store) DisableRoomHouseRule(ctx context.Context, roomID, scriptID int64) error {
-	res := s.db.WithContext(ctx).Where("room_id = ? AND script_id = ?", roomID, scriptID).Delete(&RoomHouseRule{})
-	if res.Error == nil && res.RowsAffected == 0 {
-		return fmt.Errorf("the room has not enabled house rule %d: %w", scriptID, ErrNotFound)
-	}
-	return res.Error
+	return s.roomStmt(ctx, func(tx *gorm.DB) error {
+		res := tx.Where("room_id = ? AND script_id = ?", roomID, scriptID).Delete(&RoomHouseRule{})
+		if res.Error == nil && res.RowsAffected == 0 {
+			return fmt.Errorf("the room has not enabled house rule %d: %w", scriptID, ErrNotFound)
+		}
+		return res.Error
+	})
 }
 
 // StartGameWithHouseRules is StartGame that also pins the game to the house-rule versions it
 // starts with (their GameID is set here), all in one transaction.
 func (s *Store) StartGameWithHouseRules(ctx context.Context, g *Game, r *Room, ms []*Member, pins []GameHouseRule) error {
-	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	return s.roomWrite(ctx, func(tx *gorm.DB) error {
 		if err := tx.Create(g).Error; err != nil {
 			return err
 		}

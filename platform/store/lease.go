@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"gorm.io/gorm"
 )
 
 // Room leases. In a cluster a room's actor runs on one node at a time: the node that holds the
@@ -204,4 +206,42 @@ func (s *Store) checkFences(ctx context.Context, tx *sql.Tx, rs []*commitReq) er
 // answer is ErrFenced.
 func (s *Store) CommitFenced(ctx context.Context, f Fence, gameID int64, rec *ActionRecord, st *GameState) error {
 	return s.commit(ctx, &f, gameID, rec, st)
+}
+
+// Fenced returns the store as a room's actor writes through it under the lease f: every write
+// of the room (its actions, the start of a game, its members, its settings, its house rules, its
+// chat) checks f's epoch in its own transaction and fails with ErrFenced, writing nothing, once
+// another node has taken the room. Reads are the store's own.
+func (s *Store) Fenced(f Fence) *Store {
+	c := *s
+	c.fence = &f
+	return &c
+}
+
+// roomStmt runs a write of one statement: as it is without a fence, in roomWrite with one.
+func (s *Store) roomStmt(ctx context.Context, fn func(tx *gorm.DB) error) error {
+	if s.fence == nil {
+		return fn(s.db.WithContext(ctx))
+	}
+	return s.roomWrite(ctx, fn)
+}
+
+// roomWrite runs fn in a transaction that first checks the store's fence, if it has one.
+func (s *Store) roomWrite(ctx context.Context, fn func(tx *gorm.DB) error) error {
+	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if f := s.fence; f != nil {
+			q := "SELECT epoch FROM room_leases WHERE room_id = ?"
+			if s.dialect == "postgres" {
+				q += " FOR SHARE"
+			}
+			var epochs []int64
+			if err := tx.Raw(q, f.RoomID).Scan(&epochs).Error; err != nil {
+				return fmt.Errorf("reading room %d's lease: %w", f.RoomID, err)
+			}
+			if len(epochs) != 1 || epochs[0] != f.Epoch {
+				return fmt.Errorf("room %d's lease is at epoch %v, not %d: %w", f.RoomID, epochs, f.Epoch, ErrFenced)
+			}
+		}
+		return fn(tx)
+	})
 }

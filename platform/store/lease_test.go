@@ -285,3 +285,122 @@ func TestFencedCommitsStopAtTakeOver(t *testing.T) {
 		})
 	}
 }
+
+// Every write a room's actor makes through its fenced view of the store succeeds under the
+// room's current lease and, once another node has taken the room, fails with ErrFenced and
+// changes nothing: its actions, a new game, its members, its settings, its house rules, its chat.
+func TestFencedRoomWrites(t *testing.T) {
+	for _, dialect := range storetest.Dialects() {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			nodes := storetest.OpenNodes(t, dialect, 2)
+			ctx := context.Background()
+			roomID, gameID := leaseGame(t, nodes[0], "FENCE1")
+			room, err := nodes[0].RoomByCode(ctx, "FENCE1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			owner := room.HostID
+			sc := &store.HouseRuleScript{OwnerID: owner, Name: "bonus", Description: "d", Rulesets: `["x"]`}
+			v := &store.HouseRuleVersion{Source: "name = 'bonus'", Checksum: "c", Description: "d", Declared: "{}"}
+			if err := nodes[0].CreateHouseRule(ctx, sc, v); err != nil {
+				t.Fatal(err)
+			}
+
+			a, err := nodes[0].AcquireLease(ctx, roomID, "node-a", time.Hour)
+			if err != nil {
+				t.Fatal(err)
+			}
+			stA := nodes[0].Fenced(a.Fence())
+			uid := owner
+			member := &store.Member{RoomID: roomID, UserID: &uid, Name: "Host", Role: store.MemberPlayer, Seat: 0}
+			writes := func(st *store.Store, seq int) map[string]error {
+				room.Locked = !room.Locked
+				g := &store.Game{RoomID: roomID, Number: 2 + seq, Ruleset: "x", Seats: 2, Options: "{}", SeatMembers: "[]", StartNow: 1, State: []byte("s"), Phase: "playing", Status: store.GameLive, StartedAt: time.Now()}
+				return map[string]error{
+					"CommitAction":        st.CommitAction(ctx, gameID, act(seq), nil),
+					"SaveMembers":         st.SaveMembers(ctx, member),
+					"SaveRoom":            st.SaveRoom(ctx, room),
+					"AddChat":             st.AddChat(ctx, &store.ChatMessage{RoomID: roomID, UserID: &uid, Name: "Host", Text: fmt.Sprint("hi ", seq)}),
+					"EnableRoomHouseRule": st.EnableRoomHouseRule(ctx, &store.RoomHouseRule{RoomID: roomID, ScriptID: sc.ID, VersionID: v.ID, Options: "{}"}),
+					"SetGameStatus":       st.SetGameStatus(ctx, gameID, store.GameLive, nil),
+					"StartGame":           st.StartGame(ctx, g, room, nil),
+				}
+			}
+			for name, err := range writes(stA, 1) {
+				if err != nil {
+					t.Errorf("%s under the current lease: %v", name, err)
+				}
+			}
+			if err := stA.DisableRoomHouseRule(ctx, roomID, sc.ID); err != nil {
+				t.Errorf("DisableRoomHouseRule under the current lease: %v", err)
+			}
+			if err := stA.DeleteMember(ctx, member.ID); err != nil {
+				t.Errorf("DeleteMember under the current lease: %v", err)
+			}
+			member.ID = 0
+
+			// node-b takes the room: each of node-a's writes is refused and changes nothing.
+			if err := nodes[0].ReleaseLease(ctx, a); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := nodes[1].AcquireLease(ctx, roomID, "node-b", time.Hour); err != nil {
+				t.Fatal(err)
+			}
+			before := snapshot(t, nodes[1], roomID, gameID)
+			lockedBefore := room.Locked // as stored: writes toggles it again
+			for name, err := range writes(stA, 2) {
+				if !errors.Is(err, store.ErrFenced) {
+					t.Errorf("%s under the old lease gave %v, want ErrFenced", name, err)
+				}
+			}
+			if err := stA.DisableRoomHouseRule(ctx, roomID, sc.ID); !errors.Is(err, store.ErrFenced) {
+				t.Errorf("DisableRoomHouseRule under the old lease gave %v, want ErrFenced", err)
+			}
+			if err := stA.DeleteMember(ctx, 1); !errors.Is(err, store.ErrFenced) {
+				t.Errorf("DeleteMember under the old lease gave %v, want ErrFenced", err)
+			}
+			if after := snapshot(t, nodes[1], roomID, gameID); after != before {
+				t.Errorf("the refused writes changed the room:\n before %s\n after  %s", before, after)
+			}
+			if r, _ := nodes[1].RoomByCode(ctx, "FENCE1"); r.Locked != lockedBefore {
+				t.Errorf("the refused SaveRoom changed the room's lock")
+			}
+			// The unfenced store (one node, or an admin's write) is not held to any lease.
+			if err := nodes[0].AddChat(ctx, &store.ChatMessage{RoomID: roomID, Name: "admin", Text: "x"}); err != nil {
+				t.Errorf("an unfenced write: %v", err)
+			}
+		})
+	}
+}
+
+// snapshot sums up what a room's writes change.
+func snapshot(t *testing.T, st *store.Store, roomID, gameID int64) string {
+	t.Helper()
+	ctx := context.Background()
+	acts, err := st.Actions(ctx, gameID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := st.Members(ctx, roomID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chat, err := st.Chat(ctx, roomID, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules, err := st.RoomHouseRules(ctx, roomID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	games, err := st.RoomGames(ctx, roomID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := st.RoomByCode(ctx, "FENCE1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("actions %d, members %d, chat %d, rules %d, games %d, room game %v", len(acts), len(ms), len(chat), len(rules), len(games), *r.GameID)
+}

@@ -61,6 +61,8 @@ type Store struct {
 	dialect string
 	commits *committer
 	ckpt    *checkpointer // SQLite only
+	// fence, set on a room's view of the store (Fenced), is checked by every write of the room.
+	fence *Fence
 }
 
 // Dialect reports "sqlite" or "postgres".
@@ -315,7 +317,7 @@ func (s *Store) OpenRoomsHostedBy(ctx context.Context, hostID int64) ([]string, 
 // SaveRoom writes every field of r.
 func (s *Store) SaveRoom(ctx context.Context, r *Room) error {
 	r.UpdatedAt = time.Now().UTC()
-	return s.db.WithContext(ctx).Select("*").Save(r).Error
+	return s.roomStmt(ctx, func(tx *gorm.DB) error { return tx.Select("*").Save(r).Error })
 }
 
 // Members lists a room's members in order of joining.
@@ -327,7 +329,7 @@ func (s *Store) Members(ctx context.Context, roomID int64) ([]*Member, error) {
 
 // SaveMembers inserts new members (ID 0) and writes every field of the others, in one transaction.
 func (s *Store) SaveMembers(ctx context.Context, ms ...*Member) error {
-	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	return s.roomWrite(ctx, func(tx *gorm.DB) error {
 		for _, m := range ms {
 			if m.CreatedAt.IsZero() {
 				m.CreatedAt = time.Now().UTC()
@@ -348,7 +350,7 @@ func (s *Store) SaveMembers(ctx context.Context, ms ...*Member) error {
 
 // DeleteMember removes a member from its room.
 func (s *Store) DeleteMember(ctx context.Context, id int64) error {
-	return s.db.WithContext(ctx).Delete(&Member{}, id).Error
+	return s.roomStmt(ctx, func(tx *gorm.DB) error { return tx.Delete(&Member{}, id).Error })
 }
 
 // ---- games ----
@@ -356,7 +358,7 @@ func (s *Store) DeleteMember(ctx context.Context, id int64) error {
 // StartGame inserts a game, points its room at it and saves the room's members (seats may have
 // been reassigned for the deal), in one transaction.
 func (s *Store) StartGame(ctx context.Context, g *Game, r *Room, ms []*Member) error {
-	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	return s.roomWrite(ctx, func(tx *gorm.DB) error {
 		if err := tx.Create(g).Error; err != nil {
 			return err
 		}
@@ -403,8 +405,9 @@ func (s *Store) LastGameNumber(ctx context.Context, roomID int64) (int, error) {
 
 // SetGameStatus sets a game's status (abandoned) without an action.
 func (s *Store) SetGameStatus(ctx context.Context, gameID int64, status string, ended *time.Time) error {
-	return s.db.WithContext(ctx).Model(&Game{}).Where("id = ?", gameID).
-		Updates(map[string]any{"status": status, "ended_at": ended}).Error
+	return s.roomStmt(ctx, func(tx *gorm.DB) error {
+		return tx.Model(&Game{}).Where("id = ?", gameID).Updates(map[string]any{"status": status, "ended_at": ended}).Error
+	})
 }
 
 // Actions returns a game's action log in order.
@@ -427,7 +430,7 @@ func (s *Store) AddChat(ctx context.Context, m *ChatMessage) error {
 	if m.CreatedAt.IsZero() {
 		m.CreatedAt = time.Now().UTC()
 	}
-	return s.db.WithContext(ctx).Create(m).Error
+	return s.roomStmt(ctx, func(tx *gorm.DB) error { return tx.Create(m).Error })
 }
 
 // Chat returns a room's last limit chat lines, oldest first.
