@@ -136,6 +136,9 @@ func (r *Room) apply(a sdk.Action) error {
 		r.cfg.Metrics.Errors.WithLabelValues("store").Inc()
 		r.cfg.Metrics.Actions.WithLabelValues(r.room.Ruleset, "failed").Inc()
 		r.log.Error("storing an action", "err", err)
+		if errors.Is(err, store.ErrFenced) { // another node runs the room now
+			r.m.leaseLost(r.room.ID, err)
+		}
 		return errf(KindUnavailable, "store_failure", "the action could not be stored; the game is unchanged, try again")
 	}
 	r.cfg.Metrics.Actions.WithLabelValues(r.room.Ruleset, "accepted").Inc()

@@ -55,6 +55,13 @@ type Config struct {
 	// MaxRoomsPerHost is how many open rooms one account may host at once (default
 	// DefaultMaxRoomsPerHost; negative: no limit). Without it one guest could fill the lobby.
 	MaxRoomsPerHost int
+	// Node names this node of a cluster; empty (the default) is a single node, which takes no
+	// leases. A node runs a room's actor only while it holds the room's lease, and the room then
+	// writes through store.Fenced under it (ownership.go).
+	Node string
+	// LeaseTTL is how long a room's lease lasts without being renewed (default 10 s): about how
+	// long a dead node's rooms wait before another node takes them.
+	LeaseTTL time.Duration
 }
 
 // DefaultMaxRoomsPerHost is the default of Config.MaxRoomsPerHost: a few tables to hop between,
@@ -98,6 +105,9 @@ func (c *Config) defaults() {
 	if c.MaxRoomsPerHost == 0 {
 		c.MaxRoomsPerHost = DefaultMaxRoomsPerHost
 	}
+	if c.LeaseTTL == 0 {
+		c.LeaseTTL = 10 * time.Second
+	}
 }
 
 // Manager owns the live rooms: it creates them, reloads them at start and finds them by code.
@@ -114,6 +124,9 @@ type Manager struct {
 
 	// disabled are the rulesets an admin disabled for new rooms (admin.go).
 	disabled disabledSet
+
+	// owning is set on a node of a cluster (Config.Node; ownership.go).
+	owning *owning
 }
 
 // NewManager describes every engine (a ruleset that cannot describe itself is left out and
@@ -133,6 +146,9 @@ func NewManager(ctx context.Context, cfg Config) (*Manager, error) {
 			continue
 		}
 		m.descs[id] = d
+	}
+	if cfg.Node != "" {
+		m.startOwning()
 	}
 	return m, nil
 }
@@ -154,7 +170,7 @@ func (m *Manager) LoadAll(ctx context.Context) error {
 		return fmt.Errorf("listing rooms to reload: %w", err)
 	}
 	for i := range rooms {
-		if _, err := m.load(ctx, &rooms[i]); err != nil {
+		if _, err := m.load(ctx, &rooms[i]); err != nil && !isElsewhere(err) {
 			m.cfg.Logger.Error("reloading room", "room", rooms[i].Code, "err", err)
 		}
 	}
@@ -244,6 +260,7 @@ func (m *Manager) Close() {
 		r.stop()
 	}
 	m.wg.Wait()
+	m.stopOwning()
 }
 
 func (m *Manager) load(ctx context.Context, sr *store.Room) (*Room, error) {
@@ -255,8 +272,15 @@ func (m *Manager) load(ctx context.Context, sr *store.Room) (*Room, error) {
 	if r, ok := m.rooms[sr.Code]; ok {
 		return r, nil
 	}
-	r, err := newRoom(ctx, m, sr)
+	fence, err := m.own(ctx, sr)
 	if err != nil {
+		return nil, err
+	}
+	r, err := newRoom(ctx, m, sr, fence)
+	if err != nil {
+		if fence != nil {
+			_ = m.owning.keeper.Release(ctx, sr.ID)
+		}
 		return nil, err
 	}
 	m.rooms[sr.Code] = r
@@ -272,11 +296,12 @@ func (m *Manager) load(ctx context.Context, sr *store.Room) (*Room, error) {
 
 func (m *Manager) forget(r *Room) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	if m.rooms[r.code] == r {
 		delete(m.rooms, r.code)
 		m.cfg.Metrics.Rooms.Dec()
 	}
+	m.mu.Unlock()
+	m.disown(r)
 }
 
 // CreateRequest asks for a new room.

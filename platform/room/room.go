@@ -95,13 +95,21 @@ type roomTimers struct {
 	windowKey   string
 }
 
-func newRoom(ctx context.Context, m *Manager, sr *store.Room) (*Room, error) {
+// newRoom loads a room; fence, when set, is the node's lease on it, under which every write of
+// the room is made (store.Fenced).
+func newRoom(ctx context.Context, m *Manager, sr *store.Room, fence *store.Fence) (*Room, error) {
 	ms, err := m.cfg.Store.Members(ctx, sr.ID)
 	if err != nil {
 		return nil, fmt.Errorf("loading members of room %s: %w", sr.Code, err)
 	}
+	cfg := &m.cfg
+	if fence != nil {
+		c := m.cfg
+		c.Store = m.cfg.Store.Fenced(*fence)
+		cfg = &c
+	}
 	r := &Room{
-		m: m, cfg: &m.cfg, code: sr.Code, log: m.cfg.Logger.With("room", sr.Code),
+		m: m, cfg: cfg, code: sr.Code, log: m.cfg.Logger.With("room", sr.Code),
 		inbox: make(chan func(), m.cfg.QueueSize), quit: make(chan struct{}), done: make(chan struct{}),
 		room: sr, desc: m.descs[sr.Ruleset], engine: m.cfg.Engines[sr.Ruleset],
 		roomMembers: roomMembers{members: ms, looks: map[int64]look{}, claims: map[int64]int64{}},

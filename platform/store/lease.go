@@ -245,3 +245,15 @@ func (s *Store) roomWrite(ctx context.Context, fn func(tx *gorm.DB) error) error
 		return fn(tx)
 	})
 }
+
+// OrphanedRooms returns the open rooms with a live game whose lease has expired or was released
+// (or that no node ever held): rooms whose games wait for a node to take them, by id.
+func (s *Store) OrphanedRooms(ctx context.Context) ([]Room, error) {
+	var rs []Room
+	err := s.db.WithContext(ctx).Raw(`SELECT rooms.* FROM rooms
+JOIN games ON games.id = rooms.game_id
+LEFT JOIN room_leases ON room_leases.room_id = rooms.id
+WHERE rooms.status = ? AND games.status = ? AND (room_leases.room_id IS NULL OR room_leases.expires_ms <= `+s.nowMs()+`)
+ORDER BY rooms.id`, RoomOpen, GameLive).Scan(&rs).Error
+	return rs, err
+}

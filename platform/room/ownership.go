@@ -1,0 +1,140 @@
+package room
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"cardhouse/platform/cluster"
+	"cardhouse/platform/store"
+)
+
+// Room ownership in a cluster (Config.Node). A room's actor runs on the node that holds the
+// room's lease in the database (cluster.Keeper): the node takes it when it loads the room (a
+// member's request, a reload at start, or the sweep below), and the room writes only through
+// store.Fenced under it, so a node that lost the room (paused past its lease, cut off from the
+// database) writes nothing more. The keeper renews the leases; a lost one stops the room's actor
+// at once and its connections are closed with "going away", so that its clients reconnect. Every
+// node sweeps for rooms whose games wait for an owner (their lease expired or was released) and
+// takes them: a dead node's games go on elsewhere within about a lease's time, re-armed by resume
+// (timers, bots, clocks) from the stored state and action log. A room's actor stopping hands its
+// lease over at once (Manager.Close: a graceful stop).
+type owning struct {
+	keeper *cluster.Keeper
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// errElsewhere is the answer for a room another node runs.
+func errElsewhere(code string) error {
+	return errf(KindUnavailable, "room_elsewhere", "room %s is being run by another server right now; try again in a moment", code)
+}
+
+func isElsewhere(err error) bool {
+	e, ok := AsError(err)
+	return ok && e.Code == "room_elsewhere"
+}
+
+func (m *Manager) startOwning() {
+	ctx, cancel := context.WithCancel(context.Background())
+	o := &owning{cancel: cancel, done: make(chan struct{})}
+	o.keeper = cluster.NewKeeper(m.cfg.Store, m.cfg.Node, m.cfg.LeaseTTL, m.leaseLost, m.cfg.Logger)
+	m.owning = o
+	go func() {
+		defer close(o.done)
+		go o.keeper.Run(ctx)
+		m.sweep(ctx)
+	}()
+}
+
+// stopOwning ends the renewals and the sweep and gives every lease still held up (the rooms'
+// actors have stopped: Close).
+func (m *Manager) stopOwning() {
+	o := m.owning
+	if o == nil {
+		return
+	}
+	o.cancel()
+	<-o.done
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := o.keeper.ReleaseAll(ctx); err != nil {
+		m.cfg.Logger.Warn("releasing the room leases", "err", err)
+	}
+}
+
+// own takes the room's lease for this node, on a node of a cluster (nil on a single node).
+func (m *Manager) own(ctx context.Context, sr *store.Room) (*store.Fence, error) {
+	if m.owning == nil {
+		return nil, nil
+	}
+	f, err := m.owning.keeper.Take(ctx, sr.ID)
+	if errors.Is(err, store.ErrLeaseHeld) {
+		return nil, errElsewhere(sr.Code)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &f, nil
+}
+
+// disown gives up the lease of a room whose actor has stopped (closed, or the node stops).
+func (m *Manager) disown(r *Room) {
+	if m.owning == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := m.owning.keeper.Release(ctx, r.room.ID); err != nil {
+		r.log.Warn("releasing the room's lease", "err", err)
+	}
+}
+
+// leaseLost stops the actor of a room whose lease another node has taken (or that could not be
+// renewed in time).
+func (m *Manager) leaseLost(roomID int64, err error) {
+	m.mu.Lock()
+	var lost *Room
+	for _, r := range m.rooms {
+		if r.room.ID == roomID {
+			lost = r
+		}
+	}
+	m.mu.Unlock()
+	if lost != nil {
+		lost.log.Warn("the room's lease was lost: stopping its actor here", "err", err)
+		m.cfg.Metrics.Errors.WithLabelValues("lease_lost").Inc()
+		lost.stopAndForget()
+	}
+}
+
+// sweep takes, every half lease, the rooms whose live games have no owner.
+func (m *Manager) sweep(ctx context.Context) {
+	t := time.NewTicker(m.cfg.LeaseTTL / 2)
+	defer t.Stop()
+	for {
+		m.adoptOrphans(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+func (m *Manager) adoptOrphans(ctx context.Context) {
+	rooms, err := m.cfg.Store.OrphanedRooms(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			m.cfg.Logger.Warn("looking for rooms without an owner", "err", err)
+		}
+		return
+	}
+	for i := range rooms {
+		if _, err := m.load(ctx, &rooms[i]); err != nil && !isElsewhere(err) && !errors.Is(err, ErrClosed) {
+			m.cfg.Logger.Warn("taking a room without an owner", "room", rooms[i].Code, "err", err)
+		} else if err == nil {
+			m.cfg.Logger.Info("took over a room without an owner", "room", rooms[i].Code)
+		}
+	}
+}
