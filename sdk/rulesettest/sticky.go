@@ -30,7 +30,8 @@ type StickyConfig struct {
 	// Restart, called at random moments, makes e lose every game it holds (a new in-process
 	// engine, a plugin process killed) and returns the engine to go on with.
 	Restart func(tb testing.TB, e engine.Engine) engine.Engine
-	// Retry says whether a failed call is tried again, as a host does after a plugin crash.
+	// Retry says whether a failed call is tried again (up to eight times), as a host does after a
+	// plugin crash.
 	Retry func(error) bool
 	// Seed drives the random choices of the run (which seat acts, when to restart).
 	Seed uint64
@@ -63,6 +64,9 @@ func CheckSticky(tb testing.TB, sticky, ref engine.Engine, cfg StickyConfig) {
 	}
 	tb.Logf("sticky: %d actions, %d restarts, %d calls answered ErrNeedState", h.actions, h.restarts, h.misses)
 }
+
+// maxTries bounds the tries of one call that fails as StickyConfig.Retry allows.
+const maxTries = 8
 
 func (c StickyConfig) withDefaults() StickyConfig {
 	if c.Games <= 0 {
@@ -101,10 +105,10 @@ type stickyHost struct {
 }
 
 // with runs call by name, then with the stored state and tail if the engine asks; a call that
-// fails as Retry allows is tried again (up to three times).
+// fails as Retry allows is tried again.
 func (h *stickyHost) with(call func(state []byte, ref engine.GameRef) error) error {
 	var err error
-	for range 3 {
+	for range maxTries {
 		ref := engine.GameRef{Game: h.key, Seq: h.seq}
 		if err = call(nil, ref); errors.Is(err, engine.ErrNeedState) {
 			h.misses++
@@ -231,7 +235,7 @@ func (h *stickyHost) play(ctx context.Context, ref engine.Engine, req *engine.Ne
 
 func (h *stickyHost) retry(f func() error) error {
 	var err error
-	for range 3 {
+	for range maxTries {
 		if err = f(); err == nil || !h.cfg.Retry(err) {
 			return err
 		}
@@ -323,7 +327,8 @@ func inspectionDiff(want, got *engine.Inspection) string {
 		&engine.Step{Status: got.Status, Views: got.Views, Spectator: got.Spectator}, false); d != "" {
 		return d
 	}
-	if jsonOf(want.Observation) != jsonOf(got.Observation) || jsonOf(want.Cards) != jsonOf(got.Cards) {
+	// An empty list and none are the same observation (a plugin's come back as empty lists).
+	if !sameLoosely(want.Observation, got.Observation) || jsonOf(want.Cards) != jsonOf(got.Cards) {
 		return fmt.Sprintf("observation %s cards %s, want %s %s", jsonOf(got.Observation), jsonOf(got.Cards), jsonOf(want.Observation), jsonOf(want.Cards))
 	}
 	return ""
@@ -336,4 +341,55 @@ func jsonOf(v any) string {
 		return fmt.Sprintf("(%v)", err)
 	}
 	return string(b)
+}
+
+// sameLoosely compares a and b as JSON values, an empty list or object the same as null.
+func sameLoosely(a, b any) bool {
+	var x, y any
+	if json.Unmarshal([]byte(jsonOf(a)), &x) != nil || json.Unmarshal([]byte(jsonOf(b)), &y) != nil {
+		return false
+	}
+	return looseEqual(x, y)
+}
+
+func looseEqual(x, y any) bool {
+	empty := func(v any) bool {
+		switch v := v.(type) {
+		case nil:
+			return true
+		case []any:
+			return len(v) == 0
+		case map[string]any:
+			return len(v) == 0
+		}
+		return false
+	}
+	if empty(x) && empty(y) {
+		return true
+	}
+	switch x := x.(type) {
+	case []any:
+		y, ok := y.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !looseEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		y, ok := y.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			if !looseEqual(v, y[k]) {
+				return false
+			}
+		}
+		return true
+	}
+	return x == y
 }
