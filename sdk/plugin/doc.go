@@ -33,7 +33,9 @@
 // accepted, the socket removed once connected). Every engine call, Describe first, crosses on
 // that socket, none on gRPC: Process.Act gives the call its deadline (the context's, else
 // Config.CallTimeout), the host's adapter converts the request to a protobuf Call with a fresh
-// id and the deadline, and writes it as one frame (a 4-byte length, then the message). On the
+// id and the deadline, and writes it as one frame (a 4-byte length, then the message; the frames
+// of calls made while another call's write is in its system call cross together in the next
+// write, as a batch, and so do the plugin's replies). On the
 // plugin side the worker that reads the frame hands the reading turn to another and serves the
 // call itself: it converts it back, calls the engine.Engine under a context that ends at the deadline
 // or when the host cancels, and writes the Reply of the same id (the step's state, its events as
