@@ -70,7 +70,10 @@ func (e *engine[S]) Act(ctx context.Context, req *ActRequest) (step *Step, err e
 	switch {
 	case !sticky:
 		e.cache.drop(req.State) // the host goes on from blob (and decodes req.State again should it retry)
-	case !req.DryRun:
+	case req.DryRun:
+	case st.Status.Phase == sdk.PhaseGameOver:
+		e.games.forget(req.Game) // nothing follows the end: a host that asks again sends the state
+	default:
 		e.remember(req.Game, req.Seq+1, next, envelope{Ruleset: e.info.ID, Version: e.info.StateVersion, HouseRules: env.HouseRules, House: hs}, blob)
 	}
 	if !req.NoViews {

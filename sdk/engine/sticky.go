@@ -99,7 +99,7 @@ func (c *gameCache[S]) put(key string, g *gameEntry[S]) {
 	c.games[key] = g
 }
 
-// forget drops key's game (the tests' way of evicting it).
+// forget drops key's game: it ended, or it cannot be kept.
 func (c *gameCache[S]) forget(key string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
