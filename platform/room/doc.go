@@ -10,7 +10,9 @@
 //     accepted action goes to the engine (a variant plugin, as an engine.Engine), then it is
 //     committed (with the new state every StateEvery actions and at every phase change), and only
 //     then does each connection get its own view (P-7, P-9); a room loaded after a restart replays
-//     the stored actions after the stored state (Room.catchUp).
+//     the stored actions after the stored state (Room.catchUp). sticky.go: with a sticky engine
+//     the room names its game instead of sending the state, and keeps the stored state and the
+//     actions since (its tail) to send when the engine does not hold the game.
 //   - membership.go (roomMembers): joining, leaving, kicks, approval, the host, bots, seats;
 //     rejoin.go: taking a dropped guest's seat back by name; members.go: membership deltas.
 //   - connections.go (roomConns): attaching and detaching connections, and what is sent to them

@@ -22,9 +22,11 @@ func (r *Room) refresh() error {
 	}
 	var in *engine.Inspection
 	err := r.call("inspect", func(ctx context.Context) error {
-		var err error
-		in, err = r.engine.Inspect(ctx, &engine.InspectRequest{State: r.game.State, Views: true})
-		return err
+		return r.withState(func(state []byte, ref engine.GameRef) error {
+			var err error
+			in, err = r.engine.Inspect(ctx, &engine.InspectRequest{GameRef: ref, State: state, Views: true})
+			return err
+		})
 	})
 	if err != nil {
 		r.broken = err
@@ -32,6 +34,7 @@ func (r *Room) refresh() error {
 	}
 	r.broken = nil
 	r.status, r.views, r.spectator = in.Status, in.Views, in.Spectator
+	r.game.Phase = in.Status.Phase
 	return nil
 }
 
@@ -46,8 +49,21 @@ var errCatchingUp = errors.New("the game's last actions are still to be replayed
 const StateEvery = 32
 
 // catchUp replays the stored actions after the stored state (r.unapplied) through the engine,
-// as the game played them, so that r.game holds the latest state.
+// as the game played them, so that r.game holds the latest state. With a sticky engine they
+// become the room's tail instead: the engine replays them with the next call (refresh's).
 func (r *Room) catchUp() error {
+	if r.sticky() {
+		for _, rec := range r.unapplied {
+			var a sdk.Action
+			if err := json.Unmarshal([]byte(rec.Action), &a); err != nil {
+				return fmt.Errorf("replaying game %d: action %d is unreadable: %w", r.game.Number, rec.Seq, err)
+			}
+			r.tail = append(r.tail, engine.Logged{Action: a, Now: rec.Now})
+			r.game.Seq = rec.Seq
+		}
+		r.unapplied = nil
+		return nil
+	}
 	for len(r.unapplied) > 0 {
 		rec := r.unapplied[0]
 		var a sdk.Action
@@ -101,10 +117,14 @@ func (r *Room) apply(a sdk.Action) error {
 	}
 	var step *engine.Step
 	watched := r.watched()
+	due := r.game.Seq+1-r.storedSeq >= StateEvery
 	err := r.call("act", func(ctx context.Context) error {
-		var err error
-		step, err = r.engine.Act(ctx, &engine.ActRequest{State: r.game.State, Action: a, Now: nowMs, NoSpectator: !watched, ViewBuf: r.viewBufs[0]})
-		return err
+		return r.withState(func(state []byte, ref engine.GameRef) error {
+			var err error
+			step, err = r.engine.Act(ctx, &engine.ActRequest{GameRef: ref, State: state, Action: a, Now: nowMs, NoSpectator: !watched, ViewBuf: r.viewBufs[0],
+				OmitState: !due, Phase: r.game.Phase})
+			return err
+		})
 	})
 	if err != nil {
 		result := "failed"
@@ -124,7 +144,11 @@ func (r *Room) apply(a sdk.Action) error {
 		ended = &t
 	}
 	var state *store.GameState
-	if status != store.GameLive || step.Status.Phase != r.game.Phase || rec.Seq-r.storedSeq >= StateEvery {
+	if status != store.GameLive || step.Status.Phase != r.game.Phase || due {
+		if step.State == nil {
+			r.cfg.Metrics.Actions.WithLabelValues(r.room.Ruleset, "failed").Inc()
+			return engineErr(fmt.Errorf("the engine sent no state for action %d, which is stored with one (phase %q to %q)", rec.Seq, r.game.Phase, step.Status.Phase))
+		}
 		state = &store.GameState{State: step.State, Phase: step.Status.Phase, Status: status, Ended: ended, Since: r.storedSeq}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -143,7 +167,12 @@ func (r *Room) apply(a sdk.Action) error {
 	}
 	r.cfg.Metrics.Actions.WithLabelValues(r.room.Ruleset, "accepted").Inc()
 	prevPhase := r.game.Phase
-	r.game.State, r.game.Seq, r.game.Phase, r.game.Status, r.game.EndedAt = step.State, rec.Seq, step.Status.Phase, status, ended
+	r.game.Seq, r.game.Phase, r.game.Status, r.game.EndedAt = rec.Seq, step.Status.Phase, status, ended
+	if step.State != nil {
+		r.game.State, r.tail = step.State, nil
+	} else {
+		r.tail = append(r.tail, engine.Logged{Action: a, Now: nowMs})
+	}
 	if state != nil {
 		r.storedSeq = rec.Seq
 	}
@@ -253,10 +282,14 @@ func (r *Room) deal(u *store.User) error {
 		opener = &o
 	}
 	nowMs := r.now().UnixMilli()
+	var game string
+	if r.sticky() {
+		game = r.gameKey(number)
+	}
 	var step *engine.Step
 	err = r.call("start", func(ctx context.Context) error {
 		var err error
-		step, err = r.engine.NewGame(ctx, &engine.NewGameRequest{Seats: len(seated), Options: opts, Seed: seed, Opener: opener, Now: nowMs, HouseRules: rules})
+		step, err = r.engine.NewGame(ctx, &engine.NewGameRequest{Seats: len(seated), Options: opts, Seed: seed, Opener: opener, Now: nowMs, HouseRules: rules, Game: game})
 		return err
 	})
 	if err != nil {
@@ -281,7 +314,7 @@ func (r *Room) deal(u *store.User) error {
 		return errf(KindUnavailable, "store_failure", "the new game could not be stored; try again")
 	}
 	r.game, r.status, r.broken, r.gameRules = g, step.Status, nil, ruleNames
-	r.storedSeq, r.unapplied = 0, nil
+	r.storedSeq, r.unapplied, r.tail = 0, nil, nil
 	r.views, r.spectator = step.Views, step.Spectator
 	if len(r.views) != step.Status.Seats {
 		_ = r.refresh()
@@ -374,9 +407,11 @@ func (r *Room) check(uid int64, seat *int, a sdk.Action) error {
 			return engineErr(err)
 		}
 	}
-	state := r.game.State
+	now := r.now().UnixMilli()
 	return engineErr(r.call("check", func(ctx context.Context) error {
-		_, err := r.engine.Act(ctx, &engine.ActRequest{State: state, Action: a, Now: r.now().UnixMilli(), NoViews: true})
-		return err
+		return r.withState(func(state []byte, ref engine.GameRef) error {
+			_, err := r.engine.Act(ctx, &engine.ActRequest{GameRef: ref, State: state, Action: a, Now: now, NoViews: true, OmitState: true, Phase: r.game.Phase, DryRun: true})
+			return err
+		})
 	}))
 }

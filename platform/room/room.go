@@ -2,6 +2,8 @@ package room
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/binary"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -61,6 +63,12 @@ type roomGame struct {
 	// replays first.
 	storedSeq int
 	unapplied []store.ActionRecord
+	// tail are the accepted actions after r.game.State (a sticky engine sends a state back only
+	// when it is stored): r.game.State is the game after r.game.Seq-len(tail) actions (sticky.go).
+	tail []engine.Logged
+	// epoch is drawn when the room is loaded; it keeps the room's game keys apart from any other
+	// copy's in a sticky engine (gameKey).
+	epoch uint64
 }
 
 // roomMembers are the room's members and what is pending about them (membership.go).
@@ -116,6 +124,9 @@ func newRoom(ctx context.Context, m *Manager, sr *store.Room, fence *store.Fence
 		roomConns:   roomConns{clients: map[*Client]struct{}{}, chatTimes: map[int64][]time.Time{}},
 		roomTimers:  roomTimers{deadlines: map[string]Timer{}, bots: map[int]Timer{}, graces: map[int64]Timer{}},
 	}
+	var epoch [8]byte
+	_, _ = rand.Read(epoch[:]) // crypto/rand.Read never fails on supported platforms
+	r.epoch = binary.LittleEndian.Uint64(epoch[:])
 	if sr.GameID != nil {
 		g, err := m.cfg.Store.GameByID(ctx, *sr.GameID)
 		if err != nil {

@@ -133,9 +133,11 @@ func (r *Room) botMove(gameID int64, seq, seat int, turnClock bool) {
 	seed := uint64(r.game.Seed) ^ uint64(seq+1)*0x9E3779B97F4A7C15 ^ uint64(seat+1)<<56
 	var ans *engine.BotAnswer
 	err := r.call("bot", func(ctx context.Context) error {
-		var err error
-		ans, err = r.engine.Bot(ctx, &engine.BotCall{State: r.game.State, Seat: seat, Level: level, Seed: seed})
-		return err
+		return r.withState(func(state []byte, ref engine.GameRef) error {
+			var err error
+			ans, err = r.engine.Bot(ctx, &engine.BotCall{GameRef: ref, State: state, Seat: seat, Level: level, Seed: seed})
+			return err
+		})
 	})
 	if err != nil {
 		r.log.Error("bot failed to choose", "seat", seat, "level", level, "err", err)

@@ -108,3 +108,46 @@ func TestActLatencyAcrossPlugin(t *testing.T) {
 	slices.Sort(lat)
 	t.Logf("Last Card action across the plugin, with views, %d calls: median %v, p99 %v", n, lat[n/2], lat[n*99/100])
 }
+
+// BenchmarkActSticky is one mid-game Last Card action with views across the real plugin process
+// as a room sends it: with the whole state in and out (an engine that is not sticky, as before)
+// and by name from the plugin's sticky cache (no state in; none out, as for 31 actions in 32).
+// The sticky call is a DryRun so that every iteration is the same action on the same copy. It
+// reports the state and view bytes crossing per call.
+func BenchmarkActSticky(b *testing.B) {
+	p := launch(b)
+	state, act := midGame(b, p)
+	ctx := context.Background()
+	const key = "bench/1"
+	if _, err := p.Inspect(ctx, &engine.InspectRequest{GameRef: engine.GameRef{Game: key, Seq: 40}, State: state}); err != nil {
+		b.Fatal(err)
+	}
+	for _, sticky := range []bool{false, true} {
+		name := "bytes"
+		if sticky {
+			name = "sticky"
+		}
+		b.Run(name, func(b *testing.B) {
+			req := &engine.ActRequest{State: state, Action: act}
+			if sticky {
+				req = &engine.ActRequest{GameRef: engine.GameRef{Game: key, Seq: 40}, Action: act, OmitState: true, Phase: sdk.PhasePlaying, DryRun: true}
+			}
+			var in, out, views int
+			b.ReportAllocs()
+			for b.Loop() {
+				st, err := p.Act(ctx, req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				in, out = len(req.State), len(st.State)
+				views = len(st.Spectator)
+				for _, v := range st.Views {
+					views += len(v)
+				}
+			}
+			b.ReportMetric(float64(in), "state-B-in/op")
+			b.ReportMetric(float64(out), "state-B-out/op")
+			b.ReportMetric(float64(views), "view-B/op")
+		})
+	}
+}

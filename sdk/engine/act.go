@@ -8,7 +8,12 @@ import (
 )
 
 // ActRequest applies an action to a state through an Engine.
+//
+// With a GameRef (a sticky engine: Description.Sticky), State may be nil: the engine then uses its
+// copy of the game after Seq actions, or fails with ErrNeedState. The zero GameRef, OmitState and
+// DryRun are a call as to any engine: State is the state and the step carries the new one.
 type ActRequest struct {
+	GameRef
 	State   []byte     `json:"state"`
 	Action  sdk.Action `json:"action"`
 	Now     int64      `json:"now"`
@@ -23,6 +28,14 @@ type ActRequest struct {
 	// the reply's views into it. It never crosses the plugin boundary; other Engines, and the
 	// plugin client's other transports, may ignore it.
 	ViewBuf []byte `json:"-"`
+	// OmitState (with a GameRef) leaves Step.State nil unless the step's phase is not Phase: a
+	// host stores a state only every few actions and at every phase change, and keeps the
+	// actions in between to send as a Tail should the engine lose its copy.
+	OmitState bool   `json:"omit_state,omitempty"`
+	Phase     string `json:"phase,omitempty"`
+	// DryRun (with a GameRef) is a check: the step is not the game's, and the engine's copy stays
+	// the game after Seq actions.
+	DryRun bool `json:"dry_run,omitempty"`
 }
 
 func (e *engine[S]) Act(ctx context.Context, req *ActRequest) (step *Step, err error) {
@@ -30,38 +43,71 @@ func (e *engine[S]) Act(ctx context.Context, req *ActRequest) (step *Step, err e
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	s, env, err := e.decode(req.State)
+	s, env, err := e.resolve(ctx, req.GameRef, req.State)
 	if err != nil {
 		return nil, err
 	}
+	next, events, hs, err := e.apply(ctx, s, env, req.Action, req.Now)
+	if err != nil {
+		return nil, err
+	}
+	sticky := req.Game != ""
+	st := &Step{Events: events, Status: e.r.Status(next)}
+	hs.decorateStatus(&st.Status)
+	house := len(env.HouseRules) > 0 || hs != nil
+	// The stored form is written when the host takes it, and for a game with house rules, whose
+	// copy is kept in that form.
+	omit := sticky && req.OmitState && st.Status.Phase == req.Phase
+	var blob []byte
+	if !omit || (house && !req.DryRun) {
+		if blob, err = e.encode(next, env.HouseRules, hs, !sticky); err != nil {
+			return nil, err
+		}
+	}
+	if !omit {
+		st.State = blob
+	}
+	switch {
+	case !sticky:
+		e.cache.drop(req.State) // the host goes on from blob (and decodes req.State again should it retry)
+	case req.DryRun:
+	case st.Status.Phase == sdk.PhaseGameOver:
+		e.games.forget(req.Game) // nothing follows the end: a host that asks again sends the state
+	default:
+		e.remember(req.Game, req.Seq+1, next, envelope{Ruleset: e.info.ID, Version: e.info.StateVersion, HouseRules: env.HouseRules, House: hs}, blob)
+	}
+	if !req.NoViews {
+		st.Views, st.Spectator = e.views(next, st.Status.Seats, events, hs, !req.NoSpectator, req.ViewBuf)
+	}
+	return st, nil
+}
+
+// apply is one action on a decoded state, with the game's house rules, checked for the card
+// invariant: the new state, its events and the house rules' memory after it (nil without house
+// rules). A refusal wraps *sdk.RuleError.
+func (e *engine[S]) apply(ctx context.Context, s S, env envelope, a sdk.Action, now int64) (S, []sdk.Event, *houseState, error) {
 	before := e.r.Cards(s)
 	var res sdk.ApplyResponse[S]
 	var hs *houseState
 	if len(env.HouseRules) > 0 {
 		h, err := e.house(ctx, env)
 		if err != nil {
-			return nil, err
+			return s, nil, nil, err
 		}
-		if res.State, res.Events, err = h.act(ctx, s, req); err != nil {
-			return nil, houseErr(err)
+		if res.State, res.Events, err = h.act(ctx, s, &ActRequest{Action: a, Now: now}); err != nil {
+			return s, nil, nil, houseErr(err)
 		}
 		hs = h.st
-	} else if res, err = e.r.Apply(ctx, sdk.ApplyRequest[S]{State: s, Action: req.Action, Now: req.Now}); err != nil {
-		return nil, e.fail("act", err)
+	} else {
+		var err error
+		if res, err = e.r.Apply(ctx, sdk.ApplyRequest[S]{State: s, Action: a, Now: now}); err != nil {
+			return s, nil, nil, e.fail("act", err)
+		}
 	}
 	if diff := sdk.CardDiff(before, e.r.Cards(res.State)); diff != "" {
-		return nil, &sdk.FailureError{Ruleset: e.info.ID, Op: "act", Err: fmt.Errorf("%s action of seat %d broke the card invariant: %s", req.Action.Type, req.Action.Seat, diff)}
+		return s, nil, nil, &sdk.FailureError{Ruleset: e.info.ID, Op: "act", Err: fmt.Errorf("%s action of seat %d broke the card invariant: %s", a.Type, a.Seat, diff)}
 	}
-	blob, err := e.encode(res.State, env.HouseRules, hs)
-	if err != nil {
-		return nil, err
-	}
-	e.cache.drop(req.State) // the host goes on from blob (and decodes req.State again should it retry)
-	st := e.step(res.State, blob, res.Events, false, hs)
-	if !req.NoViews {
-		st.Views, st.Spectator = e.views(res.State, st.Status.Seats, res.Events, hs, !req.NoSpectator, req.ViewBuf)
-	}
-	return st, nil
+	return res.State, res.Events, hs, nil
 }
 
 // house readies the house rules a stored game started with. A game whose rules cannot run here

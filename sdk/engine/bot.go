@@ -8,8 +8,9 @@ import (
 	"cardhouse/sdk"
 )
 
-// BotCall asks a ruleset's bot to choose for a seat.
+// BotCall asks a ruleset's bot to choose for a seat. With a GameRef, State may be nil (ActRequest).
 type BotCall struct {
+	GameRef
 	State []byte `json:"state"`
 	Seat  int    `json:"seat"`
 	Level int    `json:"level"`
@@ -33,7 +34,7 @@ func (e *engine[S]) Bot(ctx context.Context, req *BotCall) (ans *BotAnswer, err 
 	if len(e.info.BotLevels) > 0 && !slices.Contains(e.info.BotLevels, req.Level) {
 		return nil, &sdk.RuleError{Code: sdk.CodeNotAvailable, Reason: fmt.Sprintf("%s has no bot of level %d (it has %v)", e.info.Name, req.Level, e.info.BotLevels)}
 	}
-	s, env, err := e.decode(req.State)
+	s, env, err := e.resolve(ctx, req.GameRef, req.State)
 	if err != nil {
 		return nil, err
 	}

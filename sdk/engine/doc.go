@@ -8,8 +8,9 @@
 //
 // Start reading at engine.go ([Engine], [New], Describe), then one file per call: newgame.go,
 // act.go, inspect.go, bot.go, with views.go (a step and its per-seat views), state.go (the
-// versioned state envelope and its upgrade) and statecache.go (the decoded states kept between
-// calls). houserule.go is the house-rule orchestration: which hooks run when, the checks after
+// versioned state envelope and its upgrade), statecache.go (the decoded states kept between
+// calls, by their bytes) and sticky.go (the games a host names, [GameRef], kept decoded so that
+// their state need not cross with every call; [ErrNeedState] when the engine does not hold one). houserule.go is the house-rule orchestration: which hooks run when, the checks after
 // each ([HouseRuleRunner] is the script language's side; sdk/houserules is the Lua one), the
 // actions rules add, and [HouseRuleDescriber]. sdk/plugin serves an Engine over
 // hashicorp/go-plugin, and its host-side client is an Engine too, so a ruleset runs in or out of

@@ -35,6 +35,9 @@ type Description struct {
 	HouseRules bool `json:"house_rules,omitempty"`
 	// HouseHooks are the questions the ruleset asks house rules (the HouseHooks extra).
 	HouseHooks []sdk.HouseHook `json:"house_hooks,omitempty"`
+	// Sticky says the engine keeps named games' decoded states between calls (GameRef): a host
+	// may then send a game's state only when the engine asks for it (ErrNeedState).
+	Sticky bool `json:"sticky,omitempty"`
 }
 
 // New erases a Ruleset's state type: states become versioned bytes, options are validated,
@@ -55,6 +58,8 @@ type engine[S any] struct {
 	info  sdk.Info
 	cfg   engineConfig
 	cache stateCache[S]
+	// games are the named games' states (sticky.go).
+	games gameCache[S]
 	// viewSize is the mean size of the last step's views: the next step's buffer starts a little
 	// bigger than that many views, so encoding them seldom grows it.
 	viewSize atomic.Int64
@@ -84,7 +89,7 @@ func (e *engine[S]) guard(op string, err *error) {
 }
 
 func (e *engine[S]) Describe(ctx context.Context) (*Description, error) {
-	d := &Description{Info: e.info, SDKVersion: sdk.Version}
+	d := &Description{Info: e.info, SDKVersion: sdk.Version, Sticky: true}
 	_, editor := any(e.r).(sdk.TableEditor[S])
 	d.HouseRules = editor && e.cfg.house != nil
 	if hh, ok := e.r.(sdk.HouseHooks); ok {

@@ -6,8 +6,9 @@ import (
 	"cardhouse/sdk"
 )
 
-// InspectRequest reads a state through an Engine.
+// InspectRequest reads a state through an Engine. With a GameRef, State may be nil (ActRequest).
 type InspectRequest struct {
+	GameRef
 	State []byte `json:"state"`
 	Views bool   `json:"views,omitempty"`
 }
@@ -26,7 +27,7 @@ func (e *engine[S]) Inspect(ctx context.Context, req *InspectRequest) (in *Inspe
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	s, env, err := e.decode(req.State)
+	s, env, err := e.resolve(ctx, req.GameRef, req.State)
 	if err != nil {
 		return nil, err
 	}

@@ -19,6 +19,9 @@ type NewGameRequest struct {
 	Now        int64               `json:"now"`
 	// NoViews skips the views (scenario runs, playouts).
 	NoViews bool `json:"no_views,omitempty"`
+	// Game, for a sticky engine (Description.Sticky), is the key (GameRef.Game) under which the
+	// engine keeps the new game, after 0 actions.
+	Game string `json:"game,omitempty"`
 }
 
 func (e *engine[S]) NewGame(ctx context.Context, req *NewGameRequest) (step *Step, err error) {
@@ -63,9 +66,12 @@ func (e *engine[S]) NewGame(ctx context.Context, req *NewGameRequest) (step *Ste
 		}
 		hs = h.st
 	}
-	blob, err := e.encode(s, rules, hs)
+	blob, err := e.encode(s, rules, hs, req.Game == "")
 	if err != nil {
 		return nil, err
+	}
+	if req.Game != "" {
+		e.remember(req.Game, 0, s, envelope{Ruleset: e.info.ID, Version: e.info.StateVersion, HouseRules: rules, House: hs}, blob)
 	}
 	return e.step(s, blob, events, !req.NoViews, hs), nil
 }

@@ -20,9 +20,10 @@ type envelope struct {
 	House      *houseState     `json:"hs,omitempty"`
 }
 
-// encode writes the stored form of a state (header line, newline, state JSON) and remembers the
-// decoded state for the next call that brings these bytes back.
-func (e *engine[S]) encode(s S, rules []sdk.HouseRule, hs *houseState) ([]byte, error) {
+// encode writes the stored form of a state (header line, newline, state JSON) and, with
+// remember, keeps the decoded state for the next call that brings these bytes back (a call about
+// a named game has the game's copy instead: sticky.go).
+func (e *engine[S]) encode(s S, rules []sdk.HouseRule, hs *houseState, remember bool) ([]byte, error) {
 	head := e.plainHead
 	if len(rules) > 0 || hs != nil {
 		var err error
@@ -45,13 +46,16 @@ func (e *engine[S]) encode(s S, rules []sdk.HouseRule, hs *houseState) ([]byte, 
 		b = make([]byte, 0, len(head)+1+len(raw))
 		b = append(append(append(b, head...), '\n'), raw...)
 	}
-	e.cache.put(b, true, s, envelope{Ruleset: e.info.ID, Version: e.info.StateVersion, HouseRules: rules, House: hs})
+	if remember {
+		e.cache.put(b, true, s, envelope{Ruleset: e.info.ID, Version: e.info.StateVersion, HouseRules: rules, House: hs})
+	}
 	return b, nil
 }
 
 // decode reads a stored state. A state this engine produced recently comes from the cache: states
-// are immutable (Apply never modifies its input), so the decoded value can be shared.
-func (e *engine[S]) decode(blob []byte) (S, envelope, error) {
+// are immutable (Apply never modifies its input), so the decoded value can be shared. remember
+// puts a state decoded afresh in that cache.
+func (e *engine[S]) decode(blob []byte, remember bool) (S, envelope, error) {
 	if s, env, ok := e.cache.get(blob); ok {
 		return s, env, nil
 	}
@@ -82,7 +86,9 @@ func (e *engine[S]) decode(blob []byte) (S, envelope, error) {
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return zero, env, &sdk.FailureError{Ruleset: e.info.ID, Op: "decode state", Err: err}
 	}
-	e.cache.put(blob, false, s, env)
+	if remember {
+		e.cache.put(blob, false, s, env)
+	}
 	return s, env, nil
 }
 

@@ -14,8 +14,12 @@
 // Errors cross the boundary typed: a refused action is a *sdk.RuleError (errors.Is sdk.ErrIllegal)
 // with the same Code and Reason; a ruleset failure (a bug, a recovered panic) a *sdk.FailureError
 // (sdk.ErrRuleset); a call past its deadline wraps context.DeadlineExceeded; a process that died is
-// a *CrashError (ErrCrashed and sdk.ErrRuleset). The host keeps every game's state, so after a
-// crash the same state bytes continue the game on the fresh process.
+// a *CrashError (ErrCrashed and sdk.ErrRuleset); a call naming a game (engine.GameRef) that the
+// plugin does not hold, engine.ErrNeedState (counted in Stats.NeedState, not an error). The host
+// keeps every game's state, so after a crash the same state bytes continue the game on the fresh
+// process: the plugin keeps the games it is told about decoded between calls (the engine's sticky
+// cache), and a fresh process answers ErrNeedState until the host sends the state it stored last
+// and the actions since.
 //
 // Process is also an [engine.HouseRuleDescriber]: the plugin compiles a house-rule script and runs
 // its top level in its own sandbox and says what it declares (name, options, hooks, actions), or
@@ -29,7 +33,9 @@
 // accepted, the socket removed once connected). Every engine call, Describe first, crosses on
 // that socket, none on gRPC: Process.Act gives the call its deadline (the context's, else
 // Config.CallTimeout), the host's adapter converts the request to a protobuf Call with a fresh
-// id and the deadline, and writes it as one frame (a 4-byte length, then the message). On the
+// id and the deadline, and writes it as one frame (a 4-byte length, then the message; the frames
+// of calls made while another call's write is in its system call cross together in the next
+// write, as a batch, and so do the plugin's replies). On the
 // plugin side the worker that reads the frame hands the reading turn to another and serves the
 // call itself: it converts it back, calls the engine.Engine under a context that ends at the deadline
 // or when the host cancels, and writes the Reply of the same id (the step's state, its events as

@@ -106,8 +106,8 @@ type Process struct {
 	lastErr string
 	reaping sync.WaitGroup // retired processes still being reaped
 
-	launches, calls, refusals, errs, crashes, timeouts atomic.Uint64
-	latency                                            histogram
+	launches, calls, refusals, errs, crashes, timeouts, misses atomic.Uint64
+	latency                                                    histogram
 }
 
 // instance is one launched process. Its fields are fixed at launch; retired is guarded by
@@ -295,6 +295,8 @@ func (p *Process) do(ctx context.Context, op string, f func(context.Context, eng
 	case err == nil:
 	case errors.Is(err, sdk.ErrIllegal):
 		p.refusals.Add(1)
+	case errors.Is(err, engine.ErrNeedState):
+		p.misses.Add(1)
 	default:
 		p.errs.Add(1)
 		p.mu.Lock()
@@ -315,7 +317,7 @@ func (p *Process) try(ctx context.Context, op string, f func(context.Context, en
 	// The engine gives a call without a deadline Config.CallTimeout itself (the calls channel's
 	// watchdog, no per-call context).
 	err = f(ctx, inst.engine)
-	if err == nil || errors.Is(err, sdk.ErrIllegal) {
+	if err == nil || errors.Is(err, sdk.ErrIllegal) || errors.Is(err, engine.ErrNeedState) {
 		return err
 	}
 	var te *adapter.TransportError
@@ -518,6 +520,10 @@ type Stats struct {
 	Calls    uint64 `json:"calls"`
 	Refusals uint64 `json:"refusals"`
 	Errors   uint64 `json:"errors"`
+	// NeedState counts the calls about a game the plugin did not hold (engine.ErrNeedState): a
+	// fresh process, an evicted game, another host's copy. Each is followed by the same call
+	// with the state; they are not errors.
+	NeedState uint64 `json:"need_state"`
 	// Crashes counts processes found dead; Timeouts calls that ran out of time (each killed the
 	// process).
 	Crashes  uint64 `json:"crashes"`
@@ -547,7 +553,7 @@ func (p *Process) Stats() Stats {
 	if s.Launches > 0 {
 		s.Restarts = s.Launches - 1
 	}
-	s.Calls, s.Refusals, s.Errors = p.calls.Load(), p.refusals.Load(), p.errs.Load()
+	s.Calls, s.Refusals, s.Errors, s.NeedState = p.calls.Load(), p.refusals.Load(), p.errs.Load(), p.misses.Load()
 	s.Crashes, s.Timeouts = p.crashes.Load(), p.timeouts.Load()
 	s.Latency = p.latency.snapshot()
 	return s

@@ -117,6 +117,8 @@ func errorFromPB(e *pb.Error) error {
 		return &sdk.RuleError{Code: k.Refusal.GetCode(), Reason: k.Refusal.GetReason()}
 	case *pb.Error_Failure:
 		return &sdk.FailureError{Ruleset: k.Failure.GetRuleset(), Op: k.Failure.GetOp(), Err: errors.New(k.Failure.GetMessage())}
+	case *pb.Error_NeedState:
+		return engine.ErrNeedState
 	}
 	return nil
 }
@@ -189,7 +191,12 @@ func (c *Client) Act(ctx context.Context, req *engine.ActRequest) (*engine.Step,
 	if err != nil {
 		return nil, err
 	}
-	r, err := c.invoke(ctx, "Act", &pb.Call{Request: &pb.Call_Act{Act: &pb.ActRequest{State: req.State, Action: a, Now: req.Now, NoViews: req.NoViews, NoSpectator: req.NoSpectator}}}, req.ViewBuf)
+	ref, err := GameRefToPB(&req.GameRef)
+	if err != nil {
+		return nil, err
+	}
+	r, err := c.invoke(ctx, "Act", &pb.Call{Request: &pb.Call_Act{Act: &pb.ActRequest{State: req.State, Action: a, Now: req.Now, NoViews: req.NoViews, NoSpectator: req.NoSpectator,
+		Ref: ref, OmitState: req.OmitState, Phase: req.Phase, DryRun: req.DryRun}}}, req.ViewBuf)
 	if err != nil {
 		return nil, err
 	}
@@ -201,7 +208,11 @@ func (c *Client) Inspect(ctx context.Context, req *engine.InspectRequest) (*engi
 	if req == nil {
 		return nil, errNoRequest("Inspect")
 	}
-	r, err := c.invoke(ctx, "Inspect", &pb.Call{Request: &pb.Call_Inspect{Inspect: &pb.InspectRequest{State: req.State, Views: req.Views}}}, nil)
+	ref, err := GameRefToPB(&req.GameRef)
+	if err != nil {
+		return nil, err
+	}
+	r, err := c.invoke(ctx, "Inspect", &pb.Call{Request: &pb.Call_Inspect{Inspect: &pb.InspectRequest{State: req.State, Views: req.Views, Ref: ref}}}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -224,7 +235,11 @@ func (c *Client) Bot(ctx context.Context, req *engine.BotCall) (*engine.BotAnswe
 	if req == nil {
 		return nil, errNoRequest("Bot")
 	}
-	r, err := c.invoke(ctx, "Bot", &pb.Call{Request: &pb.Call_Bot{Bot: &pb.BotRequest{State: req.State, Seat: int32(req.Seat), Level: int32(req.Level), Seed: req.Seed}}}, nil)
+	ref, err := GameRefToPB(&req.GameRef)
+	if err != nil {
+		return nil, err
+	}
+	r, err := c.invoke(ctx, "Bot", &pb.Call{Request: &pb.Call_Bot{Bot: &pb.BotRequest{State: req.State, Seat: int32(req.Seat), Level: int32(req.Level), Seed: req.Seed, Ref: ref}}}, nil)
 	if err != nil {
 		return nil, err
 	}

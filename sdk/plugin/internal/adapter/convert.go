@@ -86,6 +86,44 @@ func ActionFromPB(a *pb.Action) (sdk.Action, error) {
 	}, nil
 }
 
+// GameRefToPB converts a game reference for the wire; the zero GameRef is none (nil).
+func GameRefToPB(g *engine.GameRef) (*pb.GameRef, error) {
+	if g.Game == "" && g.Seq == 0 && len(g.Tail) == 0 {
+		return nil, nil
+	}
+	out := &pb.GameRef{Game: g.Game, Seq: int64(g.Seq)}
+	if len(g.Tail) > 0 {
+		out.Tail = make([]*pb.Logged, len(g.Tail))
+		for i := range g.Tail {
+			a, err := ActionToPB(&g.Tail[i].Action)
+			if err != nil {
+				return nil, err
+			}
+			out.Tail[i] = &pb.Logged{Action: a, Now: g.Tail[i].Now}
+		}
+	}
+	return out, nil
+}
+
+// GameRefFromPB reads a game reference from the wire; none (nil) is the zero GameRef.
+func GameRefFromPB(g *pb.GameRef) (engine.GameRef, error) {
+	if g == nil {
+		return engine.GameRef{}, nil
+	}
+	out := engine.GameRef{Game: g.Game, Seq: int(g.Seq)}
+	if len(g.Tail) > 0 {
+		out.Tail = make([]engine.Logged, len(g.Tail))
+		for i, l := range g.Tail {
+			a, err := ActionFromPB(l.GetAction())
+			if err != nil {
+				return engine.GameRef{}, err
+			}
+			out.Tail[i] = engine.Logged{Action: a, Now: l.GetNow()}
+		}
+	}
+	return out, nil
+}
+
 // StatusToPB converts a status for the wire.
 func StatusToPB(s *sdk.Status) *pb.Status {
 	out := &pb.Status{Phase: s.Phase, Seats: int32(s.Seats), Turn: int32(s.Turn), Winner: int32(s.Winner), Round: int32(s.Round)}
@@ -243,14 +281,14 @@ func NewGameToPB(r *engine.NewGameRequest) (*pb.NewGameRequest, error) {
 	}
 	return &pb.NewGameRequest{
 		Seats: int32(r.Seats), OptionsJson: opts, Seed: r.Seed, HouseRulesJson: rules, DealJson: deal,
-		ForcedJson: forced, Opener: optInt(r.Opener), Now: r.Now, NoViews: r.NoViews,
+		ForcedJson: forced, Opener: optInt(r.Opener), Now: r.Now, NoViews: r.NoViews, Game: r.Game,
 	}, nil
 }
 
 // NewGameFromPB reads a new-game request from the wire; a field that does not decode is refused
 // naming the field.
 func NewGameFromPB(r *pb.NewGameRequest) (*engine.NewGameRequest, error) {
-	out := &engine.NewGameRequest{Seats: int(r.Seats), Seed: r.Seed, Opener: fromOptInt(r.Opener), Now: r.Now, NoViews: r.NoViews}
+	out := &engine.NewGameRequest{Seats: int(r.Seats), Seed: r.Seed, Opener: fromOptInt(r.Opener), Now: r.Now, NoViews: r.NoViews, Game: r.Game}
 	fields := []struct {
 		name string
 		code string

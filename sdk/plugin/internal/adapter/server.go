@@ -39,6 +39,9 @@ func NewServer(e engine.Engine) *Server {
 // refusal, a context error (returned as a status error, which dispatch turns into the reply's
 // status), anything else as a failure of op.
 func (s *Server) errorToPB(op string, err error) (*pb.Error, error) {
+	if errors.Is(err, engine.ErrNeedState) {
+		return &pb.Error{Kind: &pb.Error_NeedState{NeedState: &pb.NeedState{}}}, nil
+	}
 	var fe *sdk.FailureError
 	if errors.As(err, &fe) {
 		return &pb.Error{Kind: &pb.Error_Failure{Failure: &pb.Failure{Ruleset: fe.Ruleset, Op: fe.Op, Message: fmt.Sprint(fe.Err)}}}, nil
@@ -116,7 +119,12 @@ func (s *Server) act(ctx context.Context, req *pb.ActRequest, done *func()) (res
 	if err != nil {
 		return s.step("act", nil, err)
 	}
-	ar := &engine.ActRequest{State: req.State, Action: a, Now: req.Now, NoViews: req.NoViews, NoSpectator: req.NoSpectator}
+	ref, err := GameRefFromPB(req.Ref)
+	if err != nil {
+		return s.step("act", nil, err)
+	}
+	ar := &engine.ActRequest{GameRef: ref, State: req.State, Action: a, Now: req.Now, NoViews: req.NoViews, NoSpectator: req.NoSpectator,
+		OmitState: req.OmitState, Phase: req.Phase, DryRun: req.DryRun}
 	var bp *[]byte
 	if done != nil && !req.NoViews {
 		bp = viewBufs.Get().(*[]byte)
@@ -155,7 +163,12 @@ func recycleViewBuf(bp *[]byte, st *engine.Step) {
 // inspect answers engine.Engine.Inspect.
 func (s *Server) inspect(ctx context.Context, req *pb.InspectRequest) (resp *pb.InspectResponse, err error) {
 	defer s.guard("inspect", func(e *pb.Error) { resp = &pb.InspectResponse{Error: e} }, &err)
-	in, err := s.engine.Inspect(ctx, &engine.InspectRequest{State: req.State, Views: req.Views})
+	ref, err := GameRefFromPB(req.Ref)
+	if err != nil {
+		e, err := s.errorToPB("inspect", err)
+		return &pb.InspectResponse{Error: e}, err
+	}
+	in, err := s.engine.Inspect(ctx, &engine.InspectRequest{GameRef: ref, State: req.State, Views: req.Views})
 	if err != nil {
 		e, err := s.errorToPB("inspect", err)
 		return &pb.InspectResponse{Error: e}, err
@@ -173,7 +186,12 @@ func (s *Server) inspect(ctx context.Context, req *pb.InspectRequest) (resp *pb.
 // bot answers engine.Engine.Bot.
 func (s *Server) bot(ctx context.Context, req *pb.BotRequest) (resp *pb.BotResponse, err error) {
 	defer s.guard("bot", func(e *pb.Error) { resp = &pb.BotResponse{Error: e} }, &err)
-	ans, err := s.engine.Bot(ctx, &engine.BotCall{State: req.State, Seat: int(req.Seat), Level: int(req.Level), Seed: req.Seed})
+	ref, err := GameRefFromPB(req.Ref)
+	if err != nil {
+		e, err := s.errorToPB("bot", err)
+		return &pb.BotResponse{Error: e}, err
+	}
+	ans, err := s.engine.Bot(ctx, &engine.BotCall{GameRef: ref, State: req.State, Seat: int(req.Seat), Level: int(req.Level), Seed: req.Seed})
 	if err != nil {
 		e, err := s.errorToPB("bot", err)
 		return &pb.BotResponse{Error: e}, err

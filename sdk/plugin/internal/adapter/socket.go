@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"sync"
+	"sync/atomic"
 
 	pb "cardhouse/sdk/plugin/internal/pb/rulesetv1"
 
@@ -29,7 +30,10 @@ type socketWire struct {
 	buf  []byte // bytes read and not yet consumed are buf[r:w]
 	r, w int
 
-	wmu sync.Mutex
+	wmu            sync.Mutex
+	writing        bool   // a writer is in a write call
+	pending, spare []byte // frames waiting for it; the buffer of the batch before
+	batches        atomic.Uint64
 }
 
 // readBufSize is the read buffer's usual size; a larger frame grows it for as long as it lasts.
@@ -79,11 +83,49 @@ func putFrameBuf(bp *[]byte, b []byte) {
 	}
 }
 
+// write sends b. Frames written while another writer is in its system call cross in one batch:
+// they are copied into pending, and the writer in the call writes them all with one more call
+// when it is back, as the store's group commit does for transactions, so that many rooms' calls
+// (or many calls' replies) waiting for one socket cost one write, not one each. A writer whose
+// frame waits in the batch does not wait for it: should that write fail, the writer that made it
+// gets the error and ends the channel, which fails every call in flight.
 func (w *socketWire) write(b []byte) error {
 	w.wmu.Lock()
-	defer w.wmu.Unlock()
+	if w.writing {
+		w.pending = append(w.pending, b...)
+		w.wmu.Unlock()
+		return nil
+	}
+	w.writing = true
+	w.wmu.Unlock()
 	_, err := w.conn.Write(b)
-	return err
+	for {
+		w.wmu.Lock()
+		out := w.pending
+		if len(out) == 0 || err != nil {
+			w.pending, w.writing = w.pending[:0], false
+			w.wmu.Unlock()
+			return err
+		}
+		// The frames of the next batch go into the buffer of the batch before, if it was kept:
+		// never into out, which the call below reads.
+		w.pending, w.spare = w.spare[:0], nil
+		w.wmu.Unlock()
+		_, berr := w.conn.Write(out)
+		w.batches.Add(1)
+		w.wmu.Lock()
+		if cap(out) <= 1<<20 {
+			w.spare = out
+		}
+		if berr != nil {
+			// b itself was written, but the channel is now unusable: say so, as a write that
+			// failed half-way does, so that the caller ends it and every call in flight fails.
+			w.pending, w.writing = w.pending[:0], false
+			w.wmu.Unlock()
+			return berr
+		}
+		w.wmu.Unlock()
+	}
 }
 
 // readFrame reads one frame; its bytes are valid until the next read. An error leaves what was

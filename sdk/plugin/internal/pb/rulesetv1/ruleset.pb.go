@@ -25,12 +25,11 @@
 package rulesetv1
 
 import (
+	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
+	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	reflect "reflect"
 	sync "sync"
 	unsafe "unsafe"
-
-	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
-	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 )
 
 const (
@@ -47,6 +46,7 @@ type Error struct {
 	//
 	//	*Error_Refusal
 	//	*Error_Failure
+	//	*Error_NeedState
 	Kind          isError_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -107,6 +107,15 @@ func (x *Error) GetFailure() *Failure {
 	return nil
 }
 
+func (x *Error) GetNeedState() *NeedState {
+	if x != nil {
+		if x, ok := x.Kind.(*Error_NeedState); ok {
+			return x.NeedState
+		}
+	}
+	return nil
+}
+
 type isError_Kind interface {
 	isError_Kind()
 }
@@ -119,9 +128,172 @@ type Error_Failure struct {
 	Failure *Failure `protobuf:"bytes,2,opt,name=failure,proto3,oneof"`
 }
 
+type Error_NeedState struct {
+	NeedState *NeedState `protobuf:"bytes,3,opt,name=need_state,json=needState,proto3,oneof"`
+}
+
 func (*Error_Refusal) isError_Kind() {}
 
 func (*Error_Failure) isError_Kind() {}
+
+func (*Error_NeedState) isError_Kind() {}
+
+// NeedState is engine.ErrNeedState: the call named a game (GameRef) without its state, and the
+// plugin does not hold that game after that many actions (a fresh process, an evicted game,
+// another host). The host calls again with the state bytes and the actions after them.
+type NeedState struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *NeedState) Reset() {
+	*x = NeedState{}
+	mi := &file_ruleset_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *NeedState) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*NeedState) ProtoMessage() {}
+
+func (x *NeedState) ProtoReflect() protoreflect.Message {
+	mi := &file_ruleset_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use NeedState.ProtoReflect.Descriptor instead.
+func (*NeedState) Descriptor() ([]byte, []int) {
+	return file_ruleset_proto_rawDescGZIP(), []int{1}
+}
+
+// GameRef names a game whose decoded state the plugin may keep between calls (engine.GameRef):
+// the game's key, chosen by the host, and the number of actions the host's game has had. tail are
+// the actions the call's state bytes are still to go through to reach seq (a host sends them with
+// the bytes of its last stored state). A plugin that does not say it is sticky in its
+// description gets no GameRef.
+type GameRef struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Game          string                 `protobuf:"bytes,1,opt,name=game,proto3" json:"game,omitempty"`
+	Seq           int64                  `protobuf:"varint,2,opt,name=seq,proto3" json:"seq,omitempty"`
+	Tail          []*Logged              `protobuf:"bytes,3,rep,name=tail,proto3" json:"tail,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GameRef) Reset() {
+	*x = GameRef{}
+	mi := &file_ruleset_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GameRef) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GameRef) ProtoMessage() {}
+
+func (x *GameRef) ProtoReflect() protoreflect.Message {
+	mi := &file_ruleset_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GameRef.ProtoReflect.Descriptor instead.
+func (*GameRef) Descriptor() ([]byte, []int) {
+	return file_ruleset_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *GameRef) GetGame() string {
+	if x != nil {
+		return x.Game
+	}
+	return ""
+}
+
+func (x *GameRef) GetSeq() int64 {
+	if x != nil {
+		return x.Seq
+	}
+	return 0
+}
+
+func (x *GameRef) GetTail() []*Logged {
+	if x != nil {
+		return x.Tail
+	}
+	return nil
+}
+
+// Logged is one action of a game's log with the clock it was applied at (engine.Logged).
+type Logged struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Action        *Action                `protobuf:"bytes,1,opt,name=action,proto3" json:"action,omitempty"`
+	Now           int64                  `protobuf:"varint,2,opt,name=now,proto3" json:"now,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Logged) Reset() {
+	*x = Logged{}
+	mi := &file_ruleset_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Logged) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Logged) ProtoMessage() {}
+
+func (x *Logged) ProtoReflect() protoreflect.Message {
+	mi := &file_ruleset_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Logged.ProtoReflect.Descriptor instead.
+func (*Logged) Descriptor() ([]byte, []int) {
+	return file_ruleset_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *Logged) GetAction() *Action {
+	if x != nil {
+		return x.Action
+	}
+	return nil
+}
+
+func (x *Logged) GetNow() int64 {
+	if x != nil {
+		return x.Now
+	}
+	return 0
+}
 
 // Refusal is sdk.RuleError: a player's mistake; the game goes on unchanged.
 type Refusal struct {
@@ -134,7 +306,7 @@ type Refusal struct {
 
 func (x *Refusal) Reset() {
 	*x = Refusal{}
-	mi := &file_ruleset_proto_msgTypes[1]
+	mi := &file_ruleset_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -146,7 +318,7 @@ func (x *Refusal) String() string {
 func (*Refusal) ProtoMessage() {}
 
 func (x *Refusal) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[1]
+	mi := &file_ruleset_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -159,7 +331,7 @@ func (x *Refusal) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Refusal.ProtoReflect.Descriptor instead.
 func (*Refusal) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{1}
+	return file_ruleset_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Refusal) GetCode() string {
@@ -188,7 +360,7 @@ type Failure struct {
 
 func (x *Failure) Reset() {
 	*x = Failure{}
-	mi := &file_ruleset_proto_msgTypes[2]
+	mi := &file_ruleset_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -200,7 +372,7 @@ func (x *Failure) String() string {
 func (*Failure) ProtoMessage() {}
 
 func (x *Failure) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[2]
+	mi := &file_ruleset_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -213,7 +385,7 @@ func (x *Failure) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Failure.ProtoReflect.Descriptor instead.
 func (*Failure) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{2}
+	return file_ruleset_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Failure) GetRuleset() string {
@@ -245,7 +417,7 @@ type DescribeRequest struct {
 
 func (x *DescribeRequest) Reset() {
 	*x = DescribeRequest{}
-	mi := &file_ruleset_proto_msgTypes[3]
+	mi := &file_ruleset_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -257,7 +429,7 @@ func (x *DescribeRequest) String() string {
 func (*DescribeRequest) ProtoMessage() {}
 
 func (x *DescribeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[3]
+	mi := &file_ruleset_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -270,12 +442,12 @@ func (x *DescribeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DescribeRequest.ProtoReflect.Descriptor instead.
 func (*DescribeRequest) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{3}
+	return file_ruleset_proto_rawDescGZIP(), []int{6}
 }
 
 type DescribeResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// engine.Description as JSON.
+	// sdk.Description as JSON.
 	DescriptionJson []byte `protobuf:"bytes,1,opt,name=description_json,json=descriptionJson,proto3" json:"description_json,omitempty"`
 	Error           *Error `protobuf:"bytes,15,opt,name=error,proto3" json:"error,omitempty"`
 	unknownFields   protoimpl.UnknownFields
@@ -284,7 +456,7 @@ type DescribeResponse struct {
 
 func (x *DescribeResponse) Reset() {
 	*x = DescribeResponse{}
-	mi := &file_ruleset_proto_msgTypes[4]
+	mi := &file_ruleset_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -296,7 +468,7 @@ func (x *DescribeResponse) String() string {
 func (*DescribeResponse) ProtoMessage() {}
 
 func (x *DescribeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[4]
+	mi := &file_ruleset_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -309,7 +481,7 @@ func (x *DescribeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DescribeResponse.ProtoReflect.Descriptor instead.
 func (*DescribeResponse) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{4}
+	return file_ruleset_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *DescribeResponse) GetDescriptionJson() []byte {
@@ -337,17 +509,19 @@ type NewGameRequest struct {
 	// *sdk.Deal as JSON; empty for a random deal.
 	DealJson []byte `protobuf:"bytes,5,opt,name=deal_json,json=dealJson,proto3" json:"deal_json,omitempty"`
 	// map[string][]string as JSON: forced outcomes of labelled draws.
-	ForcedJson    []byte `protobuf:"bytes,6,opt,name=forced_json,json=forcedJson,proto3" json:"forced_json,omitempty"`
-	Opener        *int32 `protobuf:"varint,7,opt,name=opener,proto3,oneof" json:"opener,omitempty"`
-	Now           int64  `protobuf:"varint,8,opt,name=now,proto3" json:"now,omitempty"`
-	NoViews       bool   `protobuf:"varint,9,opt,name=no_views,json=noViews,proto3" json:"no_views,omitempty"`
+	ForcedJson []byte `protobuf:"bytes,6,opt,name=forced_json,json=forcedJson,proto3" json:"forced_json,omitempty"`
+	Opener     *int32 `protobuf:"varint,7,opt,name=opener,proto3,oneof" json:"opener,omitempty"`
+	Now        int64  `protobuf:"varint,8,opt,name=now,proto3" json:"now,omitempty"`
+	NoViews    bool   `protobuf:"varint,9,opt,name=no_views,json=noViews,proto3" json:"no_views,omitempty"`
+	// game, when set, is the key the plugin keeps the new game under, after 0 actions.
+	Game          string `protobuf:"bytes,10,opt,name=game,proto3" json:"game,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *NewGameRequest) Reset() {
 	*x = NewGameRequest{}
-	mi := &file_ruleset_proto_msgTypes[5]
+	mi := &file_ruleset_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -359,7 +533,7 @@ func (x *NewGameRequest) String() string {
 func (*NewGameRequest) ProtoMessage() {}
 
 func (x *NewGameRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[5]
+	mi := &file_ruleset_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -372,7 +546,7 @@ func (x *NewGameRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NewGameRequest.ProtoReflect.Descriptor instead.
 func (*NewGameRequest) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{5}
+	return file_ruleset_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *NewGameRequest) GetSeats() int32 {
@@ -438,6 +612,13 @@ func (x *NewGameRequest) GetNoViews() bool {
 	return false
 }
 
+func (x *NewGameRequest) GetGame() string {
+	if x != nil {
+		return x.Game
+	}
+	return ""
+}
+
 type ActRequest struct {
 	state   protoimpl.MessageState `protogen:"open.v1"`
 	State   []byte                 `protobuf:"bytes,1,opt,name=state,proto3" json:"state,omitempty"`
@@ -446,14 +627,22 @@ type ActRequest struct {
 	NoViews bool                   `protobuf:"varint,4,opt,name=no_views,json=noViews,proto3" json:"no_views,omitempty"`
 	// no_spectator skips the spectators' view (nobody watches); an older plugin ignores it and
 	// sends the view anyway.
-	NoSpectator   bool `protobuf:"varint,5,opt,name=no_spectator,json=noSpectator,proto3" json:"no_spectator,omitempty"`
+	NoSpectator bool `protobuf:"varint,5,opt,name=no_spectator,json=noSpectator,proto3" json:"no_spectator,omitempty"`
+	// ref names the game (state may then be empty: the plugin uses its copy, or answers NeedState).
+	Ref *GameRef `protobuf:"bytes,6,opt,name=ref,proto3" json:"ref,omitempty"`
+	// omit_state leaves the step's state empty unless its phase is not phase (the host stores a
+	// state at every phase change, else only every few actions).
+	OmitState bool   `protobuf:"varint,7,opt,name=omit_state,json=omitState,proto3" json:"omit_state,omitempty"`
+	Phase     string `protobuf:"bytes,8,opt,name=phase,proto3" json:"phase,omitempty"`
+	// dry_run: the step is not the game's (a check); the plugin's copy stays where it was.
+	DryRun        bool `protobuf:"varint,9,opt,name=dry_run,json=dryRun,proto3" json:"dry_run,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ActRequest) Reset() {
 	*x = ActRequest{}
-	mi := &file_ruleset_proto_msgTypes[6]
+	mi := &file_ruleset_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -465,7 +654,7 @@ func (x *ActRequest) String() string {
 func (*ActRequest) ProtoMessage() {}
 
 func (x *ActRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[6]
+	mi := &file_ruleset_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -478,7 +667,7 @@ func (x *ActRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ActRequest.ProtoReflect.Descriptor instead.
 func (*ActRequest) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{6}
+	return file_ruleset_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ActRequest) GetState() []byte {
@@ -516,6 +705,34 @@ func (x *ActRequest) GetNoSpectator() bool {
 	return false
 }
 
+func (x *ActRequest) GetRef() *GameRef {
+	if x != nil {
+		return x.Ref
+	}
+	return nil
+}
+
+func (x *ActRequest) GetOmitState() bool {
+	if x != nil {
+		return x.OmitState
+	}
+	return false
+}
+
+func (x *ActRequest) GetPhase() string {
+	if x != nil {
+		return x.Phase
+	}
+	return ""
+}
+
+func (x *ActRequest) GetDryRun() bool {
+	if x != nil {
+		return x.DryRun
+	}
+	return false
+}
+
 // Action is sdk.Action; cards travel as their codes ("QH", "Y+2").
 type Action struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -535,7 +752,7 @@ type Action struct {
 
 func (x *Action) Reset() {
 	*x = Action{}
-	mi := &file_ruleset_proto_msgTypes[7]
+	mi := &file_ruleset_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -547,7 +764,7 @@ func (x *Action) String() string {
 func (*Action) ProtoMessage() {}
 
 func (x *Action) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[7]
+	mi := &file_ruleset_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -560,7 +777,7 @@ func (x *Action) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Action.ProtoReflect.Descriptor instead.
 func (*Action) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{7}
+	return file_ruleset_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Action) GetSeat() int32 {
@@ -633,7 +850,7 @@ func (x *Action) GetArgs() map[string]string {
 	return nil
 }
 
-// StepResponse is engine.Step.
+// StepResponse is sdk.Step.
 type StepResponse struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
 	State  []byte                 `protobuf:"bytes,1,opt,name=state,proto3" json:"state,omitempty"`
@@ -651,7 +868,7 @@ type StepResponse struct {
 
 func (x *StepResponse) Reset() {
 	*x = StepResponse{}
-	mi := &file_ruleset_proto_msgTypes[8]
+	mi := &file_ruleset_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -663,7 +880,7 @@ func (x *StepResponse) String() string {
 func (*StepResponse) ProtoMessage() {}
 
 func (x *StepResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[8]
+	mi := &file_ruleset_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -676,7 +893,7 @@ func (x *StepResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StepResponse.ProtoReflect.Descriptor instead.
 func (*StepResponse) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{8}
+	return file_ruleset_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *StepResponse) GetState() []byte {
@@ -743,7 +960,7 @@ type Event struct {
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_ruleset_proto_msgTypes[9]
+	mi := &file_ruleset_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -755,7 +972,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[9]
+	mi := &file_ruleset_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -768,7 +985,7 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{9}
+	return file_ruleset_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *Event) GetName() string {
@@ -829,7 +1046,7 @@ type Status struct {
 
 func (x *Status) Reset() {
 	*x = Status{}
-	mi := &file_ruleset_proto_msgTypes[10]
+	mi := &file_ruleset_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -841,7 +1058,7 @@ func (x *Status) String() string {
 func (*Status) ProtoMessage() {}
 
 func (x *Status) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[10]
+	mi := &file_ruleset_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -854,7 +1071,7 @@ func (x *Status) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Status.ProtoReflect.Descriptor instead.
 func (*Status) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{10}
+	return file_ruleset_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *Status) GetPhase() string {
@@ -919,7 +1136,7 @@ type Deadline struct {
 
 func (x *Deadline) Reset() {
 	*x = Deadline{}
-	mi := &file_ruleset_proto_msgTypes[11]
+	mi := &file_ruleset_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -931,7 +1148,7 @@ func (x *Deadline) String() string {
 func (*Deadline) ProtoMessage() {}
 
 func (x *Deadline) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[11]
+	mi := &file_ruleset_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -944,7 +1161,7 @@ func (x *Deadline) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Deadline.ProtoReflect.Descriptor instead.
 func (*Deadline) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{11}
+	return file_ruleset_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Deadline) GetId() string {
@@ -979,13 +1196,14 @@ type InspectRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	State         []byte                 `protobuf:"bytes,1,opt,name=state,proto3" json:"state,omitempty"`
 	Views         bool                   `protobuf:"varint,2,opt,name=views,proto3" json:"views,omitempty"`
+	Ref           *GameRef               `protobuf:"bytes,3,opt,name=ref,proto3" json:"ref,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *InspectRequest) Reset() {
 	*x = InspectRequest{}
-	mi := &file_ruleset_proto_msgTypes[12]
+	mi := &file_ruleset_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -997,7 +1215,7 @@ func (x *InspectRequest) String() string {
 func (*InspectRequest) ProtoMessage() {}
 
 func (x *InspectRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[12]
+	mi := &file_ruleset_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1010,7 +1228,7 @@ func (x *InspectRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InspectRequest.ProtoReflect.Descriptor instead.
 func (*InspectRequest) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{12}
+	return file_ruleset_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *InspectRequest) GetState() []byte {
@@ -1027,7 +1245,14 @@ func (x *InspectRequest) GetViews() bool {
 	return false
 }
 
-// InspectResponse is engine.Inspection.
+func (x *InspectRequest) GetRef() *GameRef {
+	if x != nil {
+		return x.Ref
+	}
+	return nil
+}
+
+// InspectResponse is sdk.Inspection.
 type InspectResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Status        *Status                `protobuf:"bytes,1,opt,name=status,proto3" json:"status,omitempty"`
@@ -1042,7 +1267,7 @@ type InspectResponse struct {
 
 func (x *InspectResponse) Reset() {
 	*x = InspectResponse{}
-	mi := &file_ruleset_proto_msgTypes[13]
+	mi := &file_ruleset_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1054,7 +1279,7 @@ func (x *InspectResponse) String() string {
 func (*InspectResponse) ProtoMessage() {}
 
 func (x *InspectResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[13]
+	mi := &file_ruleset_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1067,7 +1292,7 @@ func (x *InspectResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InspectResponse.ProtoReflect.Descriptor instead.
 func (*InspectResponse) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{13}
+	return file_ruleset_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *InspectResponse) GetStatus() *Status {
@@ -1133,7 +1358,7 @@ type Value struct {
 
 func (x *Value) Reset() {
 	*x = Value{}
-	mi := &file_ruleset_proto_msgTypes[14]
+	mi := &file_ruleset_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1145,7 +1370,7 @@ func (x *Value) String() string {
 func (*Value) ProtoMessage() {}
 
 func (x *Value) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[14]
+	mi := &file_ruleset_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1158,7 +1383,7 @@ func (x *Value) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Value.ProtoReflect.Descriptor instead.
 func (*Value) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{14}
+	return file_ruleset_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *Value) GetKind() isValue_Kind {
@@ -1301,7 +1526,7 @@ type Strings struct {
 
 func (x *Strings) Reset() {
 	*x = Strings{}
-	mi := &file_ruleset_proto_msgTypes[15]
+	mi := &file_ruleset_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1313,7 +1538,7 @@ func (x *Strings) String() string {
 func (*Strings) ProtoMessage() {}
 
 func (x *Strings) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[15]
+	mi := &file_ruleset_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1326,7 +1551,7 @@ func (x *Strings) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Strings.ProtoReflect.Descriptor instead.
 func (*Strings) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{15}
+	return file_ruleset_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Strings) GetItems() []string {
@@ -1345,7 +1570,7 @@ type Ints struct {
 
 func (x *Ints) Reset() {
 	*x = Ints{}
-	mi := &file_ruleset_proto_msgTypes[16]
+	mi := &file_ruleset_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1357,7 +1582,7 @@ func (x *Ints) String() string {
 func (*Ints) ProtoMessage() {}
 
 func (x *Ints) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[16]
+	mi := &file_ruleset_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1370,7 +1595,7 @@ func (x *Ints) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ints.ProtoReflect.Descriptor instead.
 func (*Ints) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{16}
+	return file_ruleset_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Ints) GetItems() []int64 {
@@ -1389,7 +1614,7 @@ type StringLists struct {
 
 func (x *StringLists) Reset() {
 	*x = StringLists{}
-	mi := &file_ruleset_proto_msgTypes[17]
+	mi := &file_ruleset_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1401,7 +1626,7 @@ func (x *StringLists) String() string {
 func (*StringLists) ProtoMessage() {}
 
 func (x *StringLists) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[17]
+	mi := &file_ruleset_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1414,7 +1639,7 @@ func (x *StringLists) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StringLists.ProtoReflect.Descriptor instead.
 func (*StringLists) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{17}
+	return file_ruleset_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *StringLists) GetItems() []*Strings {
@@ -1430,13 +1655,14 @@ type BotRequest struct {
 	Seat          int32                  `protobuf:"varint,2,opt,name=seat,proto3" json:"seat,omitempty"`
 	Level         int32                  `protobuf:"varint,3,opt,name=level,proto3" json:"level,omitempty"`
 	Seed          uint64                 `protobuf:"varint,4,opt,name=seed,proto3" json:"seed,omitempty"`
+	Ref           *GameRef               `protobuf:"bytes,5,opt,name=ref,proto3" json:"ref,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *BotRequest) Reset() {
 	*x = BotRequest{}
-	mi := &file_ruleset_proto_msgTypes[18]
+	mi := &file_ruleset_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1448,7 +1674,7 @@ func (x *BotRequest) String() string {
 func (*BotRequest) ProtoMessage() {}
 
 func (x *BotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[18]
+	mi := &file_ruleset_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1461,7 +1687,7 @@ func (x *BotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BotRequest.ProtoReflect.Descriptor instead.
 func (*BotRequest) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{18}
+	return file_ruleset_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *BotRequest) GetState() []byte {
@@ -1492,6 +1718,13 @@ func (x *BotRequest) GetSeed() uint64 {
 	return 0
 }
 
+func (x *BotRequest) GetRef() *GameRef {
+	if x != nil {
+		return x.Ref
+	}
+	return nil
+}
+
 type BotResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Unset when the bot does nothing now.
@@ -1503,7 +1736,7 @@ type BotResponse struct {
 
 func (x *BotResponse) Reset() {
 	*x = BotResponse{}
-	mi := &file_ruleset_proto_msgTypes[19]
+	mi := &file_ruleset_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1515,7 +1748,7 @@ func (x *BotResponse) String() string {
 func (*BotResponse) ProtoMessage() {}
 
 func (x *BotResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[19]
+	mi := &file_ruleset_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1528,7 +1761,7 @@ func (x *BotResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BotResponse.ProtoReflect.Descriptor instead.
 func (*BotResponse) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{19}
+	return file_ruleset_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *BotResponse) GetAction() *Action {
@@ -1569,7 +1802,7 @@ type Call struct {
 
 func (x *Call) Reset() {
 	*x = Call{}
-	mi := &file_ruleset_proto_msgTypes[20]
+	mi := &file_ruleset_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1581,7 +1814,7 @@ func (x *Call) String() string {
 func (*Call) ProtoMessage() {}
 
 func (x *Call) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[20]
+	mi := &file_ruleset_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1594,7 +1827,7 @@ func (x *Call) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Call.ProtoReflect.Descriptor instead.
 func (*Call) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{20}
+	return file_ruleset_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *Call) GetId() uint64 {
@@ -1728,7 +1961,7 @@ func (*Call_Cancel) isCall_Request() {}
 
 func (*Call_DescribeHouseRule) isCall_Request() {}
 
-// DescribeHouseRuleRequest asks what a house-rule script declares (engine.HouseRuleDescriber): the
+// DescribeHouseRuleRequest asks what a house-rule script declares (sdk.HouseRuleDescriber): the
 // plugin compiles it and runs its top level in its sandbox. A plugin built before this request
 // answers it with status 12 (unimplemented).
 type DescribeHouseRuleRequest struct {
@@ -1740,7 +1973,7 @@ type DescribeHouseRuleRequest struct {
 
 func (x *DescribeHouseRuleRequest) Reset() {
 	*x = DescribeHouseRuleRequest{}
-	mi := &file_ruleset_proto_msgTypes[21]
+	mi := &file_ruleset_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1752,7 +1985,7 @@ func (x *DescribeHouseRuleRequest) String() string {
 func (*DescribeHouseRuleRequest) ProtoMessage() {}
 
 func (x *DescribeHouseRuleRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[21]
+	mi := &file_ruleset_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1765,7 +1998,7 @@ func (x *DescribeHouseRuleRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DescribeHouseRuleRequest.ProtoReflect.Descriptor instead.
 func (*DescribeHouseRuleRequest) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{21}
+	return file_ruleset_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *DescribeHouseRuleRequest) GetSource() string {
@@ -1777,7 +2010,7 @@ func (x *DescribeHouseRuleRequest) GetSource() string {
 
 type DescribeHouseRuleResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// engine.HouseRuleInfo as JSON.
+	// sdk.HouseRuleInfo as JSON.
 	InfoJson      []byte `protobuf:"bytes,1,opt,name=info_json,json=infoJson,proto3" json:"info_json,omitempty"`
 	Error         *Error `protobuf:"bytes,15,opt,name=error,proto3" json:"error,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -1786,7 +2019,7 @@ type DescribeHouseRuleResponse struct {
 
 func (x *DescribeHouseRuleResponse) Reset() {
 	*x = DescribeHouseRuleResponse{}
-	mi := &file_ruleset_proto_msgTypes[22]
+	mi := &file_ruleset_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1798,7 +2031,7 @@ func (x *DescribeHouseRuleResponse) String() string {
 func (*DescribeHouseRuleResponse) ProtoMessage() {}
 
 func (x *DescribeHouseRuleResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[22]
+	mi := &file_ruleset_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1811,7 +2044,7 @@ func (x *DescribeHouseRuleResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DescribeHouseRuleResponse.ProtoReflect.Descriptor instead.
 func (*DescribeHouseRuleResponse) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{22}
+	return file_ruleset_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *DescribeHouseRuleResponse) GetInfoJson() []byte {
@@ -1836,7 +2069,7 @@ type CancelRequest struct {
 
 func (x *CancelRequest) Reset() {
 	*x = CancelRequest{}
-	mi := &file_ruleset_proto_msgTypes[23]
+	mi := &file_ruleset_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1848,7 +2081,7 @@ func (x *CancelRequest) String() string {
 func (*CancelRequest) ProtoMessage() {}
 
 func (x *CancelRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[23]
+	mi := &file_ruleset_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1861,7 +2094,7 @@ func (x *CancelRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelRequest.ProtoReflect.Descriptor instead.
 func (*CancelRequest) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{23}
+	return file_ruleset_proto_rawDescGZIP(), []int{26}
 }
 
 // Reply answers the Call with the same id: the method's own response (which may carry a refusal or
@@ -1884,7 +2117,7 @@ type Reply struct {
 
 func (x *Reply) Reset() {
 	*x = Reply{}
-	mi := &file_ruleset_proto_msgTypes[24]
+	mi := &file_ruleset_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1896,7 +2129,7 @@ func (x *Reply) String() string {
 func (*Reply) ProtoMessage() {}
 
 func (x *Reply) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[24]
+	mi := &file_ruleset_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1909,7 +2142,7 @@ func (x *Reply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Reply.ProtoReflect.Descriptor instead.
 func (*Reply) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{24}
+	return file_ruleset_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Reply) GetId() uint64 {
@@ -2032,7 +2265,7 @@ type CallStatus struct {
 
 func (x *CallStatus) Reset() {
 	*x = CallStatus{}
-	mi := &file_ruleset_proto_msgTypes[25]
+	mi := &file_ruleset_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2044,7 +2277,7 @@ func (x *CallStatus) String() string {
 func (*CallStatus) ProtoMessage() {}
 
 func (x *CallStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[25]
+	mi := &file_ruleset_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2057,7 +2290,7 @@ func (x *CallStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallStatus.ProtoReflect.Descriptor instead.
 func (*CallStatus) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{25}
+	return file_ruleset_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *CallStatus) GetCode() int32 {
@@ -2082,7 +2315,7 @@ type OpenChannelRequest struct {
 
 func (x *OpenChannelRequest) Reset() {
 	*x = OpenChannelRequest{}
-	mi := &file_ruleset_proto_msgTypes[26]
+	mi := &file_ruleset_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2094,7 +2327,7 @@ func (x *OpenChannelRequest) String() string {
 func (*OpenChannelRequest) ProtoMessage() {}
 
 func (x *OpenChannelRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[26]
+	mi := &file_ruleset_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2107,7 +2340,7 @@ func (x *OpenChannelRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenChannelRequest.ProtoReflect.Descriptor instead.
 func (*OpenChannelRequest) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{26}
+	return file_ruleset_proto_rawDescGZIP(), []int{29}
 }
 
 // OpenChannelResponse says where to connect: network is "unix", address a socket path; token is
@@ -2123,7 +2356,7 @@ type OpenChannelResponse struct {
 
 func (x *OpenChannelResponse) Reset() {
 	*x = OpenChannelResponse{}
-	mi := &file_ruleset_proto_msgTypes[27]
+	mi := &file_ruleset_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2135,7 +2368,7 @@ func (x *OpenChannelResponse) String() string {
 func (*OpenChannelResponse) ProtoMessage() {}
 
 func (x *OpenChannelResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[27]
+	mi := &file_ruleset_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2148,7 +2381,7 @@ func (x *OpenChannelResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenChannelResponse.ProtoReflect.Descriptor instead.
 func (*OpenChannelResponse) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{27}
+	return file_ruleset_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *OpenChannelResponse) GetNetwork() string {
@@ -2176,11 +2409,21 @@ var File_ruleset_proto protoreflect.FileDescriptor
 
 const file_ruleset_proto_rawDesc = "" +
 	"\n" +
-	"\rruleset.proto\x12\x14cardhouse.ruleset.v1\"\x85\x01\n" +
+	"\rruleset.proto\x12\x14cardhouse.ruleset.v1\"\xc7\x01\n" +
 	"\x05Error\x129\n" +
 	"\arefusal\x18\x01 \x01(\v2\x1d.cardhouse.ruleset.v1.RefusalH\x00R\arefusal\x129\n" +
-	"\afailure\x18\x02 \x01(\v2\x1d.cardhouse.ruleset.v1.FailureH\x00R\afailureB\x06\n" +
-	"\x04kind\"5\n" +
+	"\afailure\x18\x02 \x01(\v2\x1d.cardhouse.ruleset.v1.FailureH\x00R\afailure\x12@\n" +
+	"\n" +
+	"need_state\x18\x03 \x01(\v2\x1f.cardhouse.ruleset.v1.NeedStateH\x00R\tneedStateB\x06\n" +
+	"\x04kind\"\v\n" +
+	"\tNeedState\"a\n" +
+	"\aGameRef\x12\x12\n" +
+	"\x04game\x18\x01 \x01(\tR\x04game\x12\x10\n" +
+	"\x03seq\x18\x02 \x01(\x03R\x03seq\x120\n" +
+	"\x04tail\x18\x03 \x03(\v2\x1c.cardhouse.ruleset.v1.LoggedR\x04tail\"P\n" +
+	"\x06Logged\x124\n" +
+	"\x06action\x18\x01 \x01(\v2\x1c.cardhouse.ruleset.v1.ActionR\x06action\x12\x10\n" +
+	"\x03now\x18\x02 \x01(\x03R\x03now\"5\n" +
 	"\aRefusal\x12\x12\n" +
 	"\x04code\x18\x01 \x01(\tR\x04code\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\"M\n" +
@@ -2191,7 +2434,7 @@ const file_ruleset_proto_rawDesc = "" +
 	"\x0fDescribeRequest\"p\n" +
 	"\x10DescribeResponse\x12)\n" +
 	"\x10description_json\x18\x01 \x01(\fR\x0fdescriptionJson\x121\n" +
-	"\x05error\x18\x0f \x01(\v2\x1b.cardhouse.ruleset.v1.ErrorR\x05error\"\x9a\x02\n" +
+	"\x05error\x18\x0f \x01(\v2\x1b.cardhouse.ruleset.v1.ErrorR\x05error\"\xae\x02\n" +
 	"\x0eNewGameRequest\x12\x14\n" +
 	"\x05seats\x18\x01 \x01(\x05R\x05seats\x12!\n" +
 	"\foptions_json\x18\x02 \x01(\fR\voptionsJson\x12\x12\n" +
@@ -2202,15 +2445,22 @@ const file_ruleset_proto_rawDesc = "" +
 	"forcedJson\x12\x1b\n" +
 	"\x06opener\x18\a \x01(\x05H\x00R\x06opener\x88\x01\x01\x12\x10\n" +
 	"\x03now\x18\b \x01(\x03R\x03now\x12\x19\n" +
-	"\bno_views\x18\t \x01(\bR\anoViewsB\t\n" +
-	"\a_opener\"\xa8\x01\n" +
+	"\bno_views\x18\t \x01(\bR\anoViews\x12\x12\n" +
+	"\x04game\x18\n" +
+	" \x01(\tR\x04gameB\t\n" +
+	"\a_opener\"\xa7\x02\n" +
 	"\n" +
 	"ActRequest\x12\x14\n" +
 	"\x05state\x18\x01 \x01(\fR\x05state\x124\n" +
 	"\x06action\x18\x02 \x01(\v2\x1c.cardhouse.ruleset.v1.ActionR\x06action\x12\x10\n" +
 	"\x03now\x18\x03 \x01(\x03R\x03now\x12\x19\n" +
 	"\bno_views\x18\x04 \x01(\bR\anoViews\x12!\n" +
-	"\fno_spectator\x18\x05 \x01(\bR\vnoSpectator\"\xe2\x02\n" +
+	"\fno_spectator\x18\x05 \x01(\bR\vnoSpectator\x12/\n" +
+	"\x03ref\x18\x06 \x01(\v2\x1d.cardhouse.ruleset.v1.GameRefR\x03ref\x12\x1d\n" +
+	"\n" +
+	"omit_state\x18\a \x01(\bR\tomitState\x12\x14\n" +
+	"\x05phase\x18\b \x01(\tR\x05phase\x12\x17\n" +
+	"\adry_run\x18\t \x01(\bR\x06dryRun\"\xe2\x02\n" +
 	"\x06Action\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x12\n" +
 	"\x04type\x18\x02 \x01(\tR\x04type\x12\x14\n" +
@@ -2259,10 +2509,11 @@ const file_ruleset_proto_rawDesc = "" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04seat\x18\x02 \x01(\x05R\x04seat\x12\x0e\n" +
 	"\x02at\x18\x03 \x01(\x03R\x02at\x12\x12\n" +
-	"\x04kind\x18\x04 \x01(\tR\x04kind\"<\n" +
+	"\x04kind\x18\x04 \x01(\tR\x04kind\"m\n" +
 	"\x0eInspectRequest\x12\x14\n" +
 	"\x05state\x18\x01 \x01(\fR\x05state\x12\x14\n" +
-	"\x05views\x18\x02 \x01(\bR\x05views\"\xfb\x02\n" +
+	"\x05views\x18\x02 \x01(\bR\x05views\x12/\n" +
+	"\x03ref\x18\x03 \x01(\v2\x1d.cardhouse.ruleset.v1.GameRefR\x03ref\"\xfb\x02\n" +
 	"\x0fInspectResponse\x124\n" +
 	"\x06status\x18\x01 \x01(\v2\x1c.cardhouse.ruleset.v1.StatusR\x06status\x12X\n" +
 	"\vobservation\x18\x02 \x03(\v26.cardhouse.ruleset.v1.InspectResponse.ObservationEntryR\vobservation\x12\x14\n" +
@@ -2288,13 +2539,14 @@ const file_ruleset_proto_rawDesc = "" +
 	"\x04Ints\x12\x14\n" +
 	"\x05items\x18\x01 \x03(\x03R\x05items\"B\n" +
 	"\vStringLists\x123\n" +
-	"\x05items\x18\x01 \x03(\v2\x1d.cardhouse.ruleset.v1.StringsR\x05items\"`\n" +
+	"\x05items\x18\x01 \x03(\v2\x1d.cardhouse.ruleset.v1.StringsR\x05items\"\x91\x01\n" +
 	"\n" +
 	"BotRequest\x12\x14\n" +
 	"\x05state\x18\x01 \x01(\fR\x05state\x12\x12\n" +
 	"\x04seat\x18\x02 \x01(\x05R\x04seat\x12\x14\n" +
 	"\x05level\x18\x03 \x01(\x05R\x05level\x12\x12\n" +
-	"\x04seed\x18\x04 \x01(\x04R\x04seed\"v\n" +
+	"\x04seed\x18\x04 \x01(\x04R\x04seed\x12/\n" +
+	"\x03ref\x18\x05 \x01(\v2\x1d.cardhouse.ruleset.v1.GameRefR\x03ref\"v\n" +
 	"\vBotResponse\x124\n" +
 	"\x06action\x18\x01 \x01(\v2\x1c.cardhouse.ruleset.v1.ActionR\x06action\x121\n" +
 	"\x05error\x18\x0f \x01(\v2\x1b.cardhouse.ruleset.v1.ErrorR\x05error\"\x97\x04\n" +
@@ -2351,82 +2603,91 @@ func file_ruleset_proto_rawDescGZIP() []byte {
 	return file_ruleset_proto_rawDescData
 }
 
-var file_ruleset_proto_msgTypes = make([]protoimpl.MessageInfo, 31)
+var file_ruleset_proto_msgTypes = make([]protoimpl.MessageInfo, 34)
 var file_ruleset_proto_goTypes = []any{
 	(*Error)(nil),                     // 0: cardhouse.ruleset.v1.Error
-	(*Refusal)(nil),                   // 1: cardhouse.ruleset.v1.Refusal
-	(*Failure)(nil),                   // 2: cardhouse.ruleset.v1.Failure
-	(*DescribeRequest)(nil),           // 3: cardhouse.ruleset.v1.DescribeRequest
-	(*DescribeResponse)(nil),          // 4: cardhouse.ruleset.v1.DescribeResponse
-	(*NewGameRequest)(nil),            // 5: cardhouse.ruleset.v1.NewGameRequest
-	(*ActRequest)(nil),                // 6: cardhouse.ruleset.v1.ActRequest
-	(*Action)(nil),                    // 7: cardhouse.ruleset.v1.Action
-	(*StepResponse)(nil),              // 8: cardhouse.ruleset.v1.StepResponse
-	(*Event)(nil),                     // 9: cardhouse.ruleset.v1.Event
-	(*Status)(nil),                    // 10: cardhouse.ruleset.v1.Status
-	(*Deadline)(nil),                  // 11: cardhouse.ruleset.v1.Deadline
-	(*InspectRequest)(nil),            // 12: cardhouse.ruleset.v1.InspectRequest
-	(*InspectResponse)(nil),           // 13: cardhouse.ruleset.v1.InspectResponse
-	(*Value)(nil),                     // 14: cardhouse.ruleset.v1.Value
-	(*Strings)(nil),                   // 15: cardhouse.ruleset.v1.Strings
-	(*Ints)(nil),                      // 16: cardhouse.ruleset.v1.Ints
-	(*StringLists)(nil),               // 17: cardhouse.ruleset.v1.StringLists
-	(*BotRequest)(nil),                // 18: cardhouse.ruleset.v1.BotRequest
-	(*BotResponse)(nil),               // 19: cardhouse.ruleset.v1.BotResponse
-	(*Call)(nil),                      // 20: cardhouse.ruleset.v1.Call
-	(*DescribeHouseRuleRequest)(nil),  // 21: cardhouse.ruleset.v1.DescribeHouseRuleRequest
-	(*DescribeHouseRuleResponse)(nil), // 22: cardhouse.ruleset.v1.DescribeHouseRuleResponse
-	(*CancelRequest)(nil),             // 23: cardhouse.ruleset.v1.CancelRequest
-	(*Reply)(nil),                     // 24: cardhouse.ruleset.v1.Reply
-	(*CallStatus)(nil),                // 25: cardhouse.ruleset.v1.CallStatus
-	(*OpenChannelRequest)(nil),        // 26: cardhouse.ruleset.v1.OpenChannelRequest
-	(*OpenChannelResponse)(nil),       // 27: cardhouse.ruleset.v1.OpenChannelResponse
-	nil,                               // 28: cardhouse.ruleset.v1.Action.ArgsEntry
-	nil,                               // 29: cardhouse.ruleset.v1.Event.DataEntry
-	nil,                               // 30: cardhouse.ruleset.v1.InspectResponse.ObservationEntry
+	(*NeedState)(nil),                 // 1: cardhouse.ruleset.v1.NeedState
+	(*GameRef)(nil),                   // 2: cardhouse.ruleset.v1.GameRef
+	(*Logged)(nil),                    // 3: cardhouse.ruleset.v1.Logged
+	(*Refusal)(nil),                   // 4: cardhouse.ruleset.v1.Refusal
+	(*Failure)(nil),                   // 5: cardhouse.ruleset.v1.Failure
+	(*DescribeRequest)(nil),           // 6: cardhouse.ruleset.v1.DescribeRequest
+	(*DescribeResponse)(nil),          // 7: cardhouse.ruleset.v1.DescribeResponse
+	(*NewGameRequest)(nil),            // 8: cardhouse.ruleset.v1.NewGameRequest
+	(*ActRequest)(nil),                // 9: cardhouse.ruleset.v1.ActRequest
+	(*Action)(nil),                    // 10: cardhouse.ruleset.v1.Action
+	(*StepResponse)(nil),              // 11: cardhouse.ruleset.v1.StepResponse
+	(*Event)(nil),                     // 12: cardhouse.ruleset.v1.Event
+	(*Status)(nil),                    // 13: cardhouse.ruleset.v1.Status
+	(*Deadline)(nil),                  // 14: cardhouse.ruleset.v1.Deadline
+	(*InspectRequest)(nil),            // 15: cardhouse.ruleset.v1.InspectRequest
+	(*InspectResponse)(nil),           // 16: cardhouse.ruleset.v1.InspectResponse
+	(*Value)(nil),                     // 17: cardhouse.ruleset.v1.Value
+	(*Strings)(nil),                   // 18: cardhouse.ruleset.v1.Strings
+	(*Ints)(nil),                      // 19: cardhouse.ruleset.v1.Ints
+	(*StringLists)(nil),               // 20: cardhouse.ruleset.v1.StringLists
+	(*BotRequest)(nil),                // 21: cardhouse.ruleset.v1.BotRequest
+	(*BotResponse)(nil),               // 22: cardhouse.ruleset.v1.BotResponse
+	(*Call)(nil),                      // 23: cardhouse.ruleset.v1.Call
+	(*DescribeHouseRuleRequest)(nil),  // 24: cardhouse.ruleset.v1.DescribeHouseRuleRequest
+	(*DescribeHouseRuleResponse)(nil), // 25: cardhouse.ruleset.v1.DescribeHouseRuleResponse
+	(*CancelRequest)(nil),             // 26: cardhouse.ruleset.v1.CancelRequest
+	(*Reply)(nil),                     // 27: cardhouse.ruleset.v1.Reply
+	(*CallStatus)(nil),                // 28: cardhouse.ruleset.v1.CallStatus
+	(*OpenChannelRequest)(nil),        // 29: cardhouse.ruleset.v1.OpenChannelRequest
+	(*OpenChannelResponse)(nil),       // 30: cardhouse.ruleset.v1.OpenChannelResponse
+	nil,                               // 31: cardhouse.ruleset.v1.Action.ArgsEntry
+	nil,                               // 32: cardhouse.ruleset.v1.Event.DataEntry
+	nil,                               // 33: cardhouse.ruleset.v1.InspectResponse.ObservationEntry
 }
 var file_ruleset_proto_depIdxs = []int32{
-	1,  // 0: cardhouse.ruleset.v1.Error.refusal:type_name -> cardhouse.ruleset.v1.Refusal
-	2,  // 1: cardhouse.ruleset.v1.Error.failure:type_name -> cardhouse.ruleset.v1.Failure
-	0,  // 2: cardhouse.ruleset.v1.DescribeResponse.error:type_name -> cardhouse.ruleset.v1.Error
-	7,  // 3: cardhouse.ruleset.v1.ActRequest.action:type_name -> cardhouse.ruleset.v1.Action
-	28, // 4: cardhouse.ruleset.v1.Action.args:type_name -> cardhouse.ruleset.v1.Action.ArgsEntry
-	10, // 5: cardhouse.ruleset.v1.StepResponse.status:type_name -> cardhouse.ruleset.v1.Status
-	0,  // 6: cardhouse.ruleset.v1.StepResponse.error:type_name -> cardhouse.ruleset.v1.Error
-	9,  // 7: cardhouse.ruleset.v1.StepResponse.events:type_name -> cardhouse.ruleset.v1.Event
-	29, // 8: cardhouse.ruleset.v1.Event.data:type_name -> cardhouse.ruleset.v1.Event.DataEntry
-	11, // 9: cardhouse.ruleset.v1.Status.deadlines:type_name -> cardhouse.ruleset.v1.Deadline
-	10, // 10: cardhouse.ruleset.v1.InspectResponse.status:type_name -> cardhouse.ruleset.v1.Status
-	30, // 11: cardhouse.ruleset.v1.InspectResponse.observation:type_name -> cardhouse.ruleset.v1.InspectResponse.ObservationEntry
-	0,  // 12: cardhouse.ruleset.v1.InspectResponse.error:type_name -> cardhouse.ruleset.v1.Error
-	15, // 13: cardhouse.ruleset.v1.Value.strs:type_name -> cardhouse.ruleset.v1.Strings
-	16, // 14: cardhouse.ruleset.v1.Value.ints:type_name -> cardhouse.ruleset.v1.Ints
-	17, // 15: cardhouse.ruleset.v1.Value.str_lists:type_name -> cardhouse.ruleset.v1.StringLists
-	15, // 16: cardhouse.ruleset.v1.StringLists.items:type_name -> cardhouse.ruleset.v1.Strings
-	7,  // 17: cardhouse.ruleset.v1.BotResponse.action:type_name -> cardhouse.ruleset.v1.Action
-	0,  // 18: cardhouse.ruleset.v1.BotResponse.error:type_name -> cardhouse.ruleset.v1.Error
-	3,  // 19: cardhouse.ruleset.v1.Call.describe:type_name -> cardhouse.ruleset.v1.DescribeRequest
-	5,  // 20: cardhouse.ruleset.v1.Call.new_game:type_name -> cardhouse.ruleset.v1.NewGameRequest
-	6,  // 21: cardhouse.ruleset.v1.Call.act:type_name -> cardhouse.ruleset.v1.ActRequest
-	12, // 22: cardhouse.ruleset.v1.Call.inspect:type_name -> cardhouse.ruleset.v1.InspectRequest
-	18, // 23: cardhouse.ruleset.v1.Call.bot:type_name -> cardhouse.ruleset.v1.BotRequest
-	23, // 24: cardhouse.ruleset.v1.Call.cancel:type_name -> cardhouse.ruleset.v1.CancelRequest
-	21, // 25: cardhouse.ruleset.v1.Call.describe_house_rule:type_name -> cardhouse.ruleset.v1.DescribeHouseRuleRequest
-	0,  // 26: cardhouse.ruleset.v1.DescribeHouseRuleResponse.error:type_name -> cardhouse.ruleset.v1.Error
-	4,  // 27: cardhouse.ruleset.v1.Reply.describe:type_name -> cardhouse.ruleset.v1.DescribeResponse
-	8,  // 28: cardhouse.ruleset.v1.Reply.step:type_name -> cardhouse.ruleset.v1.StepResponse
-	13, // 29: cardhouse.ruleset.v1.Reply.inspect:type_name -> cardhouse.ruleset.v1.InspectResponse
-	19, // 30: cardhouse.ruleset.v1.Reply.bot:type_name -> cardhouse.ruleset.v1.BotResponse
-	25, // 31: cardhouse.ruleset.v1.Reply.status:type_name -> cardhouse.ruleset.v1.CallStatus
-	22, // 32: cardhouse.ruleset.v1.Reply.house_rule:type_name -> cardhouse.ruleset.v1.DescribeHouseRuleResponse
-	14, // 33: cardhouse.ruleset.v1.InspectResponse.ObservationEntry.value:type_name -> cardhouse.ruleset.v1.Value
-	26, // 34: cardhouse.ruleset.v1.Ruleset.OpenChannel:input_type -> cardhouse.ruleset.v1.OpenChannelRequest
-	27, // 35: cardhouse.ruleset.v1.Ruleset.OpenChannel:output_type -> cardhouse.ruleset.v1.OpenChannelResponse
-	35, // [35:36] is the sub-list for method output_type
-	34, // [34:35] is the sub-list for method input_type
-	34, // [34:34] is the sub-list for extension type_name
-	34, // [34:34] is the sub-list for extension extendee
-	0,  // [0:34] is the sub-list for field type_name
+	4,  // 0: cardhouse.ruleset.v1.Error.refusal:type_name -> cardhouse.ruleset.v1.Refusal
+	5,  // 1: cardhouse.ruleset.v1.Error.failure:type_name -> cardhouse.ruleset.v1.Failure
+	1,  // 2: cardhouse.ruleset.v1.Error.need_state:type_name -> cardhouse.ruleset.v1.NeedState
+	3,  // 3: cardhouse.ruleset.v1.GameRef.tail:type_name -> cardhouse.ruleset.v1.Logged
+	10, // 4: cardhouse.ruleset.v1.Logged.action:type_name -> cardhouse.ruleset.v1.Action
+	0,  // 5: cardhouse.ruleset.v1.DescribeResponse.error:type_name -> cardhouse.ruleset.v1.Error
+	10, // 6: cardhouse.ruleset.v1.ActRequest.action:type_name -> cardhouse.ruleset.v1.Action
+	2,  // 7: cardhouse.ruleset.v1.ActRequest.ref:type_name -> cardhouse.ruleset.v1.GameRef
+	31, // 8: cardhouse.ruleset.v1.Action.args:type_name -> cardhouse.ruleset.v1.Action.ArgsEntry
+	13, // 9: cardhouse.ruleset.v1.StepResponse.status:type_name -> cardhouse.ruleset.v1.Status
+	0,  // 10: cardhouse.ruleset.v1.StepResponse.error:type_name -> cardhouse.ruleset.v1.Error
+	12, // 11: cardhouse.ruleset.v1.StepResponse.events:type_name -> cardhouse.ruleset.v1.Event
+	32, // 12: cardhouse.ruleset.v1.Event.data:type_name -> cardhouse.ruleset.v1.Event.DataEntry
+	14, // 13: cardhouse.ruleset.v1.Status.deadlines:type_name -> cardhouse.ruleset.v1.Deadline
+	2,  // 14: cardhouse.ruleset.v1.InspectRequest.ref:type_name -> cardhouse.ruleset.v1.GameRef
+	13, // 15: cardhouse.ruleset.v1.InspectResponse.status:type_name -> cardhouse.ruleset.v1.Status
+	33, // 16: cardhouse.ruleset.v1.InspectResponse.observation:type_name -> cardhouse.ruleset.v1.InspectResponse.ObservationEntry
+	0,  // 17: cardhouse.ruleset.v1.InspectResponse.error:type_name -> cardhouse.ruleset.v1.Error
+	18, // 18: cardhouse.ruleset.v1.Value.strs:type_name -> cardhouse.ruleset.v1.Strings
+	19, // 19: cardhouse.ruleset.v1.Value.ints:type_name -> cardhouse.ruleset.v1.Ints
+	20, // 20: cardhouse.ruleset.v1.Value.str_lists:type_name -> cardhouse.ruleset.v1.StringLists
+	18, // 21: cardhouse.ruleset.v1.StringLists.items:type_name -> cardhouse.ruleset.v1.Strings
+	2,  // 22: cardhouse.ruleset.v1.BotRequest.ref:type_name -> cardhouse.ruleset.v1.GameRef
+	10, // 23: cardhouse.ruleset.v1.BotResponse.action:type_name -> cardhouse.ruleset.v1.Action
+	0,  // 24: cardhouse.ruleset.v1.BotResponse.error:type_name -> cardhouse.ruleset.v1.Error
+	6,  // 25: cardhouse.ruleset.v1.Call.describe:type_name -> cardhouse.ruleset.v1.DescribeRequest
+	8,  // 26: cardhouse.ruleset.v1.Call.new_game:type_name -> cardhouse.ruleset.v1.NewGameRequest
+	9,  // 27: cardhouse.ruleset.v1.Call.act:type_name -> cardhouse.ruleset.v1.ActRequest
+	15, // 28: cardhouse.ruleset.v1.Call.inspect:type_name -> cardhouse.ruleset.v1.InspectRequest
+	21, // 29: cardhouse.ruleset.v1.Call.bot:type_name -> cardhouse.ruleset.v1.BotRequest
+	26, // 30: cardhouse.ruleset.v1.Call.cancel:type_name -> cardhouse.ruleset.v1.CancelRequest
+	24, // 31: cardhouse.ruleset.v1.Call.describe_house_rule:type_name -> cardhouse.ruleset.v1.DescribeHouseRuleRequest
+	0,  // 32: cardhouse.ruleset.v1.DescribeHouseRuleResponse.error:type_name -> cardhouse.ruleset.v1.Error
+	7,  // 33: cardhouse.ruleset.v1.Reply.describe:type_name -> cardhouse.ruleset.v1.DescribeResponse
+	11, // 34: cardhouse.ruleset.v1.Reply.step:type_name -> cardhouse.ruleset.v1.StepResponse
+	16, // 35: cardhouse.ruleset.v1.Reply.inspect:type_name -> cardhouse.ruleset.v1.InspectResponse
+	22, // 36: cardhouse.ruleset.v1.Reply.bot:type_name -> cardhouse.ruleset.v1.BotResponse
+	28, // 37: cardhouse.ruleset.v1.Reply.status:type_name -> cardhouse.ruleset.v1.CallStatus
+	25, // 38: cardhouse.ruleset.v1.Reply.house_rule:type_name -> cardhouse.ruleset.v1.DescribeHouseRuleResponse
+	17, // 39: cardhouse.ruleset.v1.InspectResponse.ObservationEntry.value:type_name -> cardhouse.ruleset.v1.Value
+	29, // 40: cardhouse.ruleset.v1.Ruleset.OpenChannel:input_type -> cardhouse.ruleset.v1.OpenChannelRequest
+	30, // 41: cardhouse.ruleset.v1.Ruleset.OpenChannel:output_type -> cardhouse.ruleset.v1.OpenChannelResponse
+	41, // [41:42] is the sub-list for method output_type
+	40, // [40:41] is the sub-list for method input_type
+	40, // [40:40] is the sub-list for extension type_name
+	40, // [40:40] is the sub-list for extension extendee
+	0,  // [0:40] is the sub-list for field type_name
 }
 
 func init() { file_ruleset_proto_init() }
@@ -2437,10 +2698,11 @@ func file_ruleset_proto_init() {
 	file_ruleset_proto_msgTypes[0].OneofWrappers = []any{
 		(*Error_Refusal)(nil),
 		(*Error_Failure)(nil),
+		(*Error_NeedState)(nil),
 	}
-	file_ruleset_proto_msgTypes[5].OneofWrappers = []any{}
-	file_ruleset_proto_msgTypes[7].OneofWrappers = []any{}
-	file_ruleset_proto_msgTypes[14].OneofWrappers = []any{
+	file_ruleset_proto_msgTypes[8].OneofWrappers = []any{}
+	file_ruleset_proto_msgTypes[10].OneofWrappers = []any{}
+	file_ruleset_proto_msgTypes[17].OneofWrappers = []any{
 		(*Value_Null)(nil),
 		(*Value_Int)(nil),
 		(*Value_Bool)(nil),
@@ -2450,7 +2712,7 @@ func file_ruleset_proto_init() {
 		(*Value_StrLists)(nil),
 		(*Value_Json)(nil),
 	}
-	file_ruleset_proto_msgTypes[20].OneofWrappers = []any{
+	file_ruleset_proto_msgTypes[23].OneofWrappers = []any{
 		(*Call_Describe)(nil),
 		(*Call_NewGame)(nil),
 		(*Call_Act)(nil),
@@ -2459,7 +2721,7 @@ func file_ruleset_proto_init() {
 		(*Call_Cancel)(nil),
 		(*Call_DescribeHouseRule)(nil),
 	}
-	file_ruleset_proto_msgTypes[24].OneofWrappers = []any{
+	file_ruleset_proto_msgTypes[27].OneofWrappers = []any{
 		(*Reply_Describe)(nil),
 		(*Reply_Step)(nil),
 		(*Reply_Inspect)(nil),
@@ -2473,7 +2735,7 @@ func file_ruleset_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ruleset_proto_rawDesc), len(file_ruleset_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   31,
+			NumMessages:   34,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -1,0 +1,145 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"syscall"
+	"testing"
+
+	"cardhouse/platform/internal/testgame"
+	"cardhouse/platform/room"
+	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// TestStickyPluginKillsAndRestarts plays a game through a real plugin process that keeps the
+// game in its sticky cache, past room.StateEvery actions, while the plugin is SIGKILLed at
+// random moments (between actions, and just as an action is sent, so often mid-call) and the
+// server is restarted twice (once with the stored state at the deal and a tail of actions after
+// it, once with the state stored at action StateEvery and a tail after that). No accepted action
+// is lost (each is accepted as the next seq, and the log holds them all), every restart shows
+// the same views, and the views the players hold are those an in-process replay of the log
+// gives; a replay through the plugin reaches the stored state byte for byte.
+func TestStickyPluginKillsAndRestarts(t *testing.T) { eachDialect(t, testStickyPluginKillsAndRestarts) }
+
+func testStickyPluginKillsAndRestarts(t *testing.T, dialect string) {
+	p := matcherPlugin(t)
+	e := newEnv(t, dialect, map[string]engine.Engine{testgame.ID: p})
+	alice, bob, code, ca, cb := twoSeats(e, map[string]any{"hand_size": 6, "call_seconds": 0})
+	if d, err := p.Describe(context.Background()); err != nil || !d.Sticky {
+		t.Fatalf("the plugin is not sticky: %+v %v", d, err)
+	}
+	rng := rand.New(rand.NewPCG(21, uint64(len(dialect))))
+	kill := func() {
+		if pid := p.Stats().PID; pid != 0 {
+			if err := syscall.Kill(pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+				t.Fatal(err)
+			}
+		}
+	}
+	const draws = room.StateEvery + 6 // 39 cards in the deck: drawing never ends the game
+	kills := 0
+	for i := range draws {
+		switch i {
+		case 10, room.StateEvery + 3:
+			ca, cb, _ = restartSeesTheSameViews(t, e, alice, bob, code, ca, cb)
+		}
+		if rng.IntN(4) == 0 {
+			kill() // between two actions
+			kills++
+		}
+		v := ca.latestView()
+		c := []*conn{ca, cb}[v.Turn]
+		c.send(map[string]any{"type": "act", "action": map[string]any{"type": sdk.ActDraw}})
+		if rng.IntN(4) == 0 {
+			kill() // while the room calls the plugin, or just before or after
+			kills++
+		}
+		if m := c.expect("accepted"); num(m["seq"]) != i+1 {
+			t.Fatalf("draw %d accepted as seq %s", i+1, m["seq"])
+		}
+	}
+	sameAsReplay(t, e, code, ca, cb, draws)
+	played := draws + playOut(t, map[int]*conn{0: ca, 1: cb}, nil, 600)
+	sameAsReplay(t, e, code, ca, cb, played)
+	var rep room.Replay
+	alice.must("GET", "/api/rooms/"+code+"/games/1/replay", nil, &rep)
+	if !rep.Matches || len(rep.Log) != played || rep.Final.Phase != sdk.PhaseGameOver {
+		t.Fatalf("replay through the plugin: matches %v, %d actions (want %d), final phase %q", rep.Matches, len(rep.Log), played, rep.Final.Phase)
+	}
+	s := p.Stats()
+	if s.NeedState == 0 || s.Crashes == 0 {
+		t.Errorf("plugin stats %+v: want crashes and calls answered ErrNeedState", s)
+	}
+	t.Logf("%d actions, %d kills: %d launches, %d crashes, %d calls, %d answered ErrNeedState", played, kills, s.Launches, s.Crashes, s.Calls, s.NeedState)
+}
+
+// sameAsReplay replays room code's game 1 from its stored log in-process (testgame's engine,
+// from the bytes, no cache involved) and checks the players' views are those of the state it
+// reaches, events aside, after n actions.
+func sameAsReplay(t *testing.T, e *env, code string, ca, cb *conn, n int) {
+	t.Helper()
+	ctx := context.Background()
+	sr, err := e.st.RoomByCode(ctx, code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := e.st.GameByNumber(ctx, sr.ID, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := e.st.Actions(ctx, g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != n {
+		t.Fatalf("the log holds %d actions, want %d", len(recs), n)
+	}
+	var opts map[string]any
+	if err := json.Unmarshal([]byte(g.Options), &opts); err != nil {
+		t.Fatal(err)
+	}
+	var opener *int
+	if g.Opener >= 0 {
+		opener = &g.Opener
+	}
+	eng := testgame.Engine()
+	st, err := eng.NewGame(ctx, &engine.NewGameRequest{Seats: g.Seats, Options: opts, Seed: uint64(g.Seed), Opener: opener, Now: g.StartNow, NoViews: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, rec := range recs {
+		if rec.Seq != i+1 {
+			t.Fatalf("the log's action %d has seq %d", i+1, rec.Seq)
+		}
+		var a sdk.Action
+		if err := json.Unmarshal([]byte(rec.Action), &a); err != nil {
+			t.Fatal(err)
+		}
+		if st, err = eng.Act(ctx, &engine.ActRequest{State: st.State, Action: a, Now: rec.Now, NoViews: true}); err != nil {
+			t.Fatalf("replaying action %d: %v", rec.Seq, err)
+		}
+	}
+	in, err := eng.Inspect(ctx, &engine.InspectRequest{State: st.State, Views: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seat, c := range []*conn{ca, cb} {
+		var want sdk.View
+		if err := json.Unmarshal(in.Views[seat], &want); err != nil {
+			t.Fatal(err)
+		}
+		got := c.latestView()
+		if c.lastSeq != n {
+			t.Fatalf("seat %d's last view is of seq %d, want %d", seat, c.lastSeq, n)
+		}
+		if diff := cmp.Diff(&want, got, cmpopts.IgnoreFields(sdk.View{}, "Events")); diff != "" {
+			t.Fatalf("seat %d's view after %d actions is not the replay's (-replay +room):\n%s", seat, n, diff)
+		}
+	}
+}
