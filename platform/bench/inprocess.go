@@ -157,16 +157,16 @@ func playInProcess(ctx context.Context, e engine.Engine, bot sdk.Bots, seed uint
 	measuring := func() bool { return phase.Load() == phaseMeasure }
 	rng := sdk.NewRNG(seed)
 	choose := func(ctx context.Context, t *botplay.Turn) (*sdk.Action, error) {
-		views := t.Step.Views
-		if t.Seat < 0 || t.Seat >= len(views) || !bytes.Contains(views[t.Seat], []byte(`"actions":[`)) {
-			return nil, nil
-		}
 		t0 := time.Now()
 		defer func() {
 			if measuring() {
 				c.other += time.Since(t0)
 			}
 		}()
+		views := t.Step.Views
+		if t.Seat < 0 || t.Seat >= len(views) || !bytes.Contains(views[t.Seat], []byte(`"actions":[`)) {
+			return nil, nil
+		}
 		var v sdk.View
 		if err := decodeJSON(views[t.Seat], &v); err != nil {
 			return nil, fmt.Errorf("decoding the view: %w", err)
