@@ -64,7 +64,7 @@ type Bot func(ctx context.Context, t *Turn) (*sdk.Action, error)
 type Turn struct {
 	// Step is the current step (with views when Config.Views); Start the step the game began at.
 	Step, Start *engine.Step
-	// Seat is the seat asked and Index its place in the order asked (both unset in Before).
+	// Seat is the seat asked and Index its place in the order asked (sdk.NoSeat and -1 in Before).
 	Seat, Index int
 	// N is the number of steps applied so far: this decision makes step N+1.
 	N int
