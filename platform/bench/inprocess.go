@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/botplay"
 	"cardhouse/sdk/engine"
 )
 
@@ -143,99 +144,87 @@ func onlineOptions(d *engine.Description) map[string]any {
 	return opts
 }
 
-// playInProcess plays games one after the other until ctx ends: for each step the bots of the
-// seats with an action open choose from their views (out-of-turn seats first, as a catch or a
-// call comes before the next play), the host deals between rounds, and when no bot acts the
-// earliest deadline falls due.
+// playInProcess plays games one after the other until ctx ends (botplay.Play, a game at a
+// time): for each step the bots of the seats with an action open choose from their views
+// (out-of-turn seats first, as a catch or a call comes before the next play), the host deals
+// between rounds, and when no bot acts the earliest deadline falls due. The engine's calls and
+// the bots' choices are timed apart.
 func playInProcess(ctx context.Context, e engine.Engine, bot sdk.Bots, seed uint64, phase *atomic.Int32, c *inCounts) error {
 	d, err := e.Describe(ctx)
 	if err != nil {
 		return err
 	}
-	opts := onlineOptions(d)
-	rng := sdk.NewRNG(seed)
-	var now int64 = 1_800_000_000_000
 	measuring := func() bool { return phase.Load() == phaseMeasure }
-	engineCall := func(f func() (*engine.Step, error)) (*engine.Step, error) {
-		t := time.Now()
-		st, err := f()
-		if measuring() {
-			c.engine += time.Since(t)
-		}
-		return st, err
-	}
-	for g := uint64(0); ctx.Err() == nil; g++ {
-		st, err := engineCall(func() (*engine.Step, error) {
-			return e.NewGame(ctx, &engine.NewGameRequest{Seats: Seats, Options: opts, Seed: seed + g, Now: now})
-		})
-		if err != nil {
-			return fmt.Errorf("in-process %s: new game: %w", d.ID, err)
-		}
-		for ctx.Err() == nil && st.Status.Phase != sdk.PhaseGameOver {
-			now += 10
-			var act *sdk.Action
-			if st.Status.Phase == sdk.PhaseRoundOver {
-				act = &sdk.Action{Seat: sdk.Host, Type: sdk.ActDeal}
-			} else {
-				t := time.Now()
-				actors := st.Status.Actors
-				if len(actors) > 1 {
-					actors = append(slices.Clone(actors[1:]), actors[0])
-				}
-				for _, seat := range actors {
-					if seat < 0 || seat >= len(st.Views) || !bytes.Contains(st.Views[seat], []byte(`"actions":[`)) {
-						continue
-					}
-					var v sdk.View
-					if err := decodeJSON(st.Views[seat], &v); err != nil {
-						return fmt.Errorf("in-process %s: decoding the view of seat %d: %w", d.ID, seat, err)
-					}
-					a, err := bot.Bot(ctx, sdk.BotRequest{Seat: seat, Level: botLevel, View: v, RNG: &rng})
-					if err != nil {
-						return fmt.Errorf("in-process %s: bot of seat %d: %w", d.ID, seat, err)
-					}
-					if a != nil {
-						a.Seat = seat
-						act = a
-						break
-					}
-				}
-				if measuring() {
-					c.other += time.Since(t)
-				}
-			}
-			byBot := act != nil && act.Seat >= 0
-			if act == nil {
-				dls := st.Status.Deadlines
-				if len(dls) == 0 {
-					return fmt.Errorf("in-process %s: no bot acts and no deadline is set (phase %s)", d.ID, st.Status.Phase)
-				}
-				first := slices.MinFunc(dls, func(a, b sdk.Deadline) int { return int(a.At - b.At) })
-				now = max(now, first.At)
-				act = &sdk.Action{Seat: sdk.Clock, Type: sdk.ActDeadline, Deadline: first.ID}
-			}
-			next, err := engineCall(func() (*engine.Step, error) {
-				return e.Act(ctx, &engine.ActRequest{State: st.State, Action: *act, Now: now})
-			})
-			if err != nil {
-				if ctx.Err() != nil {
-					return nil
-				}
-				return fmt.Errorf("in-process %s: %s of seat %d refused: %w", d.ID, act.Type, act.Seat, err)
-			}
-			st = next
+	rng := sdk.NewRNG(seed)
+	choose := func(ctx context.Context, t *botplay.Turn) (*sdk.Action, error) {
+		t0 := time.Now()
+		defer func() {
 			if measuring() {
+				c.other += time.Since(t0)
+			}
+		}()
+		views := t.Step.Views
+		if t.Seat < 0 || t.Seat >= len(views) || !bytes.Contains(views[t.Seat], []byte(`"actions":[`)) {
+			return nil, nil
+		}
+		var v sdk.View
+		if err := decodeJSON(views[t.Seat], &v); err != nil {
+			return nil, fmt.Errorf("decoding the view: %w", err)
+		}
+		return bot.Bot(ctx, sdk.BotRequest{Seat: t.Seat, Level: botLevel, View: v, RNG: &rng})
+	}
+	cfg := botplay.Config{Seats: Seats, Options: onlineOptions(d), Now: 1_800_000_000_000, Views: true,
+		Bot: choose, Order: botplay.OutOfTurnFirst, ThinkMS: 10,
+		OnAct: func(_ context.Context, a botplay.Attempt) error {
+			if a.Err == nil && measuring() {
 				c.applied++
-				if byBot {
+				if a.Kind == botplay.KindBot {
 					c.actions++
 				}
 			}
+			return nil
+		}}
+	timed := timedEngine{Engine: e, measuring: measuring, in: &c.engine}
+	for g := uint64(0); ctx.Err() == nil; g++ {
+		cfg.Seed = seed + g
+		res, err := botplay.Play(ctx, timed, cfg)
+		if ctx.Err() != nil {
+			return nil
 		}
-		if st.Status.Phase == sdk.PhaseGameOver && measuring() {
+		if err != nil {
+			return fmt.Errorf("in-process %s: %w", d.ID, err)
+		}
+		if measuring() {
 			c.games++
 		}
+		cfg.Now = res.Now
 	}
 	return nil
+}
+
+// timedEngine adds the time of each NewGame and Act, while measuring, to in.
+type timedEngine struct {
+	engine.Engine
+	measuring func() bool
+	in        *time.Duration
+}
+
+func (e timedEngine) NewGame(ctx context.Context, req *engine.NewGameRequest) (*engine.Step, error) {
+	t := time.Now()
+	st, err := e.Engine.NewGame(ctx, req)
+	if e.measuring() {
+		*e.in += time.Since(t)
+	}
+	return st, err
+}
+
+func (e timedEngine) Act(ctx context.Context, req *engine.ActRequest) (*engine.Step, error) {
+	t := time.Now()
+	st, err := e.Engine.Act(ctx, req)
+	if e.measuring() {
+		*e.in += time.Since(t)
+	}
+	return st, err
 }
 
 // Print writes the in-process figures.

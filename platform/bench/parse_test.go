@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"cardhouse/rulesets/hotspot"
 	"cardhouse/rulesets/lastcard"
 	"cardhouse/sdk"
+	"cardhouse/sdk/botplay"
 	"cardhouse/sdk/engine"
 
 	"github.com/google/go-cmp/cmp"
@@ -179,48 +181,50 @@ func TestDecodeJSONMatchesStd(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Run(d.ID, func(t *testing.T) {
-			st, err := e.NewGame(ctx, &engine.NewGameRequest{Seats: 4, Seed: 7, Options: onlineOptions(d), Now: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			rng := sdk.NewRNG(11)
 			views := 0
-			for step := 0; step < 400 && st.Status.Phase != sdk.PhaseGameOver; step++ {
-				var act *sdk.Action
+			compare := func(st *engine.Step) error {
 				for seat, raw := range append(slices.Clone(st.Views), st.Spectator) {
 					var want, got sdk.View
 					if err := json.Unmarshal(raw, &want); err != nil {
-						t.Fatalf("step %d: encoding/json cannot read the view: %v", step, err)
+						return fmt.Errorf("encoding/json cannot read the view: %w", err)
 					}
 					if err := decodeJSON(raw, &got); err != nil {
-						t.Fatalf("step %d: decodeJSON cannot read the view: %v\n%s", step, err, raw)
+						return fmt.Errorf("decodeJSON cannot read the view: %w\n%s", err, raw)
 					}
 					if diff := cmp.Diff(want, got); diff != "" {
-						t.Fatalf("step %d, view %d: decodeJSON reads (-encoding/json +decodeJSON):\n%s", step, seat, diff)
+						return fmt.Errorf("view %d: decodeJSON reads (-encoding/json +decodeJSON):\n%s", seat, diff)
 					}
 					views++
-					if act == nil && seat < len(st.Views) && len(got.Actions) > 0 {
-						a, err := r.bot.Bot(ctx, sdk.BotRequest{Seat: seat, Level: 1, View: got, RNG: &rng})
-						if err != nil {
-							t.Fatalf("step %d: the bot of seat %d: %v", step, seat, err)
-						}
-						if a != nil {
-							a.Seat, act = seat, a
+				}
+				return nil
+			}
+			rng := sdk.NewRNG(11)
+			res, err := botplay.Play(ctx, e, botplay.Config{Seats: 4, Seed: 7, Options: onlineOptions(d), Now: 1, Views: true, ThinkMS: 1, MaxSteps: 400,
+				// Every seat is asked in seat order; a seat's bot reads the view as decodeJSON read it.
+				Order: func(st sdk.Status) []int { return []int{0, 1, 2, 3} },
+				Bot: func(ctx context.Context, t *botplay.Turn) (*sdk.Action, error) {
+					var v sdk.View
+					if err := decodeJSON(t.Step.Views[t.Seat], &v); err != nil || len(v.Actions) == 0 {
+						return nil, err
+					}
+					return r.bot.Bot(ctx, sdk.BotRequest{Seat: t.Seat, Level: 1, View: v, RNG: &rng})
+				},
+				OnAct: func(_ context.Context, a botplay.Attempt) error {
+					if a.Err != nil {
+						return nil
+					}
+					if views == 0 { // the first action: the start's views too
+						if err := compare(a.BeforeStep); err != nil {
+							return fmt.Errorf("the start: %w", err)
 						}
 					}
-				}
-				if st.Status.Phase == sdk.PhaseRoundOver {
-					act = &sdk.Action{Seat: sdk.Host, Type: sdk.ActDeal}
-				}
-				if act == nil {
-					if len(st.Status.Deadlines) == 0 {
-						t.Fatalf("step %d: nobody can act and no deadline is set", step)
+					if err := compare(a.Step); err != nil {
+						return fmt.Errorf("after %s: %w", botplay.Describe(a.Action), err)
 					}
-					act = &sdk.Action{Seat: sdk.Clock, Type: sdk.ActDeadline, Deadline: st.Status.Deadlines[0].ID}
-				}
-				if st, err = e.Act(ctx, &engine.ActRequest{State: st.State, Action: *act, Now: int64(step + 2)}); err != nil {
-					t.Fatalf("step %d: %v", step, err)
-				}
+					return nil
+				}})
+			if err != nil {
+				t.Fatalf("after %d steps: %v", res.Steps, err)
 			}
 			if views < 100 {
 				t.Fatalf("only %d views compared", views)

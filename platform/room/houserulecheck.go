@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/botplay"
 	"cardhouse/sdk/engine"
 )
 
@@ -165,67 +166,26 @@ func (m *Manager) startWith(ctx context.Context, ruleset string, seats int, seed
 	return m.cfg.Engines[ruleset].NewGame(cctx, &engine.NewGameRequest{Seats: seats, Seed: seed, HouseRules: []sdk.HouseRule{rule}, NoViews: true})
 }
 
-// dryGame plays one game with bots in every seat through the ruleset's engine: the host deals
-// each next round, due deadlines fire in time order. A refusal, a failure, or a game where nobody
-// can act is an error naming the action.
+// dryGame plays one game with bots in every seat through the ruleset's engine (botplay.Play), each
+// call bounded by CallTimeout: the host deals each next round, due deadlines fire in time order.
+// A refusal, a failure, or a game where nobody can act is an error naming the action.
 func (m *Manager) dryGame(ctx context.Context, ruleset string, rule sdk.HouseRule, seats, level int, seed uint64, maxActions int) (DryRunGame, error) {
-	res := DryRunGame{Ruleset: ruleset, Seats: seats, BotLevel: level}
 	eng := m.cfg.Engines[ruleset]
-	call := func(f func(ctx context.Context) error) error {
-		cctx, cancel := context.WithTimeout(ctx, m.cfg.CallTimeout)
-		defer cancel()
-		return f(cctx)
+	play, err := botplay.Play(ctx, eng, botplay.Config{Seats: seats, Seed: seed, HouseRules: []sdk.HouseRule{rule},
+		Bot:         botplay.EngineBot(eng, botplay.Level(level), func(t *botplay.Turn) uint64 { return seed*7919 + uint64(t.N+1)*31 + uint64(t.Index) }),
+		MaxSteps:    maxActions,
+		CallTimeout: m.cfg.CallTimeout})
+	res := DryRunGame{Ruleset: ruleset, Seats: seats, BotLevel: level, Actions: play.Steps, Ended: play.Ended}
+	var pe *botplay.Error
+	switch {
+	case err == nil || !errors.As(err, &pe):
+		return res, err
+	case pe.Kind == botplay.KindStuck:
+		return res, errf(KindInvalid, "bad_house_rule", "action %d: no bot of seats %v has anything to do and nothing is due: the rule leaves the game stuck", pe.Step, pe.Actors)
+	case pe.Kind == botplay.KindStart:
+		return res, fmt.Errorf("the game does not start: %w", pe.Err)
+	case pe.Action == nil:
+		return res, fmt.Errorf("action %d: the bot of seat %d failed: %w", pe.Step, pe.Seat, pe.Err)
 	}
-	st, err := m.startWith(ctx, ruleset, seats, seed, rule)
-	if err != nil {
-		return res, fmt.Errorf("the game does not start: %w", err)
-	}
-	var now int64
-	for n := 1; n <= maxActions; n++ {
-		if err := ctx.Err(); err != nil {
-			return res, err
-		}
-		var a *sdk.Action
-		switch st.Status.Phase {
-		case sdk.PhaseGameOver:
-			res.Ended = true
-			return res, nil
-		case sdk.PhaseRoundOver:
-			a = &sdk.Action{Seat: sdk.Host, Type: sdk.ActDeal}
-		default:
-			for i, actor := range st.Status.Actors {
-				var ans *engine.BotAnswer
-				err := call(func(ctx context.Context) (err error) {
-					ans, err = eng.Bot(ctx, &engine.BotCall{State: st.State, Seat: actor, Level: level, Seed: seed*7919 + uint64(n)*31 + uint64(i)})
-					return err
-				})
-				if err != nil {
-					return res, fmt.Errorf("action %d: the bot of seat %d failed: %w", n, actor, err)
-				}
-				if ans.Action != nil {
-					a = ans.Action
-					break
-				}
-			}
-			if a == nil && len(st.Status.Deadlines) > 0 {
-				d := slices.MinFunc(st.Status.Deadlines, func(x, y sdk.Deadline) int { return int(x.At - y.At) })
-				now = max(now, d.At)
-				a = &sdk.Action{Seat: sdk.Clock, Type: sdk.ActDeadline, Deadline: d.ID}
-			}
-			if a == nil {
-				return res, errf(KindInvalid, "bad_house_rule", "action %d: no bot of seats %v has anything to do and nothing is due: the rule leaves the game stuck", n, st.Status.Actors)
-			}
-		}
-		var next *engine.Step
-		err := call(func(ctx context.Context) (err error) {
-			next, err = eng.Act(ctx, &engine.ActRequest{State: st.State, Action: *a, Now: now, NoViews: true})
-			return err
-		})
-		if err != nil {
-			return res, fmt.Errorf("action %d (%s of seat %d): %w", n, a.Type, a.Seat, err)
-		}
-		st = next
-		res.Actions = n
-	}
-	return res, nil
+	return res, fmt.Errorf("action %d (%s of seat %d): %w", pe.Step, pe.Action.Type, pe.Seat, pe.Err)
 }

@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"cardhouse/platform/internal/testgame"
 	"cardhouse/platform/room"
 	"cardhouse/platform/store"
 	"cardhouse/platform/store/storetest"
 	"cardhouse/sdk/engine"
+	"cardhouse/sdk/rulesettest/toy"
 )
 
 // TestSlowClientIsDropped: a client that never reads its outbox is dropped (close code 1013)
@@ -21,7 +21,7 @@ func TestSlowClientIsDropped(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	st := storetest.Open(t, "sqlite")
-	m, err := room.NewManager(ctx, room.Config{Store: st, Engines: map[string]engine.Engine{testgame.ID: testgame.Engine()},
+	m, err := room.NewManager(ctx, room.Config{Store: st, Engines: map[string]engine.Engine{toy.ID: engine.New(toy.Ruleset{})},
 		Clock: room.NewFakeClock(time.Unix(0, 0)), Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ChatBurst: 100})
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +34,7 @@ func TestSlowClientIsDropped(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r, err := m.Create(ctx, users[0], room.CreateRequest{Ruleset: testgame.ID})
+	r, err := m.Create(ctx, users[0], room.CreateRequest{Ruleset: toy.ID})
 	if err != nil {
 		t.Fatal(err)
 	}

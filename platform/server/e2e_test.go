@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"cardhouse/platform/internal/testgame"
 	"cardhouse/platform/room"
 	"cardhouse/platform/server"
 	"cardhouse/platform/store/storetest"
@@ -25,7 +24,7 @@ import (
 )
 
 func inProcess() map[string]engine.Engine {
-	return map[string]engine.Engine{testgame.ID: testgame.Engine()}
+	return map[string]engine.Engine{matcherID: matcherEngine()}
 }
 
 // noHandCards fails when a spectator's view shows any card of a hand.
@@ -142,7 +141,7 @@ func TestEndToEnd(t *testing.T) {
 			carol := e.guest("Carol")
 
 			var bad apiErr
-			if st := alice.call("POST", "/api/rooms", map[string]any{"ruleset": testgame.ID, "options": map[string]any{"hand_size": 99, "nope": true}}, &bad); st != http.StatusBadRequest {
+			if st := alice.call("POST", "/api/rooms", map[string]any{"ruleset": matcherID, "options": map[string]any{"hand_size": 99, "nope": true}}, &bad); st != http.StatusBadRequest {
 				t.Fatalf("invalid options: status %d, want 400", st)
 			}
 			var fields []string
@@ -153,7 +152,7 @@ func TestEndToEnd(t *testing.T) {
 				t.Fatalf("invalid options: fields (-want +got):\n%s\n%+v", diff, bad)
 			}
 
-			info := alice.createRoom(map[string]any{"ruleset": testgame.ID, "options": map[string]any{"hand_size": 4}, "seats": 3})
+			info := alice.createRoom(map[string]any{"ruleset": matcherID, "options": map[string]any{"hand_size": 4}, "seats": 3})
 			if len(info.Code) != room.CodeLength || strings.ContainsAny(info.Code, "ILO") {
 				t.Fatalf("room code %q: want %d letters without I, L, O", info.Code, room.CodeLength)
 			}
@@ -287,7 +286,7 @@ func testBadHTTPInput(t *testing.T, dialect string) {
 	e := newEnv(t, dialect, inProcess())
 	alice := e.register("Alice")
 	dave := e.guest("Dave")
-	info := alice.createRoom(map[string]any{"ruleset": testgame.ID})
+	info := alice.createRoom(map[string]any{"ruleset": matcherID})
 
 	tests := []struct {
 		name   string
@@ -301,16 +300,16 @@ func testBadHTTPInput(t *testing.T, dialect string) {
 		{"malformed JSON", alice, "POST", "/api/rooms", `{"ruleset":`, 400, "bad_json"},
 		{"wrong type", alice, "POST", "/api/rooms", `{"ruleset": 5}`, 400, "bad_json"},
 		{"unknown ruleset", alice, "POST", "/api/rooms", map[string]any{"ruleset": "poker"}, 400, "unknown_ruleset"},
-		{"bad mode", alice, "POST", "/api/rooms", map[string]any{"ruleset": testgame.ID, "mode": "solo"}, 400, "bad_options"},
-		{"too many seats", alice, "POST", "/api/rooms", map[string]any{"ruleset": testgame.ID, "seats": 9}, 400, "bad_options"},
-		{"bad bot level", alice, "POST", "/api/rooms", map[string]any{"ruleset": testgame.ID, "mode": "computer", "bots": []int{7}}, 400, "bad_options"},
+		{"bad mode", alice, "POST", "/api/rooms", map[string]any{"ruleset": matcherID, "mode": "solo"}, 400, "bad_options"},
+		{"too many seats", alice, "POST", "/api/rooms", map[string]any{"ruleset": matcherID, "seats": 9}, 400, "bad_options"},
+		{"bad bot level", alice, "POST", "/api/rooms", map[string]any{"ruleset": matcherID, "mode": "computer", "bots": []int{7}}, 400, "bad_options"},
 		{"non-member acting", dave, "POST", "/api/rooms/" + info.Code + "/act", map[string]any{"action": map[string]any{"type": "draw"}}, 403, "not_member"},
 		{"non-member dealing", dave, "POST", "/api/rooms/" + info.Code + "/deal", nil, 403, "not_host"},
 		{"non-member chatting", dave, "POST", "/api/rooms/" + info.Code + "/chat", map[string]any{"text": "hi"}, 403, "not_member"},
 		{"no such room", dave, "POST", "/api/rooms/ZZZZZZ/join", nil, 404, "no_room"},
 		{"bad username", e.browser("x"), "POST", "/api/register", map[string]any{"username": "a", "password": "short"}, 400, "invalid"},
 		{"wrong password", e.browser("x"), "POST", "/api/login", map[string]any{"username": "alice", "password": "wrong password"}, 401, "bad_login"},
-		{"anonymous create", e.browser("x"), "POST", "/api/rooms", map[string]any{"ruleset": testgame.ID}, 401, "login_required"},
+		{"anonymous create", e.browser("x"), "POST", "/api/rooms", map[string]any{"ruleset": matcherID}, 401, "login_required"},
 		{"bad colour", alice, "PATCH", "/api/me", map[string]any{"colour": "red"}, 400, "invalid"},
 	}
 	for _, tc := range tests {
@@ -326,7 +325,7 @@ func testBadHTTPInput(t *testing.T, dialect string) {
 	csrf := alice.csrf
 	alice.csrf = ""
 	var got apiErr
-	if st := alice.call("POST", "/api/rooms", map[string]any{"ruleset": testgame.ID}, &got); st != 403 || got.Error.Code != "csrf" {
+	if st := alice.call("POST", "/api/rooms", map[string]any{"ruleset": matcherID}, &got); st != 403 || got.Error.Code != "csrf" {
 		t.Fatalf("post without CSRF token: %d %+v", st, got)
 	}
 	alice.csrf = csrf
@@ -363,7 +362,7 @@ func testBansAndRateLimit(t *testing.T, dialect string) {
 	e := newEnv(t, dialect, inProcess())
 	e.register("Root") // for the login limit below
 	mallory := e.register("Mallory")
-	info := mallory.createRoom(map[string]any{"ruleset": testgame.ID})
+	info := mallory.createRoom(map[string]any{"ruleset": matcherID})
 	cm := mallory.connect(info.Code)
 	// What the admin area's ban does (admin/ is mounted by the binary, not by this package).
 	if err := e.st.SetBanned(t.Context(), mallory.id, true); err != nil {
@@ -403,7 +402,7 @@ func TestComputerRoomBotsPlay(t *testing.T) { eachDialect(t, testComputerRoomBot
 func testComputerRoomBotsPlay(t *testing.T, dialect string) {
 	e := newEnv(t, dialect, inProcess())
 	alice := e.register("Alice")
-	info := alice.createRoom(map[string]any{"ruleset": testgame.ID, "mode": "computer", "bots": []int{1, 2}, "options": map[string]any{"call_seconds": 0}})
+	info := alice.createRoom(map[string]any{"ruleset": matcherID, "mode": "computer", "bots": []int{1, 2}, "options": map[string]any{"call_seconds": 0}})
 	if info.Capacity != 3 || len(info.Members) != 3 {
 		t.Fatalf("computer room: %+v", info)
 	}
@@ -427,7 +426,7 @@ func testComputerRoomBotsPlay(t *testing.T, dialect string) {
 // twoSeats sets up a dealt two-seat Matcher game of Alice (seat 0) and Bob with options.
 func twoSeats(e *env, options map[string]any) (alice, bob *user, code string, ca, cb *conn) {
 	alice, bob = e.register("Alice"), e.guest("Bob")
-	info := alice.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 2, "options": options})
+	info := alice.createRoom(map[string]any{"ruleset": matcherID, "seats": 2, "options": options})
 	bob.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
 	ca, cb = alice.connect(info.Code), bob.connect(info.Code)
 	alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
@@ -543,8 +542,8 @@ func (f *flakyEngine) Inspect(ctx context.Context, req *engine.InspectRequest) (
 // players' actions are refused with engine_failure and nothing changes; once the ruleset is back,
 // the next action replays them first and the game goes on from where it was.
 func TestRestartWhileTheRulesetIsDown(t *testing.T) {
-	eng := &flakyEngine{Engine: testgame.Engine()}
-	e := newEnv(t, "sqlite", map[string]engine.Engine{testgame.ID: eng})
+	eng := &flakyEngine{Engine: matcherEngine()}
+	e := newEnv(t, "sqlite", map[string]engine.Engine{matcherID: eng})
 	alice, bob, code, ca, cb := twoSeats(e, map[string]any{"hand_size": 6, "call_seconds": 0})
 	const actions = 5
 	drawAlternately(ca, cb, actions)
@@ -579,7 +578,7 @@ func TestDropCoverRejoin(t *testing.T) { eachDialect(t, testDropCoverRejoin) }
 func testDropCoverRejoin(t *testing.T, dialect string) {
 	e := newEnv(t, dialect, inProcess())
 	alice, bob := e.register("Alice"), e.guest("Bob")
-	info := alice.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 2, "options": map[string]any{"hand_size": 7, "call_seconds": 0}})
+	info := alice.createRoom(map[string]any{"ruleset": matcherID, "seats": 2, "options": map[string]any{"hand_size": 7, "call_seconds": 0}})
 	bob.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
 	ca, cb := alice.connect(info.Code), bob.connect(info.Code)
 	alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
@@ -642,7 +641,7 @@ func TestPauseAndAbandon(t *testing.T) { eachDialect(t, testPauseAndAbandon) }
 func testPauseAndAbandon(t *testing.T, dialect string) {
 	e := newEnv(t, dialect, inProcess())
 	alice := e.register("Alice")
-	info := alice.createRoom(map[string]any{"ruleset": testgame.ID, "mode": "computer", "bots": []int{1}})
+	info := alice.createRoom(map[string]any{"ruleset": matcherID, "mode": "computer", "bots": []int{1}})
 	ca := alice.connect(info.Code)
 	alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
 	ca.latestView()
@@ -677,7 +676,7 @@ func TestRejoinAfterGameEnded(t *testing.T) { eachDialect(t, testRejoinAfterGame
 func testRejoinAfterGameEnded(t *testing.T, dialect string) {
 	e := newEnv(t, dialect, inProcess())
 	alice, bob := e.register("Alice"), e.guest("Bob")
-	info := alice.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 2, "options": map[string]any{"hand_size": 2, "call_seconds": 0}})
+	info := alice.createRoom(map[string]any{"ruleset": matcherID, "seats": 2, "options": map[string]any{"hand_size": 2, "call_seconds": 0}})
 	bob.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
 	ca, cb := alice.connect(info.Code), bob.connect(info.Code)
 	alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
@@ -741,7 +740,7 @@ func TestLateSpectator(t *testing.T) { eachDialect(t, testLateSpectator) }
 func testLateSpectator(t *testing.T, dialect string) {
 	e := newEnv(t, dialect, inProcess())
 	alice, bob, carol := e.register("Alice"), e.register("Bob"), e.register("Carol")
-	info := alice.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 2, "options": map[string]any{"hand_size": 7, "call_seconds": 0}})
+	info := alice.createRoom(map[string]any{"ruleset": matcherID, "seats": 2, "options": map[string]any{"hand_size": 7, "call_seconds": 0}})
 	bob.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
 	ca, cb := alice.connect(info.Code), bob.connect(info.Code)
 	alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)

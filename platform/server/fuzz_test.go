@@ -7,7 +7,6 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"cardhouse/platform/internal/testgame"
 	"cardhouse/platform/room"
 	"cardhouse/platform/server"
 )
@@ -83,7 +82,7 @@ func FuzzHTTPBody(f *testing.F) {
 	}
 	e := newEnv(f, "sqlite", inProcess())
 	alice := e.register("Alice")
-	info := alice.createRoom(map[string]any{"ruleset": testgame.ID, "mode": "computer", "bots": []int{1}})
+	info := alice.createRoom(map[string]any{"ruleset": matcherID, "mode": "computer", "bots": []int{1}})
 	alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		req, _ := http.NewRequest("POST", e.http.URL+"/api/rooms/"+info.Code+"/act", bytes.NewReader(data))

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"cardhouse/platform/internal/testgame"
 	"cardhouse/platform/room"
 	"cardhouse/platform/server"
 	"cardhouse/sdk"
@@ -213,7 +212,7 @@ func testActionsCarryOnlyWhatTheirTypeTakes(t *testing.T, dialect string) {
 func TestMemberOnlyRoutesAnswerAlike(t *testing.T) {
 	e := newEnv(t, "sqlite", inProcess())
 	alice := e.register("Alice")
-	info := alice.createRoom(map[string]any{"ruleset": testgame.ID})
+	info := alice.createRoom(map[string]any{"ruleset": matcherID})
 	dave := e.guest("Dave")
 	base := "/api/rooms/" + info.Code
 	for _, tc := range []struct {
@@ -336,7 +335,7 @@ func testGuestSeatsAreNotTakenByName(t *testing.T, dialect string) {
 func TestHostRoleNotByName(t *testing.T) {
 	e := newEnv(t, "sqlite", inProcess())
 	gina, bob := e.guest("Gina"), e.register("Bob")
-	info := gina.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 2})
+	info := gina.createRoom(map[string]any{"ruleset": matcherID, "seats": 2})
 	bob.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
 	cg, cb := gina.connect(info.Code), bob.connect(info.Code)
 	gina.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
@@ -363,7 +362,7 @@ func TestJoinBurstBesideAPlayingRoom(t *testing.T) {
 	e := newEnvTuned(t, "sqlite", inProcess(), func(rc *room.Config, _ *server.Config) { rc.MaxSpectators = n })
 	_, _, _, ca, cb := twoSeats(e, nil)
 	host := e.register("Hana")
-	info := host.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 2})
+	info := host.createRoom(map[string]any{"ruleset": matcherID, "seats": 2})
 	watchers := []*conn{host.connect(info.Code)}
 	for i := range n {
 		g := e.guest("Watcher " + strconvI(int64(i)))

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"testing"
 
-	"cardhouse/platform/internal/testgame"
 	"cardhouse/platform/room"
 
 	"github.com/google/go-cmp/cmp"
@@ -19,7 +18,7 @@ func TestMemberLookAndViewClock(t *testing.T) {
 	ada := e.guest("Ada")
 	ada.must("PATCH", "/api/me", map[string]any{"avatar": "moon", "colour": "#2f6fd6"}, nil)
 	bruno := e.guest("Bruno")
-	info := ada.createRoom(map[string]any{"ruleset": testgame.ID, "options": map[string]any{"hand_size": 2}, "seats": 2})
+	info := ada.createRoom(map[string]any{"ruleset": matcherID, "options": map[string]any{"hand_size": 2}, "seats": 2})
 	bruno.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
 	ca := ada.connect(info.Code)
 

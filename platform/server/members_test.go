@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"cardhouse/platform/internal/testgame"
 	"cardhouse/platform/room"
 
 	"github.com/coder/websocket"
@@ -26,7 +25,7 @@ func TestMembership(t *testing.T) { eachDialect(t, testMembership) }
 func testMembership(t *testing.T, dialect string) {
 	e := newEnv(t, dialect, inProcess())
 	alice, bob, carol, dave := e.register("Alice"), e.guest("Bob"), e.guest("Carol"), e.guest("Dave")
-	info := alice.createRoom(map[string]any{"ruleset": testgame.ID, "approval": true, "seats": 3})
+	info := alice.createRoom(map[string]any{"ruleset": matcherID, "approval": true, "seats": 3})
 	base := "/api/rooms/" + info.Code
 
 	// Approval-only: requests wait for the host.
@@ -113,7 +112,7 @@ func TestPassTheDevice(t *testing.T) { eachDialect(t, testPassTheDevice) }
 func testPassTheDevice(t *testing.T, dialect string) {
 	e := newEnv(t, dialect, inProcess())
 	erin := e.register("Erin")
-	info := erin.createRoom(map[string]any{"ruleset": testgame.ID, "mode": "device", "seats": 3, "options": map[string]any{"call_seconds": 0}})
+	info := erin.createRoom(map[string]any{"ruleset": matcherID, "mode": "device", "seats": 3, "options": map[string]any{"call_seconds": 0}})
 	if len(info.Members) != 3 {
 		t.Fatalf("device room members: %+v", info.Members)
 	}
@@ -148,7 +147,7 @@ func TestWebSocketOrigin(t *testing.T) { eachDialect(t, testWebSocketOrigin) }
 func testWebSocketOrigin(t *testing.T, dialect string) {
 	e := newEnv(t, dialect, inProcess())
 	alice := e.register("Alice")
-	info := alice.createRoom(map[string]any{"ruleset": testgame.ID})
+	info := alice.createRoom(map[string]any{"ruleset": matcherID})
 	url := "ws" + e.http.URL[len("http"):] + "/api/rooms/" + info.Code + "/ws"
 	_, resp, err := websocket.Dial(context.Background(), url, &websocket.DialOptions{HTTPClient: alice.c,
 		HTTPHeader: http.Header{"Origin": {"https://evil.example"}}})
@@ -165,10 +164,10 @@ func testTurnClock(t *testing.T, dialect string) {
 	e := newEnv(t, dialect, inProcess())
 	alice, bob := e.register("Alice"), e.guest("Bob")
 	var got apiErr
-	if st := alice.call("POST", "/api/rooms", map[string]any{"ruleset": testgame.ID, "turn_seconds": 2}, &got); st != 400 || got.Error.Fields[0].Field != "turn_seconds" {
+	if st := alice.call("POST", "/api/rooms", map[string]any{"ruleset": matcherID, "turn_seconds": 2}, &got); st != 400 || got.Error.Fields[0].Field != "turn_seconds" {
 		t.Fatalf("turn clock of 2 s: %d %+v", st, got)
 	}
-	info := alice.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 2, "turn_seconds": 10, "options": map[string]any{"call_seconds": 0}})
+	info := alice.createRoom(map[string]any{"ruleset": matcherID, "seats": 2, "turn_seconds": 10, "options": map[string]any{"call_seconds": 0}})
 	bob.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
 	ca, cb := alice.connect(info.Code), bob.connect(info.Code)
 	alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"cardhouse/platform/internal/testgame"
 	"cardhouse/platform/room"
 	"cardhouse/platform/server"
 	"cardhouse/sdk"
@@ -73,7 +72,7 @@ func TestRoomLimitPerHost(t *testing.T) { eachDialect(t, testRoomLimitPerHost) }
 func testRoomLimitPerHost(t *testing.T, dialect string) {
 	e := newEnvTuned(t, dialect, inProcess(), func(rc *room.Config, _ *server.Config) { rc.MaxRoomsPerHost = 2 })
 	guest, other := e.guest("Spammer"), e.guest("Other")
-	form := map[string]any{"ruleset": testgame.ID, "seats": 2}
+	form := map[string]any{"ruleset": matcherID, "seats": 2}
 	a, b := guest.createRoom(form), guest.createRoom(form)
 	ae := guest.refused("POST", "/api/rooms", form, 409, "too_many_rooms", a.Code, b.Code, "leave one")
 	if !strings.Contains(ae.Error.Reason, "2 open rooms") {
@@ -99,26 +98,26 @@ func testLobbyListsRoomsToSitIn(t *testing.T, dialect string) {
 	e := newEnv(t, dialect, inProcess())
 	alice, bob, carol := e.register("Alice"), e.guest("Bob"), e.guest("Carol")
 	opts := map[string]any{"hand_size": 2, "call_seconds": 0}
-	waiting := alice.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 3, "options": opts})
-	playing := alice.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 3, "options": opts})
+	waiting := alice.createRoom(map[string]any{"ruleset": matcherID, "seats": 3, "options": opts})
+	playing := alice.createRoom(map[string]any{"ruleset": matcherID, "seats": 3, "options": opts})
 	bob.must("POST", "/api/rooms/"+playing.Code+"/join", nil, nil)
 	cp := alice.connect(playing.Code)
 	alice.must("POST", "/api/rooms/"+playing.Code+"/deal", nil, nil)
-	full := alice.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 2, "options": opts})
+	full := alice.createRoom(map[string]any{"ruleset": matcherID, "seats": 2, "options": opts})
 	bob.must("POST", "/api/rooms/"+full.Code+"/join", nil, nil)
-	locked := alice.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 3, "options": opts})
+	locked := alice.createRoom(map[string]any{"ruleset": matcherID, "seats": 3, "options": opts})
 	alice.must("POST", "/api/rooms/"+locked.Code+"/lock", map[string]any{"locked": true}, nil)
-	computer := carol.createRoom(map[string]any{"ruleset": testgame.ID, "mode": "computer", "bots": []int{1}})
+	computer := carol.createRoom(map[string]any{"ruleset": matcherID, "mode": "computer", "bots": []int{1}})
 
 	// Finished: a 3-seat room with two players plays its game to the end.
-	finished := carol.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 3, "options": opts})
+	finished := carol.createRoom(map[string]any{"ruleset": matcherID, "seats": 3, "options": opts})
 	bob.must("POST", "/api/rooms/"+finished.Code+"/join", nil, nil)
 	cc, cb := carol.connect(finished.Code), bob.connect(finished.Code)
 	carol.must("POST", "/api/rooms/"+finished.Code+"/deal", nil, nil)
 	playOut(t, map[int]*conn{0: cc, 1: cb}, nil, 400)
 
 	// Abandoned: everyone dropped from a game that then waited out the pause limit.
-	abandoned := bob.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 3, "options": opts})
+	abandoned := bob.createRoom(map[string]any{"ruleset": matcherID, "seats": 3, "options": opts})
 	carol.must("POST", "/api/rooms/"+abandoned.Code+"/join", nil, nil)
 	dealDropAbandon(t, e, bob, abandoned.Code, 5*time.Minute)
 	cp.latestView()
@@ -155,11 +154,11 @@ func TestBotsLeaveAPersonTimeToReact(t *testing.T) { eachDialect(t, testBotsLeav
 
 func testBotsLeaveAPersonTimeToReact(t *testing.T, dialect string) {
 	const think, react = time.Second, 2500 * time.Millisecond
-	e := newEnvTuned(t, dialect, map[string]engine.Engine{testgame.ID: matcherPlugin(t)}, func(rc *room.Config, _ *server.Config) {
+	e := newEnvTuned(t, dialect, map[string]engine.Engine{matcherID: matcherPlugin(t)}, func(rc *room.Config, _ *server.Config) {
 		rc.BotDelay, rc.ReactionTime = think, react
 	})
 	alice := e.register("Alice")
-	info := alice.createRoom(map[string]any{"ruleset": testgame.ID, "mode": "computer", "bots": []int{1}, "options": map[string]any{"hand_size": 2, "call_seconds": 30}})
+	info := alice.createRoom(map[string]any{"ruleset": matcherID, "mode": "computer", "bots": []int{1}, "options": map[string]any{"hand_size": 2, "call_seconds": 30}})
 	ca := alice.connect(info.Code)
 	alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
 	for step := 0; ; step++ {
@@ -253,7 +252,7 @@ func TestDeviceSeatLooks(t *testing.T) { eachDialect(t, testDeviceSeatLooks) }
 func testDeviceSeatLooks(t *testing.T, dialect string) {
 	e := newEnv(t, dialect, inProcess())
 	alice, bob := e.register("Alice"), e.guest("Bob")
-	dev := alice.createRoom(map[string]any{"ruleset": testgame.ID, "mode": "device", "seats": 3})
+	dev := alice.createRoom(map[string]any{"ruleset": matcherID, "mode": "device", "seats": 3})
 	seat := func(info room.Info, n int) room.MemberInfo {
 		for _, m := range info.Members {
 			if m.Role == "player" && m.Seat == n {
@@ -277,7 +276,7 @@ func testDeviceSeatLooks(t *testing.T, dialect string) {
 		t.Errorf("bad name and colour: fields %+v", ae.Error.Fields)
 	}
 	bob.refused("PATCH", path, map[string]any{"display_name": "Bob's now"}, 403, "not_host")
-	online := alice.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 2})
+	online := alice.createRoom(map[string]any{"ruleset": matcherID, "seats": 2})
 	bob.must("POST", "/api/rooms/"+online.Code+"/join", nil, nil)
 	bobSeat := seat(alice.roomInfo(online.Code), 1)
 	alice.refused("PATCH", "/api/rooms/"+online.Code+"/members/"+strconvI(bobSeat.ID), map[string]any{"display_name": "Renamed"}, 400, "not_device_seat")
@@ -302,7 +301,7 @@ func testDeviceSeatLooks(t *testing.T, dialect string) {
 func TestLookChangeShowsAtOnce(t *testing.T) {
 	e := newEnv(t, "sqlite", inProcess())
 	ada, bruno := e.guest("Ada"), e.guest("Bruno")
-	info := ada.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 2})
+	info := ada.createRoom(map[string]any{"ruleset": matcherID, "seats": 2})
 	bruno.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
 	cb := bruno.connect(info.Code)
 	cb.sync()
@@ -325,7 +324,7 @@ func TestLookChangeShowsAtOnce(t *testing.T) {
 func TestBotsHaveNamesAndLevels(t *testing.T) {
 	e := newEnv(t, "sqlite", inProcess())
 	host := e.register("Hana")
-	info := host.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 4})
+	info := host.createRoom(map[string]any{"ruleset": matcherID, "seats": 4})
 	levels := []int{2, 1, 2}
 	for _, l := range levels {
 		host.must("POST", "/api/rooms/"+info.Code+"/bots", map[string]any{"level": l}, nil)
@@ -345,7 +344,7 @@ func TestBotsHaveNamesAndLevels(t *testing.T) {
 	if !slices.Equal(got, levels) {
 		t.Errorf("bot levels %v, want %v as the host chose", got, levels)
 	}
-	comp := e.register("Cleo").createRoom(map[string]any{"ruleset": testgame.ID, "mode": "computer", "bots": []int{1, 2}})
+	comp := e.register("Cleo").createRoom(map[string]any{"ruleset": matcherID, "mode": "computer", "bots": []int{1, 2}})
 	seen := map[string]bool{}
 	for _, m := range comp.Members {
 		if m.BotLevel > 0 && (seen[m.Name] || strings.Contains(m.Name, "level")) {

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"cardhouse/platform/internal/testgame"
 	"cardhouse/platform/room"
 	"cardhouse/sdk"
 	"cardhouse/sdk/engine"
@@ -28,8 +27,8 @@ const pluginEnv = "CARDHOUSE_SERVER_TEST_PLUGIN"
 var cardhouseBin, cardhouseBuildErr = "", ""
 
 func TestMain(m *testing.M) {
-	if os.Getenv(pluginEnv) == testgame.ID {
-		plugin.Serve(testgame.Engine())
+	if os.Getenv(pluginEnv) == matcherID {
+		plugin.Serve(matcherEngine())
 		return
 	}
 	dir, err := os.MkdirTemp("", "cardhouse-server-test-")
@@ -56,7 +55,7 @@ func matcherPlugin(t *testing.T) *plugin.Process {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := plugin.NewProcess(plugin.Spec{Path: exe, Env: []string{pluginEnv + "=" + testgame.ID}}, plugin.Config{})
+	p := plugin.NewProcess(plugin.Spec{Path: exe, Env: []string{pluginEnv + "=" + matcherID}}, plugin.Config{})
 	t.Cleanup(func() { p.Close() })
 	return p
 }
@@ -87,9 +86,9 @@ func TestPluginProcessKilledMidGame(t *testing.T) { eachDialect(t, testPluginPro
 
 func testPluginProcessKilledMidGame(t *testing.T, dialect string) {
 	p := matcherPlugin(t)
-	e := newEnv(t, dialect, map[string]engine.Engine{testgame.ID: p})
+	e := newEnv(t, dialect, map[string]engine.Engine{matcherID: p})
 	alice, bob, carol := e.register("Alice"), e.guest("Bob"), e.guest("Carol")
-	info := alice.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 2, "options": map[string]any{"call_seconds": 0}})
+	info := alice.createRoom(map[string]any{"ruleset": matcherID, "seats": 2, "options": map[string]any{"call_seconds": 0}})
 	bob.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
 	carol.must("POST", "/api/rooms/"+info.Code+"/join", map[string]any{"spectate": true}, nil)
 	ca, cb, cc := alice.connect(info.Code), bob.connect(info.Code), carol.connect(info.Code)
@@ -278,9 +277,9 @@ func TestFailedCommitKeepsTheViews(t *testing.T) { eachDialect(t, testFailedComm
 
 func testFailedCommitKeepsTheViews(t *testing.T, dialect string) {
 	p := matcherPlugin(t)
-	e := newEnv(t, dialect, map[string]engine.Engine{testgame.ID: p})
+	e := newEnv(t, dialect, map[string]engine.Engine{matcherID: p})
 	alice, bob := e.register("Alice"), e.guest("Bob")
-	info := alice.createRoom(map[string]any{"ruleset": testgame.ID, "seats": 2, "options": map[string]any{"call_seconds": 0}})
+	info := alice.createRoom(map[string]any{"ruleset": matcherID, "seats": 2, "options": map[string]any{"call_seconds": 0}})
 	bob.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
 	conns := map[int]*conn{0: alice.connect(info.Code), 1: bob.connect(info.Code)}
 	alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)

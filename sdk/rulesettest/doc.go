@@ -5,6 +5,6 @@
 // nothing, Apply never mutating its input, views that hide what they must (with the ruleset's
 // sdk.Redealer), bot playouts that end, and TableEditor round trips. [RunEngine] makes the checks
 // possible through the byte-level engine.Engine, so they also run across the real plugin process.
-// [Playout] is the reusable random/bot game driver behind them, exported for benchmarks and
-// tournaments.
+// [Playout] is the kit's random/bot game driver behind them (random and deliberately bad actions
+// on top of sdk/botplay, the one loop that plays games with bots), exported for benchmarks.
 package rulesettest

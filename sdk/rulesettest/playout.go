@@ -6,9 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/botplay"
 	"cardhouse/sdk/engine"
 )
 
@@ -44,90 +44,37 @@ type PlayoutConfig struct {
 	OnAct func(ctx context.Context, a Attempt) error
 }
 
-// Attempt is one action tried in a playout.
-type Attempt struct {
-	// Kind says who chose it: "bot", "random", "bad", "deadline" or "deal".
-	Kind string
-	// Before is the state the action was applied to; BeforeStep the step that made it.
-	Before     []byte
-	BeforeStep *engine.Step
-	Action     sdk.Action
-	Now        int64
-	// Step is the engine's answer when accepted; Err its error when not.
-	Step *engine.Step
-	Err  error
-}
+// Attempt is one action tried in a playout; its Kind is "bot", "random", "bad", "deadline" or
+// "deal".
+type Attempt = botplay.Attempt
 
 // Move is an accepted action and the clock it was applied at: enough to replay a game.
-type Move struct {
-	Action sdk.Action `json:"action"`
-	Now    int64      `json:"now"`
-}
+type Move = botplay.Move
 
-// PlayoutResult is what a playout did.
-type PlayoutResult struct {
-	// Steps counts the accepted actions (deadline firings and deals included).
-	Steps int
-	// Refused counts the actions refused (random and bad ones).
-	Refused int
-	// Moves are the accepted actions in order; Replay plays them again.
-	Moves []Move
-	// Start is the step that started the game; Final the last one.
-	Start *engine.Step
-	Final *engine.Step
-	// Ended is true when Games games reached game_over within MaxSteps.
-	Ended bool
-	// GamesEnded counts the games that reached game_over.
-	GamesEnded int
-	// Now is the game clock at the end, in ms.
-	Now int64
-}
+// PlayoutResult is what a playout did, filled in as far as it went.
+type PlayoutResult = botplay.Result
 
 // ErrNotEnded is wrapped by the error of a playout that reached MaxSteps before the games ended.
 var ErrNotEnded = errors.New("playout did not end")
 
-// Playout plays games through e: bots (or random actions) choose for the seats the status names
-// as actors, the clock moves ThinkMS before each decision and fires the deadlines that fall due,
-// the host deals on round_over (and on game_over until Games games have ended). It returns an
-// error wrapping ErrNotEnded when MaxSteps is reached first, and any engine failure, refused bot
-// action, accepted bad action, stuck game (no actor acts and no deadline is set) or OnAct error.
-// The result is filled in as far as the playout went.
+// Playout plays games through e (botplay.Play): bots (or random actions) choose for the seats the
+// status names as actors, in a random order, the clock moves ThinkMS before each decision and
+// fires the deadlines that fall due, the host deals on round_over (and on game_over until Games
+// games have ended). It returns an error wrapping ErrNotEnded when MaxSteps is reached first, and
+// any engine failure, refused bot action, accepted bad action, stuck game (no actor acts and no
+// deadline is set) or OnAct error. The result is filled in as far as the playout went.
 func Playout(ctx context.Context, e engine.Engine, cfg PlayoutConfig) (*PlayoutResult, error) {
-	p, err := newPlayer(ctx, e, cfg)
-	if err != nil {
-		return &PlayoutResult{}, err
-	}
-	return p.res, p.play()
-}
-
-type player struct {
-	ctx    context.Context
-	e      engine.Engine
-	cfg    PlayoutConfig
-	rng    sdk.RNG
-	res    *PlayoutResult
-	cur    *engine.Step
-	now    int64
-	bots   bool
-	views  bool
-	allSet []sdk.Card
-}
-
-func newPlayer(ctx context.Context, e engine.Engine, cfg PlayoutConfig) (*player, error) {
 	if cfg.MaxSteps <= 0 {
 		cfg.MaxSteps = 10000
 	}
 	if cfg.ThinkMS <= 0 {
 		cfg.ThinkMS = 500
 	}
-	if cfg.Games <= 0 {
-		cfg.Games = 1
-	}
 	desc, err := e.Describe(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("describe: %w", err)
+		return &PlayoutResult{}, fmt.Errorf("describe: %w", err)
 	}
-	p := &player{ctx: ctx, e: e, cfg: cfg, rng: sdk.NewRNG(cfg.Seed ^ 0x5eed), res: &PlayoutResult{}}
+	p := &player{e: e, cfg: cfg, rng: sdk.NewRNG(cfg.Seed ^ 0x5eed)}
 	p.bots = len(desc.BotLevels) > 0
 	if p.cfg.Level == 0 && p.bots {
 		p.cfg.Level = slices.Min(desc.BotLevels)
@@ -135,103 +82,36 @@ func newPlayer(ctx context.Context, e engine.Engine, cfg PlayoutConfig) (*player
 	if !p.bots {
 		p.cfg.Random = 1
 	}
-	p.views = cfg.Views || p.cfg.Random > 0 || p.cfg.Bad > 0
-	st, err := e.NewGame(ctx, &engine.NewGameRequest{Seats: cfg.Seats, Options: cfg.Options, Seed: cfg.Seed, Deal: cfg.Deal, NoViews: !p.views})
-	if err != nil {
-		return nil, fmt.Errorf("new game (%d seats, options %v, seed %d): %w", cfg.Seats, cfg.Options, cfg.Seed, err)
+	bc := botplay.Config{Seats: cfg.Seats, Options: cfg.Options, Seed: cfg.Seed, Deal: cfg.Deal,
+		Views: cfg.Views || p.cfg.Random > 0 || p.cfg.Bad > 0, Bot: p.decide, Order: p.actors,
+		ThinkMS: cfg.ThinkMS, DueFirst: true, MaxSteps: cfg.MaxSteps, Games: cfg.Games, Record: true, OnAct: cfg.OnAct}
+	if p.cfg.Bad > 0 {
+		bc.Before = p.bad
 	}
-	p.cur, p.res.Start, p.res.Final = st, st, st
-	in, err := e.Inspect(ctx, &engine.InspectRequest{State: st.State})
-	if err != nil {
-		return nil, fmt.Errorf("inspect the start: %w", err)
-	}
-	p.allSet = in.Cards
-	return p, nil
-}
-
-func (p *player) play() error {
-	for {
-		if err := p.ctx.Err(); err != nil {
-			return err
-		}
-		st := p.cur.Status
-		switch st.Phase {
-		case sdk.PhaseGameOver:
-			p.res.GamesEnded++
-			if p.res.GamesEnded >= p.cfg.Games {
-				p.res.Ended = true
-				return nil
-			}
-			if err := p.try("deal", sdk.Action{Seat: sdk.Host, Type: sdk.ActDeal}, true); err != nil {
-				return err
-			}
-			continue
-		case sdk.PhaseRoundOver:
-			if err := p.try("deal", sdk.Action{Seat: sdk.Host, Type: sdk.ActDeal}, true); err != nil {
-				return err
-			}
-			continue
-		}
-		if p.res.Steps >= p.cfg.MaxSteps {
-			return fmt.Errorf("%w within %d steps (%d games ended; phase %s, turn %d)", ErrNotEnded, p.cfg.MaxSteps, p.res.GamesEnded, st.Phase, st.Turn)
-		}
-		p.now += p.cfg.ThinkMS
-		fired, err := p.fireDue(p.now)
-		if err != nil {
-			return err
-		}
-		if fired {
-			continue
-		}
-		acted, err := p.decide()
-		if err != nil {
-			return err
-		}
-		if acted {
-			continue
-		}
-		// Nobody acts: jump to the next deadline, if any.
-		if len(p.cur.Status.Deadlines) == 0 {
-			return fmt.Errorf("stuck after %d steps: no seat acts (actors %v, turn %d) and no deadline is set", p.res.Steps, p.cur.Status.Actors, p.cur.Status.Turn)
-		}
-		next := slices.MinFunc(p.cur.Status.Deadlines, func(a, b sdk.Deadline) int { return cmpInt(a.At, b.At) })
-		if next.At > p.now {
-			p.now = next.At
-		}
-		if _, err := p.fireDue(p.now); err != nil {
-			return err
-		}
-	}
-}
-
-func cmpInt(a, b int64) int {
+	res, err := botplay.Play(ctx, e, bc)
+	var pe *botplay.Error
 	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
+	case errors.As(err, &pe) && pe.Kind == botplay.KindStart:
+		return res, fmt.Errorf("new game (%d seats, options %v, seed %d): %w", cfg.Seats, cfg.Options, cfg.Seed, pe.Err)
+	case err == nil && !res.Ended:
+		st := res.Final.Status
+		return res, fmt.Errorf("%w within %d steps (%d games ended; phase %s, turn %d)", ErrNotEnded, cfg.MaxSteps, res.GamesEnded, st.Phase, st.Turn)
 	}
-	return 0
+	return res, err
 }
 
-// fireDue fires the earliest deadline due by now, if any.
-func (p *player) fireDue(now int64) (bool, error) {
-	var due []sdk.Deadline
-	for _, d := range p.cur.Status.Deadlines {
-		if d.At <= now {
-			due = append(due, d)
-		}
-	}
-	if len(due) == 0 {
-		return false, nil
-	}
-	sort.SliceStable(due, func(i, j int) bool { return due[i].At < due[j].At })
-	return true, p.try("deadline", sdk.Action{Seat: sdk.Clock, Type: sdk.ActDeadline, Deadline: due[0].ID}, true)
+// player is what a playout's bots share: the playout's random source, drawn from in a fixed
+// order, and the cards of the game (for bad actions).
+type player struct {
+	e      engine.Engine
+	cfg    PlayoutConfig
+	rng    sdk.RNG
+	bots   bool
+	allSet []sdk.Card
 }
 
-// actors are the seats with an action open, in a random order.
-func (p *player) actors() []int {
-	st := p.cur.Status
+// actors are the seats with an action open (the seat in turn when none is), in a random order.
+func (p *player) actors(st sdk.Status) []int {
 	seats := slices.Clone(st.Actors)
 	if len(seats) == 0 && st.Turn >= 0 && st.Turn < st.Seats {
 		seats = []int{st.Turn}
@@ -240,38 +120,22 @@ func (p *player) actors() []int {
 	return seats
 }
 
-// decide lets one actor act; false when none wants to.
-func (p *player) decide() (bool, error) {
-	if p.cfg.Bad > 0 && p.chance(p.cfg.Bad) {
-		if err := p.bad(); err != nil {
-			return false, err
+// decide chooses for one seat: a random action (tried, it may be refused) with the share Random,
+// else the engine's bot of the playout's level.
+func (p *player) decide(ctx context.Context, t *botplay.Turn) (*sdk.Action, error) {
+	if p.chance(p.cfg.Random) {
+		if ok, err := p.random(ctx, t); err != nil || ok || !p.bots {
+			return nil, err
 		}
 	}
-	for _, seat := range p.actors() {
-		if p.chance(p.cfg.Random) {
-			ok, err := p.random(seat)
-			if err != nil || ok {
-				return ok, err
-			}
-			if !p.bots {
-				continue
-			}
-		}
-		if !p.bots {
-			continue
-		}
-		ans, err := p.e.Bot(p.ctx, &engine.BotCall{State: p.cur.State, Seat: seat, Level: p.cfg.Level, Seed: p.rng.Uint64()})
-		if err != nil {
-			return false, fmt.Errorf("step %d: bot %d for seat %d: %w", p.res.Steps, p.cfg.Level, seat, err)
-		}
-		if ans.Action == nil {
-			continue
-		}
-		a := *ans.Action
-		a.Seat = seat
-		return true, p.try("bot", a, true)
+	if !p.bots {
+		return nil, nil
 	}
-	return false, nil
+	ans, err := p.e.Bot(ctx, &engine.BotCall{State: t.Step.State, Seat: t.Seat, Level: p.cfg.Level, Seed: p.rng.Uint64()})
+	if err != nil {
+		return nil, fmt.Errorf("bot %d: %w", p.cfg.Level, err)
+	}
+	return ans.Action, nil
 }
 
 func (p *player) chance(share float64) bool {
@@ -284,33 +148,28 @@ func (p *player) chance(share float64) bool {
 	return float64(p.rng.Uint64()>>11)/(1<<53) < share
 }
 
-// view decodes seat's view of the current step (nil when views are off or broken).
-func (p *player) view(seat int) *sdk.View {
-	if seat < 0 || seat >= len(p.cur.Views) {
+// view decodes seat's view of st (nil when views are off or broken).
+func view(st *engine.Step, seat int) *sdk.View {
+	if seat < 0 || seat >= len(st.Views) {
 		return nil
 	}
 	var v sdk.View
-	if json.Unmarshal(p.cur.Views[seat], &v) != nil {
+	if json.Unmarshal(st.Views[seat], &v) != nil {
 		return nil
 	}
 	return &v
 }
 
-// random tries up to three random actions built from seat's view; true when one was accepted.
-func (p *player) random(seat int) (bool, error) {
-	v := p.view(seat)
+// random tries up to three random actions built from the seat's view; true when one was accepted.
+func (p *player) random(ctx context.Context, t *botplay.Turn) (bool, error) {
+	v := view(t.Step, t.Seat)
 	if v == nil || len(v.Actions) == 0 {
 		return false, nil
 	}
 	for range 3 {
 		spec := v.Actions[p.rng.Intn("spec", len(v.Actions))]
-		a := RandomAction(&p.rng, seat, spec)
-		before := p.res.Steps
-		if err := p.try("random", a, false); err != nil {
-			return false, err
-		}
-		if p.res.Steps > before {
-			return true, nil
+		if ok, err := t.Try(ctx, "random", RandomAction(&p.rng, t.Seat, spec)); err != nil || ok {
+			return ok, err
 		}
 	}
 	return false, nil
@@ -373,9 +232,19 @@ func choiceFields(choice string, cards []sdk.Card) (suit, color string) {
 	return choice, ""
 }
 
-// bad tries one deliberately bad action, which must be refused.
-func (p *player) bad() error {
-	st := p.cur.Status
+// bad tries, with the share Bad, one deliberately bad action, which must be refused.
+func (p *player) bad(ctx context.Context, t *botplay.Turn) error {
+	if !p.chance(p.cfg.Bad) {
+		return nil
+	}
+	if p.allSet == nil {
+		in, err := p.e.Inspect(ctx, &engine.InspectRequest{State: t.Start.State})
+		if err != nil {
+			return fmt.Errorf("inspect the start: %w", err)
+		}
+		p.allSet = in.Cards
+	}
+	st := t.Step.Status
 	var a sdk.Action
 	switch p.rng.Intn("bad", 4) {
 	case 0:
@@ -389,7 +258,7 @@ func (p *player) bad() error {
 			if slices.Contains(st.Actors, s) || s == st.Turn {
 				continue
 			}
-			if v := p.view(s); v != nil {
+			if v := view(t.Step, s); v != nil {
 				if z, ok := v.Zone(fmt.Sprintf("hand.%d", s)); ok && len(z.Cards) > 0 {
 					a = sdk.Action{Seat: s, Type: sdk.ActPlay, Cards: z.Cards[:1]}
 					break
@@ -398,7 +267,7 @@ func (p *player) bad() error {
 		}
 	case 3:
 		// The seat in turn plays a card it does not hold.
-		if v := p.view(st.Turn); v != nil {
+		if v := view(t.Step, st.Turn); v != nil {
 			z, ok := v.Zone(fmt.Sprintf("hand.%d", st.Turn))
 			if !ok {
 				break
@@ -415,42 +284,17 @@ func (p *player) bad() error {
 	if a.Type == "" {
 		return nil
 	}
-	before := p.res.Steps
-	if err := p.try("bad", a, false); err != nil {
+	ok, err := t.Try(ctx, "bad", a)
+	if err != nil {
 		return err
 	}
-	if p.res.Steps > before {
-		return fmt.Errorf("step %d: bad action %s was accepted, want refused", before, describe(a))
+	if ok {
+		return fmt.Errorf("step %d: bad action %s was accepted, want refused", t.N, describe(a))
 	}
 	return nil
 }
 
-// try applies a; a refusal is an error only when mustAccept.
-func (p *player) try(kind string, a sdk.Action, mustAccept bool) error {
-	att := Attempt{Kind: kind, Before: p.cur.State, BeforeStep: p.cur, Action: a, Now: p.now}
-	att.Step, att.Err = p.e.Act(p.ctx, &engine.ActRequest{State: p.cur.State, Action: a, Now: p.now, NoViews: !p.views})
-	if p.cfg.OnAct != nil {
-		if err := p.cfg.OnAct(p.ctx, att); err != nil {
-			return err
-		}
-	}
-	if att.Err != nil {
-		if !errors.Is(att.Err, sdk.ErrIllegal) || mustAccept {
-			return fmt.Errorf("step %d: %s action %s: %w", p.res.Steps, kind, describe(a), att.Err)
-		}
-		p.res.Refused++
-		return nil
-	}
-	p.res.Steps++
-	p.res.Moves = append(p.res.Moves, Move{Action: a, Now: p.now})
-	p.cur, p.res.Final, p.res.Now = att.Step, att.Step, p.now
-	return nil
-}
-
-func describe(a sdk.Action) string {
-	b, _ := json.Marshal(a)
-	return string(b)
-}
+func describe(a sdk.Action) string { return botplay.Describe(a) }
 
 // Replay starts the game of cfg again and applies moves in order, returning every step (the
 // start first). A refused move is an error naming it.

@@ -7,11 +7,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"slices"
 	"sort"
 	"strings"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/botplay"
 	"cardhouse/sdk/engine"
 	"cardhouse/sdk/houserules"
 	"cardhouse/sdk/scenario"
@@ -170,56 +170,33 @@ type gameResult struct {
 	key string
 }
 
-// playBotGame plays one game to its end with bots in every seat: the host deals each next round,
-// due deadlines fire in time order.
+// playBotGame plays one game to its end with bots in every seat (botplay.Play): the host deals
+// each next round, due deadlines fire in time order.
 func playBotGame(ctx context.Context, eng engine.Engine, rule sdk.HouseRule, opts map[string]any, seats, level int, seed uint64, maxSteps int) gameResult {
+	res, err := botplay.Play(ctx, eng, botplay.Config{Seats: seats, Seed: seed, Options: opts, HouseRules: []sdk.HouseRule{rule},
+		Bot:      botplay.EngineBot(eng, botplay.Level(level), func(t *botplay.Turn) uint64 { return seed*7919 + uint64(t.N+1)*31 + uint64(t.Index) }),
+		MaxSteps: maxSteps})
 	fail := func(steps int, key, format string, args ...any) gameResult {
 		return gameResult{steps: steps, key: key, problem: fmt.Sprintf(format, args...)}
 	}
-	st, err := eng.NewGame(ctx, &engine.NewGameRequest{Seats: seats, Seed: seed, Options: opts, HouseRules: []sdk.HouseRule{rule}, NoViews: true})
-	if err != nil {
-		return fail(0, err.Error(), "the game does not start: %v", err)
+	var pe *botplay.Error
+	switch {
+	case err == nil && res.Ended:
+		return gameResult{steps: res.Steps}
+	case err == nil:
+		return fail(maxSteps, "no end", "the game did not end within %d actions", maxSteps)
+	case !errors.As(err, &pe):
+		return fail(res.Steps+1, "cancelled", "%v", err)
+	case pe.Kind == botplay.KindStart:
+		return fail(0, pe.Err.Error(), "the game does not start: %v", pe.Err)
+	case pe.Kind == botplay.KindStuck:
+		return fail(pe.Step, "stuck", "action %d: no bot of seats %v has anything to do and nothing is due: the game is stuck", pe.Step, pe.Actors)
+	case pe.Action == nil:
+		return fail(pe.Step, pe.Err.Error(), "action %d: the bot of seat %d failed: %v", pe.Step, pe.Seat, pe.Err)
 	}
-	var now int64
-	for step := 1; step <= maxSteps; step++ {
-		if err := ctx.Err(); err != nil {
-			return fail(step, "cancelled", "%v", err)
-		}
-		var a *sdk.Action
-		switch st.Status.Phase {
-		case sdk.PhaseGameOver:
-			return gameResult{steps: step - 1}
-		case sdk.PhaseRoundOver:
-			a = &sdk.Action{Seat: sdk.Host, Type: sdk.ActDeal}
-		default:
-			for i, actor := range st.Status.Actors {
-				ans, err := eng.Bot(ctx, &engine.BotCall{State: st.State, Seat: actor, Level: level, Seed: seed*7919 + uint64(step)*31 + uint64(i)})
-				if err != nil {
-					return fail(step, err.Error(), "action %d: the bot of seat %d failed: %v", step, actor, err)
-				}
-				if ans.Action != nil {
-					a = ans.Action
-					break
-				}
-			}
-			if a == nil && len(st.Status.Deadlines) > 0 {
-				d := slices.MinFunc(st.Status.Deadlines, func(x, y sdk.Deadline) int { return int(x.At - y.At) })
-				now = max(now, d.At)
-				a = &sdk.Action{Seat: sdk.Clock, Type: sdk.ActDeadline, Deadline: d.ID}
-			}
-			if a == nil {
-				return fail(step, "stuck", "action %d: no bot of seats %v has anything to do and nothing is due: the game is stuck", step, st.Status.Actors)
-			}
-		}
-		next, err := eng.Act(ctx, &engine.ActRequest{State: st.State, Action: *a, Now: now, NoViews: true})
-		if err != nil {
-			what := "refused"
-			if errors.Is(err, sdk.ErrRuleset) {
-				what = "failed"
-			}
-			return fail(step, err.Error(), "action %d (%s): %s: %v", step, scenario.DescribeAction(*a), what, err)
-		}
-		st = next
+	what := "refused"
+	if errors.Is(pe.Err, sdk.ErrRuleset) {
+		what = "failed"
 	}
-	return fail(maxSteps, "no end", "the game did not end within %d actions", maxSteps)
+	return fail(pe.Step, pe.Err.Error(), "action %d (%s): %s: %v", pe.Step, scenario.DescribeAction(*pe.Action), what, pe.Err)
 }

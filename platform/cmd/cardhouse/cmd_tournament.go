@@ -17,6 +17,7 @@ import (
 
 	"cardhouse/plugins/builtin"
 	"cardhouse/sdk"
+	"cardhouse/sdk/botplay"
 	"cardhouse/sdk/engine"
 	"cardhouse/sdk/search"
 
@@ -368,69 +369,36 @@ func gameSeed(cfg tournamentConfig, g int) uint64 {
 	return cfg.Seed + uint64(g)
 }
 
-// playGame plays game g to game_over: bots choose for the seats the status names (out-of-turn
-// actors first, as a catch or a call must come before the next play), the host deals on
-// round_over, and a game in which no bot acts fires its earliest deadline.
+// playGame plays game g to game_over (botplay.Play): the bots of the game's levels choose for the
+// seats the status names, out-of-turn actors first (a catch or a call must come before the next
+// play), the clock moves 500 ms a decision, the host deals on round_over, and a game in which no
+// bot acts fires its earliest deadline. Each bot call is timed.
 func playGame(ctx context.Context, e engine.Engine, cfg tournamentConfig, g int) gameOutcome {
 	levels := seatLevels(cfg, g)
 	seed := gameSeed(cfg, g)
 	o := gameOutcome{winner: sdk.NoSeat, levels: levels, moves: make([]int, cfg.Seats), think: make([]time.Duration, cfg.Seats), slowest: make([]time.Duration, cfg.Seats), seed: seed}
-	st, err := e.NewGame(ctx, &engine.NewGameRequest{Seats: cfg.Seats, Options: cfg.Options, Seed: seed, NoViews: true})
-	if err != nil {
-		o.err = err
-		return o
+	bot := botplay.EngineBot(e, func(seat int) int { return levels[seat] }, func(t *botplay.Turn) uint64 { return seed*1_000_003 + uint64(t.N) })
+	timed := func(ctx context.Context, t *botplay.Turn) (*sdk.Action, error) {
+		t0 := time.Now()
+		a, err := bot(ctx, t)
+		if err != nil {
+			return nil, fmt.Errorf("bot of level %d: %w", levels[t.Seat], err)
+		}
+		took := time.Since(t0)
+		o.think[t.Seat] += took
+		o.slowest[t.Seat] = max(o.slowest[t.Seat], took)
+		if a != nil {
+			o.moves[t.Seat]++
+		}
+		return a, nil
 	}
-	var now int64
-	for o.steps = 0; o.steps < cfg.MaxSteps; o.steps++ {
-		switch st.Status.Phase {
-		case sdk.PhaseGameOver:
-			o.winner = st.Status.Winner
-			return o
-		case sdk.PhaseRoundOver:
-			if st, err = e.Act(ctx, &engine.ActRequest{State: st.State, Action: sdk.Action{Seat: sdk.Host, Type: sdk.ActDeal}, Now: now, NoViews: true}); err != nil {
-				o.err = fmt.Errorf("deal: %w", err)
-				return o
-			}
-			continue
-		}
-		now += 500
-		actors := st.Status.Actors
-		if len(actors) > 1 {
-			actors = append(slices.Clone(actors[1:]), actors[0])
-		}
-		var act *sdk.Action
-		for _, seat := range actors {
-			t0 := time.Now()
-			ans, err := e.Bot(ctx, &engine.BotCall{State: st.State, Seat: seat, Level: levels[seat], Seed: seed*1_000_003 + uint64(o.steps)})
-			if err != nil {
-				o.err = fmt.Errorf("bot of level %d for seat %d: %w", levels[seat], seat, err)
-				return o
-			}
-			took := time.Since(t0)
-			o.think[seat] += took
-			o.slowest[seat] = max(o.slowest[seat], took)
-			if ans.Action != nil {
-				o.moves[seat]++
-				act = ans.Action
-				break
-			}
-		}
-		if act == nil {
-			dls := st.Status.Deadlines
-			if len(dls) == 0 {
-				o.err = fmt.Errorf("step %d: no bot acts and no deadline is set", o.steps)
-				return o
-			}
-			first := slices.MinFunc(dls, func(a, b sdk.Deadline) int { return int(a.At - b.At) })
-			now = max(now, first.At)
-			act = &sdk.Action{Seat: sdk.Clock, Type: sdk.ActDeadline, Deadline: first.ID}
-		}
-		if st, err = e.Act(ctx, &engine.ActRequest{State: st.State, Action: *act, Now: now, NoViews: true}); err != nil {
-			o.err = fmt.Errorf("step %d: %s of seat %d refused: %w", o.steps, act.Type, act.Seat, err)
-			return o
-		}
+	res, err := botplay.Play(ctx, e, botplay.Config{Seats: cfg.Seats, Options: cfg.Options, Seed: seed,
+		Bot: timed, Order: botplay.OutOfTurnFirst, ThinkMS: 500, MaxSteps: cfg.MaxSteps})
+	o.steps, o.err = res.Steps, err
+	if err == nil && res.Ended {
+		o.winner = res.Final.Status.Winner
 	}
-	return o // unfinished
+	return o
 }
 
 // tally sums the games by level.

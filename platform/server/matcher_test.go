@@ -1,14 +1,16 @@
-// Package testgame is a small card game ("Matcher") used only by the platform's tests, so the
-// server can be tested in-process without any real variant. It is not a ruleset of the site and
-// lives under internal/ so nothing outside platform can import it.
+package server_test
+
+// Matcher is the small card game the server's tests play, so the server is tested in-process (and
+// through a real plugin process: this test binary, re-executed) without a real variant. Unlike
+// sdk/rulesettest/toy it has a configurable call window (call_seconds; 0 turns it off, which the
+// tests that play by hand use) and two bot levels, which the room and bot tests need.
 //
-// Matcher: 2-4 seats, one 52-card deck, hand_size cards each (option, default 3), one card turned
+// Rules: 2-4 seats, one 52-card deck, hand_size cards each (option, default 3), one card turned
 // to start the pile. On your turn play one card matching the top card's suit or rank, or draw one
 // card (drawing ends the turn). Left with one card, you must "call" before the window closes
 // (option call_seconds, default 5; 0 turns it off) or draw one penalty card when the clock action
-// for the deadline comes. The first to empty their hand wins the game (one round). The game also
-// exposes Redeal-free views: a seat sees its own hand, counts of the others, the pile top.
-package testgame
+// for the deadline comes. The first to empty their hand wins the game (one round). A seat sees its
+// own hand, counts of the others, the pile top.
 
 import (
 	"context"
@@ -19,47 +21,44 @@ import (
 	"cardhouse/sdk/engine"
 )
 
-// ID is the ruleset id of Matcher.
-const ID = "matcher"
+// matcherID is the ruleset id of Matcher.
+const matcherID = "matcher"
 
-// Game is the Matcher ruleset.
-type Game struct{}
+// matcher is the Matcher ruleset.
+type matcher struct{}
 
-// New returns the ruleset.
-func New() Game { return Game{} }
+// matcherEngine returns Matcher as an engine.Engine.
+func matcherEngine() engine.Engine { return engine.New[matcherState](matcher{}) }
 
-// Engine returns Matcher as an engine.Engine.
-func Engine() engine.Engine { return engine.New[State](Game{}) }
+var _ sdk.Ruleset[matcherState] = matcher{}
+var _ sdk.Bots = matcher{}
 
-var _ sdk.Ruleset[State] = Game{}
-var _ sdk.Bots = Game{}
-
-// Window is an open "call" window for Seat, closing at At.
-type Window struct {
+// matcherWindow is an open "call" window for Seat, closing at At.
+type matcherWindow struct {
 	Seat int    `json:"seat"`
 	ID   string `json:"id"`
 	At   int64  `json:"at"`
 }
 
-// State is Matcher's state.
-type State struct {
-	Hands   [][]sdk.Card `json:"hands"`
-	Pile    []sdk.Card   `json:"pile"`
-	Deck    []sdk.Card   `json:"deck"`
-	Turn    int          `json:"turn"`
-	Phase   string       `json:"phase"`
-	Winner  int          `json:"winner"`
-	Called  []bool       `json:"called"`
-	Window  *Window      `json:"window,omitempty"`
-	CallMs  int64        `json:"call_ms"`
-	Windows int          `json:"windows"`
-	RNG     sdk.RNG      `json:"rng"`
+// matcherState is Matcher's state.
+type matcherState struct {
+	Hands   [][]sdk.Card   `json:"hands"`
+	Pile    []sdk.Card     `json:"pile"`
+	Deck    []sdk.Card     `json:"deck"`
+	Turn    int            `json:"turn"`
+	Phase   string         `json:"phase"`
+	Winner  int            `json:"winner"`
+	Called  []bool         `json:"called"`
+	Window  *matcherWindow `json:"window,omitempty"`
+	CallMs  int64          `json:"call_ms"`
+	Windows int            `json:"windows"`
+	RNG     sdk.RNG        `json:"rng"`
 }
 
 // Info describes Matcher.
-func (Game) Info() sdk.Info {
+func (matcher) Info() sdk.Info {
 	return sdk.Info{
-		ID: ID, Name: "Matcher", Version: "1.0.0", Summary: "Match suit or rank; a test game.",
+		ID: matcherID, Name: "Matcher", Version: "1.0.0", Summary: "Match suit or rank; a test game.",
 		Rules: "Match the top card's suit or rank, or draw.", MinSeats: 2, MaxSeats: 4,
 		Options: []sdk.Option{
 			{Name: "hand_size", Label: "Hand size", Type: sdk.OptionInt, Default: 3, Min: 1, Max: 10},
@@ -71,8 +70,8 @@ func (Game) Info() sdk.Info {
 }
 
 // Start deals a game.
-func (Game) Start(_ context.Context, req sdk.StartRequest) (State, error) {
-	s := State{RNG: req.RNG, Phase: sdk.PhasePlaying, Winner: sdk.NoSeat, CallMs: int64(req.Options.Int("call_seconds")) * 1000}
+func (matcher) Start(_ context.Context, req sdk.StartRequest) (matcherState, error) {
+	s := matcherState{RNG: req.RNG, Phase: sdk.PhasePlaying, Winner: sdk.NoSeat, CallMs: int64(req.Options.Int("call_seconds")) * 1000}
 	deck := sdk.FrenchDeck(1, 0)
 	s.RNG.ShuffleCards(sdk.DrawShuffle, deck)
 	n := req.Options.Int("hand_size")
@@ -90,7 +89,7 @@ func (Game) Start(_ context.Context, req sdk.StartRequest) (State, error) {
 	return s, nil
 }
 
-func (s State) clone() State {
+func (s matcherState) clone() matcherState {
 	c := s
 	c.Hands = make([][]sdk.Card, len(s.Hands))
 	for i, h := range s.Hands {
@@ -105,7 +104,7 @@ func (s State) clone() State {
 	return c
 }
 
-func (s *State) draw(seat int) sdk.Card {
+func (s *matcherState) draw(seat int) sdk.Card {
 	if len(s.Deck) == 0 && len(s.Pile) > 1 {
 		s.Deck = slices.Clone(s.Pile[:len(s.Pile)-1])
 		s.Pile = s.Pile[len(s.Pile)-1:]
@@ -120,13 +119,13 @@ func (s *State) draw(seat int) sdk.Card {
 	return c
 }
 
-func playable(top, c sdk.Card) bool { return c.Suit() == top.Suit() || c.Rank() == top.Rank() }
+func matcherPlayable(top, c sdk.Card) bool { return c.Suit() == top.Suit() || c.Rank() == top.Rank() }
 
 // Apply applies one action.
-func (Game) Apply(_ context.Context, req sdk.ApplyRequest[State]) (sdk.ApplyResponse[State], error) {
+func (matcher) Apply(_ context.Context, req sdk.ApplyRequest[matcherState]) (sdk.ApplyResponse[matcherState], error) {
 	s := req.State.clone()
 	a := req.Action
-	var res sdk.ApplyResponse[State]
+	var res sdk.ApplyResponse[matcherState]
 	if s.Phase != sdk.PhasePlaying {
 		return res, sdk.Refuse(sdk.CodeGameOver, "the game is over")
 	}
@@ -165,7 +164,7 @@ func (Game) Apply(_ context.Context, req sdk.ApplyRequest[State]) (sdk.ApplyResp
 			return res, sdk.Refuse(sdk.CodeNotHeld, "you do not hold %s", c)
 		}
 		top := s.Pile[len(s.Pile)-1]
-		if !playable(top, c) {
+		if !matcherPlayable(top, c) {
 			return res, sdk.Refuse("no_match", "%s matches neither the suit nor the rank of %s", c, top)
 		}
 		s.Hands[a.Seat] = hand
@@ -178,7 +177,7 @@ func (Game) Apply(_ context.Context, req sdk.ApplyRequest[State]) (sdk.ApplyResp
 		case 1:
 			if s.CallMs > 0 && !s.Called[a.Seat] {
 				s.Windows++
-				s.Window = &Window{Seat: a.Seat, ID: fmt.Sprintf("call-%d", s.Windows), At: req.Now + s.CallMs}
+				s.Window = &matcherWindow{Seat: a.Seat, ID: fmt.Sprintf("call-%d", s.Windows), At: req.Now + s.CallMs}
 			}
 		}
 		s.Turn = (s.Turn + 1) % len(s.Hands)
@@ -190,8 +189,8 @@ func (Game) Apply(_ context.Context, req sdk.ApplyRequest[State]) (sdk.ApplyResp
 }
 
 // View shows a seat its own hand and everyone the counts.
-func (Game) View(s State, viewer int) sdk.View {
-	v := sdk.View{Ruleset: ID, Viewer: viewer, Phase: s.Phase, Turn: s.Turn, Direction: 1, Winner: s.Winner}
+func (matcher) View(s matcherState, viewer int) sdk.View {
+	v := sdk.View{Ruleset: matcherID, Viewer: viewer, Phase: s.Phase, Turn: s.Turn, Direction: 1, Winner: s.Winner}
 	for i, h := range s.Hands {
 		v.Players = append(v.Players, sdk.PlayerView{Seat: i, HandCount: len(h)})
 		z := sdk.Zone{ID: fmt.Sprintf("hand.%d", i), Kind: sdk.ZoneHand, Owner: i, Count: len(h)}
@@ -213,7 +212,7 @@ func (Game) View(s State, viewer int) sdk.View {
 			top := s.Pile[len(s.Pile)-1]
 			var ok []sdk.Card
 			for _, c := range s.Hands[viewer] {
-				if playable(top, c) {
+				if matcherPlayable(top, c) {
 					ok = append(ok, c)
 				}
 			}
@@ -230,7 +229,7 @@ func (Game) View(s State, viewer int) sdk.View {
 }
 
 // Status says whose move it is and what is due.
-func (Game) Status(s State) sdk.Status {
+func (matcher) Status(s matcherState) sdk.Status {
 	st := sdk.Status{Phase: s.Phase, Seats: len(s.Hands), Turn: s.Turn, Winner: s.Winner}
 	if s.Phase == sdk.PhasePlaying {
 		st.Actors = []int{s.Turn}
@@ -247,7 +246,7 @@ func (Game) Status(s State) sdk.Status {
 }
 
 // Observe returns the scenario observation.
-func (Game) Observe(s State) sdk.Observation {
+func (matcher) Observe(s matcherState) sdk.Observation {
 	hands := make([][]string, len(s.Hands))
 	for i, h := range s.Hands {
 		hands[i] = sdk.CardStrings(h)
@@ -256,7 +255,7 @@ func (Game) Observe(s State) sdk.Observation {
 }
 
 // Cards returns every card.
-func (Game) Cards(s State) []sdk.Card {
+func (matcher) Cards(s matcherState) []sdk.Card {
 	var all []sdk.Card
 	for _, h := range s.Hands {
 		all = append(all, h...)
@@ -267,7 +266,7 @@ func (Game) Cards(s State) []sdk.Card {
 
 // Bot plays the first playable card (level 2 prefers calling first), else draws; it calls when it
 // may.
-func (Game) Bot(_ context.Context, req sdk.BotRequest) (*sdk.Action, error) {
+func (matcher) Bot(_ context.Context, req sdk.BotRequest) (*sdk.Action, error) {
 	v := req.View
 	if v.Has(sdk.ActCall) {
 		return &sdk.Action{Type: sdk.ActCall}, nil
