@@ -8,7 +8,6 @@ import (
 	"syscall"
 	"testing"
 
-	"cardhouse/platform/internal/testgame"
 	"cardhouse/platform/room"
 	"cardhouse/sdk"
 	"cardhouse/sdk/engine"
@@ -29,7 +28,7 @@ func TestStickyPluginKillsAndRestarts(t *testing.T) { eachDialect(t, testStickyP
 
 func testStickyPluginKillsAndRestarts(t *testing.T, dialect string) {
 	p := matcherPlugin(t)
-	e := newEnv(t, dialect, map[string]engine.Engine{testgame.ID: p})
+	e := newEnv(t, dialect, map[string]engine.Engine{matcherID: p})
 	alice, bob, code, ca, cb := twoSeats(e, map[string]any{"hand_size": 6, "call_seconds": 0})
 	if d, err := p.Describe(context.Background()); err != nil || !d.Sticky {
 		t.Fatalf("the plugin is not sticky: %+v %v", d, err)
@@ -79,7 +78,7 @@ func testStickyPluginKillsAndRestarts(t *testing.T, dialect string) {
 	t.Logf("%d actions, %d kills: %d launches, %d crashes, %d calls, %d answered ErrNeedState", played, kills, s.Launches, s.Crashes, s.Calls, s.NeedState)
 }
 
-// sameAsReplay replays room code's game 1 from its stored log in-process (testgame's engine,
+// sameAsReplay replays room code's game 1 from its stored log in-process (the matcher's engine,
 // from the bytes, no cache involved) and checks the players' views are those of the state it
 // reaches, events aside, after n actions.
 func sameAsReplay(t *testing.T, e *env, code string, ca, cb *conn, n int) {
@@ -108,7 +107,7 @@ func sameAsReplay(t *testing.T, e *env, code string, ca, cb *conn, n int) {
 	if g.Opener >= 0 {
 		opener = &g.Opener
 	}
-	eng := testgame.Engine()
+	eng := matcherEngine()
 	st, err := eng.NewGame(ctx, &engine.NewGameRequest{Seats: g.Seats, Options: opts, Seed: uint64(g.Seed), Opener: opener, Now: g.StartNow, NoViews: true})
 	if err != nil {
 		t.Fatal(err)
