@@ -32,6 +32,7 @@ func (r *Room) refresh() error {
 	}
 	r.broken = nil
 	r.status, r.views, r.spectator = in.Status, in.Views, in.Spectator
+	r.viewGen++
 	return nil
 }
 
@@ -101,6 +102,7 @@ func (r *Room) apply(a sdk.Action) error {
 	}
 	var step *engine.Step
 	watched := r.watched()
+	base := r.viewBase()
 	err := r.call("act", func(ctx context.Context) error {
 		var err error
 		step, err = r.engine.Act(ctx, &engine.ActRequest{State: r.game.State, Action: a, Now: nowMs, NoSpectator: !watched, ViewBuf: r.viewBufs[0]})
@@ -150,7 +152,7 @@ func (r *Room) apply(a sdk.Action) error {
 	} else if err := r.refresh(); err != nil {
 		r.log.Error("reading views after an action", "err", err)
 	}
-	r.broadcastViews()
+	r.broadcastViewsFrom(base)
 	// The views carry the turn and the action count; the room message goes out only when what it
 	// shows changes (the game's status or phase), not with every action.
 	if status != store.GameLive || step.Status.Phase != prevPhase {
@@ -167,6 +169,7 @@ func (r *Room) apply(a sdk.Action) error {
 // step whose views did not fit gets a spare as large as they were for the next one.
 func (r *Room) adoptViews(step *engine.Step) {
 	r.views, r.spectator = step.Views, step.Spectator
+	r.viewGen++
 	size := len(step.Spectator)
 	for _, v := range step.Views {
 		size += len(v)
@@ -280,6 +283,7 @@ func (r *Room) deal(u *store.User) error {
 	r.game, r.status, r.broken, r.gameRules = g, step.Status, nil, ruleNames
 	r.storedSeq, r.unapplied = 0, nil
 	r.views, r.spectator = step.Views, step.Spectator
+	r.viewGen++
 	if len(r.views) != step.Status.Seats {
 		_ = r.refresh()
 	}
