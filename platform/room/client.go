@@ -14,7 +14,7 @@ type Client struct {
 	// held are the views the connection holds, one per seat (sdk.Spectator included), as the
 	// room last sent them: a patch goes only to a connection holding the view it patches.
 	// Owned by the room's actor.
-	held []heldView
+	held   []heldView
 	out    chan Message
 	gone   chan struct{}
 	once   sync.Once
