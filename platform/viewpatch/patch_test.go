@@ -100,7 +100,7 @@ func TestPatchesRebuildEveryView(t *testing.T) {
 				}
 				patched++
 				if s == seats {
-					spectatorPatchHidesHands(t, g.name, i, p)
+					spectatorPatchHidesHands(t, g.name, i, held, p)
 				}
 				got, err := Apply(nil, held, p)
 				if err != nil {
@@ -121,15 +121,38 @@ func TestPatchesRebuildEveryView(t *testing.T) {
 	}
 }
 
-// spectatorPatchHidesHands fails when a spectators' patch holds the cards of a hand: a hand zone
-// sent whole with cards, a hand entry's cards, or cards in a hand's place.
-func spectatorPatchHidesHands(t *testing.T, name string, step int, p []byte) {
+// spectatorPatchHidesHands fails when a spectators' patch (of the view held) holds cards of a
+// hand in any form (a hand zone sent whole with cards, a hand entry's cards set or spliced) or the
+// cards of a private event.
+func spectatorPatchHidesHands(t *testing.T, name string, step int, held, p []byte) {
 	t.Helper()
 	var patch struct {
-		Zones json.RawMessage `json:"zones"`
+		Zones  json.RawMessage `json:"zones"`
+		Events json.RawMessage `json:"events"`
 	}
 	if err := json.Unmarshal(p, &patch); err != nil {
 		t.Fatalf("%s step %d: spectators' patch %s: %v", name, step, p, err)
+	}
+	var events []sdk.Event
+	var spliced map[string][]json.RawMessage
+	switch {
+	case len(patch.Events) == 0 || string(patch.Events) == "null":
+	case json.Unmarshal(patch.Events, &events) == nil: // sent whole
+	case json.Unmarshal(patch.Events, &spliced) == nil && len(spliced[SpliceKey]) >= 2:
+		for _, raw := range spliced[SpliceKey][2:] {
+			var ev sdk.Event
+			if err := json.Unmarshal(raw, &ev); err != nil {
+				t.Fatalf("%s step %d: a spliced event %s: %v", name, step, raw, err)
+			}
+			events = append(events, ev)
+		}
+	default:
+		t.Fatalf("%s step %d: spectators' events patch %s is neither an array nor a splice", name, step, patch.Events)
+	}
+	for _, ev := range events {
+		if ev.Private && len(ev.Cards) > 0 {
+			t.Fatalf("%s step %d: the spectators' patch shows the private cards of event %s: %s", name, step, ev.Name, p)
+		}
 	}
 	if len(patch.Zones) == 0 {
 		return
@@ -143,20 +166,29 @@ func spectatorPatchHidesHands(t *testing.T, name string, step int, p []byte) {
 		}
 		return
 	}
+	var view sdk.View
+	if err := json.Unmarshal(held, &view); err != nil {
+		t.Fatal(err)
+	}
+	hands := map[string]bool{}
+	for _, z := range view.Zones {
+		hands[z.ID] = z.Kind == sdk.ZoneHand
+	}
 	var entries map[string]json.RawMessage
 	if err := json.Unmarshal(patch.Zones, &entries); err != nil {
 		t.Fatalf("%s step %d: spectators' zones patch %s: %v", name, step, patch.Zones, err)
 	}
-	for id, e := range entries {
-		var z struct {
-			Kind  string     `json:"kind"`
-			Cards []sdk.Card `json:"cards"`
-		}
-		if id == OrderKey || json.Unmarshal(e, &z) != nil {
+	for id, raw := range entries {
+		var e map[string]json.RawMessage
+		if id == OrderKey || string(raw) == "null" {
 			continue
 		}
-		if (z.Kind == sdk.ZoneHand || strings.HasPrefix(id, "hand")) && len(z.Cards) > 0 {
-			t.Fatalf("%s step %d: the spectators' patch shows the cards of %s: %s", name, step, id, e)
+		if err := json.Unmarshal(raw, &e); err != nil {
+			t.Fatalf("%s step %d: zone %s's patch %s: %v", name, step, id, raw, err)
+		}
+		cards, has := e["cards"]
+		if (hands[id] || string(e["kind"]) == `"hand"`) && has && string(cards) != "null" {
+			t.Fatalf("%s step %d: the spectators' patch shows the cards of %s: %s", name, step, id, cards)
 		}
 	}
 }
