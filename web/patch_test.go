@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"cardhouse/platform/viewpatch"
@@ -94,6 +95,38 @@ func TestPatchJSMatchesGo(t *testing.T) {
 			if g, w := canonical(t, got[i][j]), canonical(t, w); g != w {
 				t.Fatalf("%s, patch %d (%s):\n got %s\nwant %s", c.Name, j, c.Patches[j], g, w)
 			}
+		}
+	}
+}
+
+// TestPatchJSRefusesBadPatches: a patch that does not fit the view held throws (the socket then
+// resyncs) rather than giving a wrong view.
+func TestPatchJSRefusesBadPatches(t *testing.T) {
+	b := browser(t)
+	srv := httptest.NewServer(http.FileServerFS(web.Static()))
+	t.Cleanup(srv.Close)
+	pg := newPage(t, b, desktopW, desktopH)
+	run(t, pg, chromedp.Navigate(srv.URL+"/gallery.html"))
+	got := evalJS[[]string](t, pg, `(async () => {
+		const { applyPatch } = await import("/js/patch.js");
+		const view = { zones: [{ id: "pile", cards: ["H2"], count: 1 }], turn: 0 };
+		const bad = [
+			{ zones: { deck: { count: 2 } } },
+			{ zones: { $order: ["pile", "deck"] } },
+			{ zones: { pile: { cards: { $splice: [3, 1] } } } },
+			{ zones: { deck: null } },
+			{ actions: { draw: { type: "draw" } } },
+			[1],
+		];
+		return bad.map((p) => { try { applyPatch(view, p); return "no error"; } catch (e) { return e.message; } });
+	})()`)
+	want := []string{"not an object keyed", "neither held nor sent", "does not fit", "does not hold", "list the view does not hold", "are objects"}
+	if len(got) != len(want) {
+		t.Fatalf("%d answers: %v", len(got), got)
+	}
+	for i, w := range want {
+		if !strings.Contains(got[i], w) {
+			t.Errorf("bad patch %d: %q, want an error saying %q", i, got[i], w)
 		}
 	}
 }

@@ -79,6 +79,9 @@ func applyObject(dst, target, patch []byte, top bool) ([]byte, error) {
 	}
 	for _, p := range pm {
 		if _, found := find(tm, p.key); !found && !isNull(p.val) {
+			if isObject(p.val) && (top && Lists[string(p.key)] != "" || bytes.HasPrefix(p.val, []byte(`{"`+SpliceKey+`"`))) {
+				return nil, fmt.Errorf("%s: the patch edits a list the view does not hold", p.key)
+			}
 			put(p.key, p.val)
 		}
 	}

@@ -90,3 +90,40 @@ func mergeDiff(o, n map[string]any) map[string]any {
 	}
 	return p
 }
+
+// BenchmarkDiff and BenchmarkApply: one viewer's patch of one step, over the steps of random
+// games of every variant (ns/op is per viewer per step).
+func BenchmarkDiff(b *testing.B) {
+	pairs := viewerSteps(b)
+	var buf []byte
+	for i := 0; b.Loop(); i++ {
+		p := pairs[i%len(pairs)]
+		buf, _ = Diff(buf[:0], p.old, p.new)
+	}
+}
+
+func BenchmarkApply(b *testing.B) {
+	pairs := viewerSteps(b)
+	var buf []byte
+	for i := range pairs {
+		pairs[i].patch, _ = Diff(nil, pairs[i].old, pairs[i].new)
+	}
+	for i := 0; b.Loop(); i++ {
+		p := pairs[i%len(pairs)]
+		buf, _ = Apply(buf[:0], p.old, p.patch)
+	}
+}
+
+type viewerStep struct{ old, new, patch []byte }
+
+func viewerSteps(b *testing.B) []viewerStep {
+	var out []viewerStep
+	for _, g := range playGames(b, 2) {
+		for i := 1; i < len(g.views); i++ {
+			for s := range g.views[i] {
+				out = append(out, viewerStep{old: g.views[i-1][s], new: g.views[i][s]})
+			}
+		}
+	}
+	return out
+}

@@ -261,6 +261,8 @@ func TestApplyRefusesBadPatches(t *testing.T) {
 		{"malformed", `{"turn":}`, "malformed"},
 		{"splice out of range", `{"zones":{"pile":{"cards":{"$splice":[3,1]}}}}`, "does not fit"},
 		{"removed entry it lacks", `{"zones":{"deck":null}}`, "does not hold"},
+		{"list not held", `{"actions":{"draw":{"type":"draw"}}}`, "list the view does not hold"},
+		{"splice of an array not held", `{"events":{"$splice":[0,0,1]}}`, "list the view does not hold"},
 	} {
 		_, err := Apply(nil, []byte(view), []byte(tc.patch))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

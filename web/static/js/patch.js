@@ -26,7 +26,11 @@ function mergeObject(target, patch, top) {
     else if (isObject(v) && isObject(p)) out[k] = mergeObject(v, p, false);
     else out[k] = p;
   }
-  for (const [k, p] of Object.entries(patch)) if (!(k in target) && p !== null) out[k] = p;
+  for (const [k, p] of Object.entries(patch)) {
+    if (k in target || p === null) continue;
+    if (isObject(p) && ((top && LISTS[k]) || SPLICE in p)) throw new Error(`${k}: the patch edits a list the view does not hold`);
+    out[k] = p;
+  }
   return out;
 }
 
