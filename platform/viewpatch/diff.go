@@ -140,12 +140,16 @@ func keyed(into []entry, list []byte, key string) ([]entry, bool, error) {
 		return nil, false, err
 	}
 	var mbuf [16]member
+	head := `{"` + key + `":`
 	for _, e := range es {
-		ms, err := members(mbuf[:0], e)
-		if err != nil {
-			return into, false, nil
+		v, found := firstMember(e, head)
+		if !found { // the key is not the entry's first member: read the whole entry
+			ms, err := members(mbuf[:0], e)
+			if err != nil {
+				return into, false, nil
+			}
+			v, found = find(ms, []byte(key))
 		}
-		v, found := find(ms, []byte(key))
 		if !found || len(v) == 0 || bytes.IndexByte(v, '\\') >= 0 {
 			return into, false, nil
 		}
@@ -228,6 +232,20 @@ func (d *differ) list(dst, old, new []byte, key string) ([]byte, bool, error) {
 		}
 	}
 	return append(dst, '}'), true, nil
+}
+
+// firstMember returns the value of an entry's first member when the entry starts with head
+// ({"key":), as the views' entries do (a zone starts with its id, a player with its seat): the
+// key is read without scanning the rest of the entry.
+func firstMember(e []byte, head string) ([]byte, bool) {
+	if len(e) <= len(head) || string(e[:len(head)]) != head {
+		return nil, false
+	}
+	end, err := skipValue(e, len(head))
+	if err != nil || end > len(e) {
+		return nil, false
+	}
+	return e[len(head):end], true
 }
 
 func holds(es []entry, name []byte) bool {

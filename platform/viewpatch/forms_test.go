@@ -2,6 +2,7 @@ package viewpatch
 
 import (
 	"encoding/json"
+	"os"
 	"reflect"
 	"testing"
 )
@@ -98,7 +99,7 @@ func BenchmarkDiff(b *testing.B) {
 	var buf []byte
 	for i := 0; b.Loop(); i++ {
 		p := pairs[i%len(pairs)]
-		buf, _ = Diff(buf[:0], p.old, p.new)
+		buf, _ = Diff(buf[:0], p.Old, p.New)
 	}
 }
 
@@ -106,22 +107,31 @@ func BenchmarkApply(b *testing.B) {
 	pairs := viewerSteps(b)
 	var buf []byte
 	for i := range pairs {
-		pairs[i].patch, _ = Diff(nil, pairs[i].old, pairs[i].new)
+		pairs[i].Patch, _ = Diff(nil, pairs[i].Old, pairs[i].New)
 	}
 	for i := 0; b.Loop(); i++ {
 		p := pairs[i%len(pairs)]
-		buf, _ = Apply(buf[:0], p.old, p.patch)
+		buf, _ = Apply(buf[:0], p.Old, p.Patch)
 	}
 }
 
-type viewerStep struct{ old, new, patch []byte }
+type viewerStep struct{ Old, New, Patch []byte }
 
 func viewerSteps(b *testing.B) []viewerStep {
 	var out []viewerStep
+	if f := os.Getenv("VIEWPATCH_STEPS"); f != "" { // a file of steps kept from an earlier run (for valgrind)
+		if data, err := os.ReadFile(f); err == nil && json.Unmarshal(data, &out) == nil {
+			return out
+		}
+		defer func() {
+			data, _ := json.Marshal(out)
+			_ = os.WriteFile(f, data, 0o644)
+		}()
+	}
 	for _, g := range playGames(b, 2) {
 		for i := 1; i < len(g.views); i++ {
 			for s := range g.views[i] {
-				out = append(out, viewerStep{old: g.views[i-1][s], new: g.views[i][s]})
+				out = append(out, viewerStep{Old: g.views[i-1][s], New: g.views[i][s]})
 			}
 		}
 	}
