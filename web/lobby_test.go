@@ -160,7 +160,7 @@ func (u *apiUser) member(code, name string) int64 {
 // is down.
 func countSockets(t *testing.T, ctx context.Context) {
 	t.Helper()
-	src := `window.__sockets = 0; window.__blockSockets = false; { const W = window.WebSocket; window.WebSocket = class extends W { constructor(url, ...a) { super(window.__blockSockets ? String(url).replace(/\/ws$/, "/ws-down") : url, ...a); window.__sockets++; } }; }`
+	src := `window.__sockets = 0; window.__blockSockets = false; { const W = window.WebSocket; window.WebSocket = class extends W { constructor(url, ...a) { super(window.__blockSockets ? String(url).replace(/\/ws(?=\?|$)/, "/ws-down") : url, ...a); window.__sockets++; } }; }`
 	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: src}); err != nil {
 		t.Fatal(err)
 	}

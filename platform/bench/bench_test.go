@@ -135,6 +135,29 @@ func TestRunPlaysEveryRoom(t *testing.T) {
 	}
 }
 
+// TestRunProtocols runs the bench speaking each protocol version: v2's sockets rebuild their
+// views from patches (a gap or a patch that does not apply is an error, which checkRun refuses)
+// and receive a fraction of v1's bytes per action.
+func TestRunProtocols(t *testing.T) {
+	needBinary(t)
+	per := map[int]*bench.Result{}
+	for _, v := range []int{1, 2} {
+		res, err := bench.Run(context.Background(), bench.Config{Rooms: 3, Spectators: 1, Warmup: 500 * time.Millisecond, Duration: 3 * time.Second,
+			Variants: variants, Bots: bots(), Exe: cardhouseBin, Seed: 10, Protocol: v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkRun(t, res, 3)
+		if res.Protocol != v || res.BytesPerAction <= 0 || res.ClientCPUPerAction <= 0 {
+			t.Errorf("v%d: protocol %d, %.0f bytes and %.1f us of client CPU per action", v, res.Protocol, res.BytesPerAction, res.ClientCPUPerAction)
+		}
+		per[v] = res
+	}
+	if v1, v2 := per[1].BytesPerAction, per[2].BytesPerAction; v2*3 > v1 {
+		t.Errorf("bytes per action per socket: v1 %.0f, v2 %.0f; want v2 under a third of v1", v1, v2)
+	}
+}
+
 // TestRunWithThinkTime paces the players: every act still gets its latency sample.
 func TestRunWithThinkTime(t *testing.T) {
 	needBinary(t)
@@ -173,6 +196,7 @@ func TestRunRefusesBadConfig(t *testing.T) {
 		{"duration", bench.Config{Rooms: 1, Variants: variants, Bots: bots()}, "duration must be positive"},
 		{"no bot", bench.Config{Rooms: 1, Duration: time.Second, Variants: []string{"poker"}, Bots: bots()}, `no bot for variant "poker"`},
 		{"no server", bench.Config{Rooms: 1, Duration: time.Second, Variants: variants, Bots: bots()}, "no server to start"},
+		{"protocol", bench.Config{Rooms: 1, Duration: time.Second, Variants: variants, Bots: bots(), Protocol: 3}, "protocol must be 1 or 2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := bench.Run(context.Background(), tc.cfg)

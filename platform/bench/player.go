@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"cardhouse/platform/viewpatch"
 	"cardhouse/sdk"
 
 	"github.com/coder/websocket"
@@ -49,6 +50,8 @@ var errorCodes = map[string]bool{
 type run struct {
 	phase atomic.Int32
 	think time.Duration
+	// protocol is the protocol version the sockets speak (Config.Protocol).
+	protocol int
 	// firstErrors keeps the first few error messages, to print beside the counts.
 	mu          sync.Mutex
 	firstErrors []string
@@ -74,6 +77,8 @@ type stats struct {
 	// seq: players', the clock's and the host's between rounds) in the window.
 	deals, games, applied int64
 	messages              int64
+	// received counts the bytes of the messages read in the window.
+	received int64
 }
 
 // player is one WebSocket of a room: a seated player choosing with a bot, or a spectator (seat
@@ -96,6 +101,12 @@ type player struct {
 	// The latest view of the seat: its game, seq and arrival.
 	viewGame, viewSeq int
 	viewAt            time.Time
+	// Protocol v2: held is the seat's view as rebuilt from the last full view and the patches
+	// since (heldSeq its seq, heldGame its game; nil before the first view), spare the buffer the
+	// next patch is applied into. resyncing is set from a gap to the full view that answers it.
+	held, spare       []byte
+	heldGame, heldSeq int
+	resyncing         bool
 	// cand is the latest view with actions open to the seat (nil when none), copied into candBuf.
 	cand              []byte
 	candBuf           []byte
@@ -172,13 +183,13 @@ func (p *player) write(b []byte) {
 // encoding/json does.
 var decodeJSON = gojson.Unmarshal
 
-// msgPrefix starts every server message: the server writes "v" then "type" first.
-var msgPrefix = []byte(`{"v":1,"type":"`)
+// msgPrefix starts every server message: the server writes "v" (one digit) then "type" first.
+var msgPrefix, msgType = []byte(`{"v":`), []byte(`,"type":"`)
 
 // messageType reads the type of a server message without decoding it.
 func messageType(data []byte) string {
-	if bytes.HasPrefix(data, msgPrefix) {
-		rest := data[len(msgPrefix):]
+	if n := len(msgPrefix) + 1; bytes.HasPrefix(data, msgPrefix) && bytes.HasPrefix(data[n:], msgType) {
+		rest := data[n+len(msgType):]
 		if i := bytes.IndexByte(rest, '"'); i >= 0 {
 			return string(rest[:i])
 		}
@@ -204,9 +215,14 @@ func (p *player) handle(data []byte, now time.Time) []byte {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.st.messages++
+	if counting(p.run.phase.Load()) {
+		p.st.received += int64(len(data))
+	}
 	switch typ {
 	case "view":
 		return p.onView(data, now)
+	case "patch":
+		return p.onPatch(data, now)
 	case "accepted", "error":
 		var a answer
 		if err := decodeJSON(data, &a); err != nil {
@@ -294,6 +310,65 @@ func (p *player) onView(data []byte, now time.Time) []byte {
 		}
 		seat, game, seq, view = *m.Seat, m.Game, *m.Seq, m.View
 	}
+	if p.run.protocol == 2 {
+		p.held = append(p.held[:0], view...)
+		p.heldGame, p.heldSeq, p.resyncing = game, seq, false
+	}
+	return p.viewIs(seat, game, seq, view, now)
+}
+
+// patchHeader reads seat, game, base and seq of a patch message and slices out its patch (the
+// server writes seat, game, seq, base, patch, now in that order).
+func patchHeader(data []byte) (seat, game, base, seq int, patch []byte, ok bool) {
+	pi := bytes.Index(data, []byte(`"patch":{`))
+	if pi < 0 {
+		return 0, 0, 0, 0, nil, false
+	}
+	head := data[:pi]
+	seat, ok1 := intField(head, `"seat":`)
+	game, ok2 := intField(head, `"game":`)
+	seq, ok3 := intField(head, `"seq":`)
+	base, ok4 := intField(head, `"base":`)
+	end := bytes.LastIndex(data, []byte(`,"now":`))
+	if end < pi {
+		end = len(data) - 1
+	}
+	patch = data[pi+len(`"patch":`) : end]
+	return seat, game, base, seq, patch, ok1 && ok2 && ok3 && ok4
+}
+
+// onPatch applies a patch to the held view; a patch that does not follow it (a gap: its base
+// is not the seq held) asks for the full view again, which a correct server never makes needed.
+func (p *player) onPatch(data []byte, now time.Time) []byte {
+	seat, game, base, seq, patch, ok := patchHeader(data)
+	if !ok {
+		p.st.errors["bad_server_message"]++
+		return nil
+	}
+	if p.resyncing {
+		return nil // the full view asked for is on its way
+	}
+	if p.held == nil || game != p.heldGame || base != p.heldSeq {
+		p.st.errors["patch_gap"]++
+		p.run.noteError(fmt.Sprintf("room %s seat %d: patch of game %d from seq %d, holding game %d seq %d", p.room, p.seat, game, base, p.heldGame, p.heldSeq))
+		p.resyncing = true
+		return []byte(`{"type":"resync"}`)
+	}
+	next, err := viewpatch.Apply(p.spare[:0], p.held, patch)
+	if err != nil {
+		p.st.errors["bad_patch"]++
+		p.run.noteError(fmt.Sprintf("room %s seat %d: %v", p.room, p.seat, err))
+		p.resyncing = true
+		return []byte(`{"type":"resync"}`)
+	}
+	p.held, p.spare = next, p.held
+	p.heldSeq = seq
+	return p.viewIs(seat, game, seq, p.held, now)
+}
+
+// viewIs takes the seat's view at game and seq, however it came: the host counts and deals,
+// the bot decides.
+func (p *player) viewIs(seat, game, seq int, view []byte, now time.Time) []byte {
 	if seat < 0 || p.bot == nil {
 		return nil // the spectators' view: read, nothing to do
 	}
@@ -486,6 +561,9 @@ const dealRetry = 500 * time.Millisecond
 // browser page would.
 func (p *player) connect(ctx context.Context, base string) error {
 	u := "ws" + base[len("http"):] + "/api/rooms/" + p.room + "/ws"
+	if p.run.protocol == 2 {
+		u += "?v=2"
+	}
 	h := map[string][]string{
 		"Cookie": {sessionCookie + "=" + p.acct.session},
 		"Origin": {base},

@@ -18,6 +18,8 @@ type Result struct {
 	Sockets    int      `json:"sockets"`
 	Variants   []string `json:"variants"`
 	Database   string   `json:"database"`
+	// Protocol is the protocol version the sockets spoke.
+	Protocol int `json:"protocol"`
 	// Server is the targeted URL ("" when the bench started its own).
 	Server string        `json:"server,omitempty"`
 	Think  time.Duration `json:"-"`
@@ -65,6 +67,14 @@ type Result struct {
 	ServerProcs []Proc `json:"server_processes,omitempty"`
 	// ClientCPU is the CPU seconds of this process (the load client) in the window.
 	ClientCPU float64 `json:"client_cpu_seconds"`
+	// Received is the bytes of the messages the sockets read in the window (measured and drained);
+	// BytesPerAction is Received per applied action per socket of its room: what one action costs
+	// each connection on the wire, every message counted (views or patches, answers, room updates).
+	Received       int64   `json:"received_bytes"`
+	BytesPerAction float64 `json:"bytes_per_action_per_socket"`
+	// ClientCPUPerAction is ClientCPU per applied action, in microseconds: reading, patching and
+	// deciding on the views of one action, every socket together.
+	ClientCPUPerAction float64 `json:"client_cpu_us_per_action"`
 	// ServerLogLines counts the lines a started server logged (at warn and above).
 	ServerLogLines int      `json:"server_log_lines"`
 	ServerLogTail  []string `json:"server_log_tail,omitempty"`
@@ -130,6 +140,7 @@ func (res *Result) tally(rooms []*benchRoom, r *run) {
 			res.Actions += p.st.accepted
 			samples = append(samples, p.st.samples...)
 			res.Applied += p.st.applied
+			res.Received += p.st.received
 			res.GamesFinished += p.st.games
 			res.Deals += p.st.deals
 			for k, v := range p.st.refusals {
@@ -158,6 +169,11 @@ func (res *Result) finish() {
 	}
 	if res.ServerCPU > 0 {
 		res.ActionsPerServerCPU = float64(res.Actions) / res.ServerCPU
+	}
+	if res.Applied > 0 && res.Sockets > 0 {
+		// An action reaches the sockets of its own room only.
+		res.BytesPerAction = float64(res.Received) / float64(res.Applied) / float64(Seats+res.Spectators)
+		res.ClientCPUPerAction = 1e6 * res.ClientCPU / float64(res.Applied)
 	}
 	res.ThinkMs = float64(res.Think) / float64(time.Millisecond)
 	res.WarmupSeconds = res.Warmup.Seconds()
@@ -210,8 +226,8 @@ func (res *Result) Print(w io.Writer) error {
 	if res.Server != "" {
 		where = res.Server
 	}
-	fmt.Fprintf(w, "cardhouse bench: %d rooms x %d players + %d spectators = %d sockets; variants %s; think %s; database %s; server %s\n",
-		res.Rooms, Seats, res.Spectators, res.Sockets, strings.Join(res.Variants, ","), think, res.Database, where)
+	fmt.Fprintf(w, "cardhouse bench: %d rooms x %d players + %d spectators = %d sockets; variants %s; think %s; database %s; protocol v%d; server %s\n",
+		res.Rooms, Seats, res.Spectators, res.Sockets, strings.Join(res.Variants, ","), think, res.Database, res.Protocol, where)
 	fmt.Fprintf(w, "warm-up %s, measured window %.1fs\n\n", res.Warmup, res.Window.Seconds())
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	row := func(k, format string, args ...any) { fmt.Fprintf(tw, "%s\t"+format+"\n", append([]any{k}, args...)...) }
@@ -255,7 +271,8 @@ func (res *Result) Print(w io.Writer) error {
 		row("server CPU per process", "%s", strings.Join(cpu, "; "))
 		row("server VmHWM per process", "%s", strings.Join(hwm, "; "))
 	}
-	row("client CPU", "%.2f s (%.2f cores)", res.ClientCPU, res.ClientCPU/max(res.Window.Seconds(), 1e-9))
+	row("client CPU", "%.2f s (%.2f cores), %.1f us per applied action", res.ClientCPU, res.ClientCPU/max(res.Window.Seconds(), 1e-9), res.ClientCPUPerAction)
+	row("bytes received per action per socket", "%.0f (%d bytes over %d applied actions, %d sockets a room)", res.BytesPerAction, res.Received, res.Applied, Seats+res.Spectators)
 	if res.ServerLogLines > 0 {
 		row("server log lines (warn+)", "%d", res.ServerLogLines)
 	}

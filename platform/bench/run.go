@@ -29,6 +29,9 @@ type Config struct {
 	Warmup, Duration time.Duration
 	// Think is how long a player waits after a view before it acts (0: at once).
 	Think time.Duration
+	// Protocol is the protocol version the sockets speak (docs/protocol.md): 2 (the default, 0)
+	// receives patches after a full view and applies them to the views it holds; 1 full views.
+	Protocol int
 	// Variants are the ruleset ids played; rooms take them in turn.
 	Variants []string
 	// Bots are the variants' bots, by ruleset id, which the players run in this process to choose
@@ -68,6 +71,12 @@ func (cfg *Config) check() error {
 	if cfg.Duration <= 0 {
 		return fmt.Errorf("bench: the duration must be positive, got %s", cfg.Duration)
 	}
+	if cfg.Protocol == 0 {
+		cfg.Protocol = 2
+	}
+	if cfg.Protocol != 1 && cfg.Protocol != 2 {
+		return fmt.Errorf("bench: protocol must be 1 or 2, got %d", cfg.Protocol)
+	}
 	if cfg.Warmup < 0 || cfg.Think < 0 || cfg.Spectators < 0 {
 		return errors.New("bench: warm-up, think time and spectators cannot be negative")
 	}
@@ -102,7 +111,7 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
-	res = &Result{Rooms: cfg.Rooms, Spectators: cfg.Spectators, Variants: cfg.Variants, Think: cfg.Think,
+	res = &Result{Rooms: cfg.Rooms, Spectators: cfg.Spectators, Variants: cfg.Variants, Think: cfg.Think, Protocol: cfg.Protocol,
 		Warmup: cfg.Warmup, Sockets: cfg.Rooms * (Seats + cfg.Spectators), Database: "sqlite", Server: cfg.Server,
 		ServerCPU: -1, ServerPeakRSS: -1}
 	if cfg.DB != "" {
@@ -139,7 +148,7 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 		return nil, err
 	}
 
-	r := &run{think: cfg.Think}
+	r := &run{think: cfg.Think, protocol: cfg.Protocol}
 	rooms, setupErr := setup(ctx, a, r, &cfg)
 	defer func() {
 		r.phase.Store(phaseStopped)

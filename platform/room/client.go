@@ -8,6 +8,13 @@ import "sync"
 type Client struct {
 	// UserID is the connection's account.
 	UserID int64
+	// Protocol is the protocol version the connection speaks (set before Attach): ProtocolPatches
+	// for patches after a full view, anything else for full views only.
+	Protocol int
+	// held are the views the connection holds, one per seat (sdk.Spectator included), as the
+	// room last sent them: a patch goes only to a connection holding the view it patches.
+	// Owned by the room's actor.
+	held   []heldView
 	out    chan Message
 	gone   chan struct{}
 	once   sync.Once
@@ -112,3 +119,30 @@ func (c *Client) Send(b []byte) bool { return c.push(b) }
 
 // ErrorMessage encodes an error message of the protocol answering message id.
 func ErrorMessage(id, code, reason string) []byte { return errorMsg(id, code, reason) }
+
+// heldView is the view a connection holds for one seat: the room's views of generation gen
+// (roomGame.viewGen).
+type heldView struct {
+	seat, gen int
+}
+
+// holds reports whether c holds seat's view of generation gen.
+func (c *Client) holds(seat, gen int) bool {
+	for _, h := range c.held {
+		if h.seat == seat {
+			return h.gen == gen
+		}
+	}
+	return false
+}
+
+// hold notes that c now holds seat's view of generation gen.
+func (c *Client) hold(seat, gen int) {
+	for i := range c.held {
+		if c.held[i].seat == seat {
+			c.held[i].gen = gen
+			return
+		}
+	}
+	c.held = append(c.held, heldView{seat, gen})
+}

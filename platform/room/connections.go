@@ -45,7 +45,10 @@ func (r *Room) Attach(ctx context.Context, u *store.User, c *Client, chat []Chat
 			_ = r.saveMembers(uncovered...)
 		}
 		in := r.info()
-		hello := Outgoing{Type: MsgHello, Room: &in, You: r.you(u.ID)}
+		hello := Outgoing{Type: MsgHello, Room: &in, You: r.you(u.ID), Protocol: ProtocolVersion}
+		if c.Protocol == ProtocolPatches {
+			hello.Protocol = ProtocolPatches
+		}
 		if ms[0].Role != store.MemberPending {
 			hello.Chats = chat
 		}
@@ -110,9 +113,10 @@ func (r *Room) broadcastRoom() {
 
 func (r *Room) sendViews(c *Client) { r.sendViewsShared(c, nil) }
 
-// sendViewsShared sends c its views; spec, when not nil, keeps the spectators' message of this
-// broadcast so that it is encoded once for all spectators.
-func (r *Room) sendViewsShared(c *Client, spec *[]byte) {
+// sendViewsShared sends c its views: a patch of each view c holds that vs patches (patches.go),
+// else the full view. vs, when not nil, keeps the spectators' messages of this broadcast so that
+// they are encoded once for all spectators.
+func (r *Room) sendViewsShared(c *Client, vs *viewSend) {
 	if r.game == nil || r.views == nil {
 		return
 	}
@@ -129,8 +133,13 @@ func (r *Room) sendViewsShared(c *Client, spec *[]byte) {
 	for _, s := range seats {
 		if s < len(r.views) {
 			buf := messageBufs.Get().(*[]byte)
-			*buf = appendViewMessage((*buf)[:0], s, r.game.Number, r.game.Seq, now, r.views[s])
+			if p := vs.patchFor(c, s); p != nil {
+				*buf = appendPatchMessage((*buf)[:0], s, r.game.Number, vs.base.seq, r.game.Seq, now, p)
+			} else {
+				*buf = appendViewMessage((*buf)[:0], s, r.game.Number, r.game.Seq, now, r.views[s])
+			}
 			c.pushOwn(buf)
+			c.hold(s, r.viewGen)
 			sent = true
 		}
 	}
@@ -143,14 +152,22 @@ func (r *Room) sendViewsShared(c *Client, spec *[]byte) {
 			return
 		}
 	}
-	if spec == nil {
+	defer c.hold(sdk.Spectator, r.viewGen)
+	if p := vs.patchFor(c, sdk.Spectator); p != nil {
+		if vs.specPatch == nil {
+			vs.specPatch = appendPatchMessage(make([]byte, 0, len(p)+96), sdk.Spectator, r.game.Number, vs.base.seq, r.game.Seq, now, p)
+		}
+		c.push(vs.specPatch)
+		return
+	}
+	if vs == nil {
 		c.push(viewMessage(sdk.Spectator, r.game.Number, r.game.Seq, now, r.spectator))
 		return
 	}
-	if *spec == nil {
-		*spec = viewMessage(sdk.Spectator, r.game.Number, r.game.Seq, now, r.spectator)
+	if vs.spec == nil {
+		vs.spec = viewMessage(sdk.Spectator, r.game.Number, r.game.Seq, now, r.spectator)
 	}
-	c.push(*spec)
+	c.push(vs.spec)
 }
 
 // watched reports whether a connection would be sent the spectators' view: someone holding no
@@ -164,10 +181,16 @@ func (r *Room) watched() bool {
 	return false
 }
 
-func (r *Room) broadcastViews() {
-	var spec []byte
+// broadcastViews sends every connection its full views.
+func (r *Room) broadcastViews() { r.broadcastViewsFrom(nil) }
+
+// broadcastViewsFrom sends every connection its views: patches from base (the views before an
+// action, viewBase) to the connections that speak ProtocolPatches and hold them, full views to
+// the others. A nil base sends full views.
+func (r *Room) broadcastViewsFrom(base *viewBase) {
+	vs := r.patchesFrom(base)
 	for c := range r.clients {
-		r.sendViewsShared(c, &spec)
+		r.sendViewsShared(c, vs)
 	}
 }
 

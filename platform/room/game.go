@@ -35,6 +35,7 @@ func (r *Room) refresh() error {
 	r.broken = nil
 	r.status, r.views, r.spectator = in.Status, in.Views, in.Spectator
 	r.game.Phase = in.Status.Phase
+	r.viewGen++
 	return nil
 }
 
@@ -118,6 +119,7 @@ func (r *Room) apply(a sdk.Action) error {
 	var step *engine.Step
 	watched := r.watched()
 	due := r.game.Seq+1-r.storedSeq >= StateEvery
+	base := r.viewBase()
 	err := r.call("act", func(ctx context.Context) error {
 		return r.withState(func(state []byte, ref engine.GameRef) error {
 			var err error
@@ -182,7 +184,7 @@ func (r *Room) apply(a sdk.Action) error {
 	} else if err := r.refresh(); err != nil {
 		r.log.Error("reading views after an action", "err", err)
 	}
-	r.broadcastViews()
+	r.broadcastViewsFrom(base)
 	// The views carry the turn and the action count; the room message goes out only when what it
 	// shows changes (the game's status or phase), not with every action.
 	if status != store.GameLive || step.Status.Phase != prevPhase {
@@ -199,6 +201,7 @@ func (r *Room) apply(a sdk.Action) error {
 // step whose views did not fit gets a spare as large as they were for the next one.
 func (r *Room) adoptViews(step *engine.Step) {
 	r.views, r.spectator = step.Views, step.Spectator
+	r.viewGen++
 	size := len(step.Spectator)
 	for _, v := range step.Views {
 		size += len(v)
@@ -316,6 +319,7 @@ func (r *Room) deal(u *store.User) error {
 	r.game, r.status, r.broken, r.gameRules = g, step.Status, nil, ruleNames
 	r.storedSeq, r.unapplied, r.tail = 0, nil, nil
 	r.views, r.spectator = step.Views, step.Spectator
+	r.viewGen++
 	if len(r.views) != step.Status.Seats {
 		_ = r.refresh()
 	}

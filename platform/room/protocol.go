@@ -8,9 +8,15 @@ import (
 	"cardhouse/sdk"
 )
 
-// ProtocolVersion is the version of the WebSocket messages (docs/protocol.md). It changes when a
-// message changes in a way an older client cannot read; adding a field does not change it.
+// ProtocolVersion is the version of the WebSocket messages (docs/protocol.md), the "v" of every
+// message but patch. It changes when a message changes in a way an older client cannot read;
+// adding a field does not change it.
 const ProtocolVersion = 1
+
+// ProtocolPatches is the protocol version in which a connection, after a full view, receives
+// patches of it (MsgPatch): the "v" of a patch message, and what a client asks for with ?v=2 on
+// the WebSocket's URL. A connection that does not ask speaks ProtocolVersion and gets full views.
+const ProtocolPatches = 2
 
 // Message types sent by the client.
 const (
@@ -19,6 +25,8 @@ const (
 	MsgDeal  = "deal"
 	MsgChat  = "chat"
 	MsgPing  = "ping"
+	// MsgResync asks for the full views again (a v2 client that missed a patch).
+	MsgResync = "resync"
 )
 
 // Message types sent by the server.
@@ -26,6 +34,7 @@ const (
 	MsgHello    = "hello"
 	MsgRoom     = "room"
 	MsgView     = "view"
+	MsgPatch    = "patch"
 	MsgAccepted = "accepted"
 	MsgError    = "error"
 	MsgChatLine = "chat"
@@ -55,6 +64,8 @@ type Outgoing struct {
 	You *You `json:"you,omitempty"`
 	// hello, room
 	Room *Info `json:"room,omitempty"`
+	// hello: the protocol version the connection speaks (ProtocolPatches when it asked for it).
+	Protocol int `json:"protocol,omitempty"`
 	// view: Seat is the seat the view is for (-1: the spectators' view).
 	Seat *int            `json:"seat,omitempty"`
 	Game int             `json:"game,omitempty"`
@@ -190,4 +201,27 @@ func appendViewMessage(b []byte, seat, game, seq int, now int64, view []byte) []
 
 func errorMsg(id, code, reason string) []byte {
 	return encode(Outgoing{Type: MsgError, ID: id, Code: code, Reason: reason})
+}
+
+// appendPatchMessage appends a patch message: the patch turns the view of seat the connection
+// holds, of action count base, into the view at seq. It is written directly, as
+// appendViewMessage is.
+func appendPatchMessage(b []byte, seat, game, base, seq int, now int64, patch []byte) []byte {
+	b = append(b, `{"v":`...)
+	b = strconv.AppendInt(b, ProtocolPatches, 10)
+	b = append(b, `,"type":"patch","seat":`...)
+	b = strconv.AppendInt(b, int64(seat), 10)
+	b = append(b, `,"game":`...)
+	b = strconv.AppendInt(b, int64(game), 10)
+	b = append(b, `,"seq":`...)
+	b = strconv.AppendInt(b, int64(seq), 10)
+	b = append(b, `,"base":`...)
+	b = strconv.AppendInt(b, int64(base), 10)
+	b = append(b, `,"patch":`...)
+	b = append(b, patch...)
+	if now != 0 {
+		b = append(b, `,"now":`...)
+		b = strconv.AppendInt(b, now, 10)
+	}
+	return append(b, '}')
 }

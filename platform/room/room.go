@@ -50,6 +50,12 @@ type roomGame struct {
 	status    sdk.Status
 	views     [][]byte
 	spectator []byte
+	// viewGen counts the times views and spectator were replaced (a step, a deal, a refresh): a
+	// connection holding the views of the generation before an action's is sent its patches
+	// (patches.go), any other a full view.
+	viewGen int
+	// patchBuf holds the patches of the last sending of views, one after another (patches.go).
+	patchBuf []byte
 	// viewBufs are the two buffers an action's views are written into (engine.ActRequest.ViewBuf),
 	// in turn: viewBufs[0] is passed to the next Act and holds nothing the room keeps; the views
 	// of the last adopted step may lie in viewBufs[1]. Swapping them when a step's views are

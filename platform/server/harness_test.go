@@ -19,6 +19,7 @@ import (
 	"cardhouse/platform/server"
 	"cardhouse/platform/store"
 	"cardhouse/platform/store/storetest"
+	"cardhouse/platform/viewpatch"
 	"cardhouse/sdk"
 	"cardhouse/sdk/engine"
 
@@ -239,10 +240,38 @@ type conn struct {
 	// room is the room as this connection last learnt it: from hello and room messages, with the
 	// members deltas applied (next keeps it).
 	room room.Info
+	// Protocol v2 (connectV2): held are the views as rebuilt from the full views and patches
+	// received, by seat, and heldSeq their action counts; patches and fulls count the patch and
+	// view messages, gaps the patches whose base was not the seq held (answered with a resync).
+	// dropNext makes the connection ignore the next patch, as if it were lost.
+	v2             bool
+	held           map[int][]byte
+	heldSeq        map[int]int
+	patches, fulls int
+	gaps           int
+	dropNext       bool
+	patchBytes     int
 }
 
-func (u *user) dial(code string) (*conn, *http.Response, error) {
-	url := "ws" + strings.TrimPrefix(u.e.http.URL, "http") + "/api/rooms/" + code + "/ws"
+func (u *user) dial(code string) (*conn, *http.Response, error) { return u.dialQuery(code, "") }
+
+// connectV2 connects speaking protocol v2 (?v=2): the connection rebuilds its views from patches.
+func (u *user) connectV2(code string) *conn {
+	u.e.t.Helper()
+	c, _, err := u.dialQuery(code, "?v=2")
+	if err != nil {
+		u.e.t.Fatalf("%s connecting to %s with v2: %v", u.name, code, err)
+	}
+	u.e.t.Cleanup(func() { c.ws.CloseNow() })
+	c.v2, c.held, c.heldSeq = true, map[int][]byte{}, map[int]int{}
+	if m := c.expect("hello"); num(m["protocol"]) != room.ProtocolPatches {
+		u.e.t.Fatalf("%s: hello says protocol %s, want %d", u.name, m["protocol"], room.ProtocolPatches)
+	}
+	return c
+}
+
+func (u *user) dialQuery(code, query string) (*conn, *http.Response, error) {
+	url := "ws" + strings.TrimPrefix(u.e.http.URL, "http") + "/api/rooms/" + code + "/ws" + query
 	ws, resp, err := websocket.Dial(context.Background(), url, &websocket.DialOptions{HTTPClient: u.c})
 	if err != nil {
 		return nil, resp, err
@@ -326,15 +355,61 @@ func (c *conn) next() map[string]json.RawMessage {
 		if str(m["type"]) == "view" {
 			v := view(m)
 			c.last, c.lastSeq = &v, num(m["seq"])
+			if c.held != nil {
+				c.fulls++
+				c.held[num(m["seat"])], c.heldSeq[num(m["seat"])] = slices.Clone(m["view"]), num(m["seq"])
+			}
 			if c.onView != nil {
 				c.onView(num(m["seat"]), v)
 			}
+		}
+		if str(m["type"]) == "patch" {
+			c.patched(m)
 		}
 		return m
 	case <-time.After(waitFor):
 		c.u.e.t.Fatalf("%s: no message within %s", c.u.name, waitFor)
 	}
 	return nil
+}
+
+// patched applies a patch message to the view held for its seat, or, when its base is not the
+// seq held (a patch was lost), asks for the full views again.
+func (c *conn) patched(m map[string]json.RawMessage) {
+	t := c.u.e.t
+	t.Helper()
+	if !c.v2 {
+		t.Fatalf("%s: a v1 connection received a patch: %v", c.u.name, m)
+	}
+	if num(m["v"]) != room.ProtocolPatches || m["base"] == nil || m["seq"] == nil || m["seat"] == nil {
+		t.Fatalf("%s: patch message without its v, seat, base or seq: %v", c.u.name, m)
+	}
+	seat, base, seq := num(m["seat"]), num(m["base"]), num(m["seq"])
+	c.patches++
+	c.patchBytes += len(m["patch"])
+	if c.dropNext {
+		c.dropNext = false
+		return
+	}
+	held, ok := c.held[seat]
+	if !ok || c.heldSeq[seat] != base {
+		c.gaps++
+		c.send(map[string]any{"type": "resync"})
+		return
+	}
+	next, err := viewpatch.Apply(nil, held, m["patch"])
+	if err != nil {
+		t.Fatalf("%s: applying patch %s to %s: %v", c.u.name, m["patch"], held, err)
+	}
+	c.held[seat], c.heldSeq[seat] = next, seq
+	var v sdk.View
+	if err := json.Unmarshal(next, &v); err != nil {
+		t.Fatalf("%s: the patched view is not a view: %v: %s", c.u.name, err, next)
+	}
+	c.last, c.lastSeq = &v, seq
+	if c.onView != nil {
+		c.onView(seat, v)
+	}
 }
 
 // waitMember reads messages until the room as this connection knows it has a game and a member

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
@@ -19,6 +20,10 @@ import (
 // Origin must be this host or an allowed pattern; non-members are refused before the upgrade.
 func (s *Server) websocket(c echo.Context) error {
 	u := userOf(c)
+	protocol, err := protocolAsked(c.QueryParam("v"))
+	if err != nil {
+		return err
+	}
 	r, err := s.theRoom(c)
 	if err != nil {
 		return err
@@ -60,6 +65,7 @@ func (s *Server) websocket(c echo.Context) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	client := room.NewClient(u.ID, s.cfg.QueueSize)
+	client.Protocol = protocol
 	actx, acancel := context.WithTimeout(ctx, 10*time.Second)
 	err = r.Attach(actx, u, client, chat)
 	acancel()
@@ -101,8 +107,8 @@ func (s *Server) websocket(c echo.Context) error {
 			client.Send(room.ErrorMessage("", "bad_json", "malformed message: "+err.Error()))
 			continue
 		}
-		if msg.V != 0 && msg.V != room.ProtocolVersion {
-			client.Send(room.ErrorMessage(msg.ID, "bad_version", fmt.Sprintf("protocol version %d is not spoken here (this server speaks %d)", msg.V, room.ProtocolVersion)))
+		if msg.V != 0 && msg.V != room.ProtocolVersion && msg.V != protocol {
+			client.Send(room.ErrorMessage(msg.ID, "bad_version", fmt.Sprintf("protocol version %d is not spoken on this connection (it speaks %d)", msg.V, protocol)))
 			continue
 		}
 		hctx, hcancel := context.WithTimeout(ctx, 5*time.Second)
@@ -119,6 +125,18 @@ func (s *Server) websocket(c echo.Context) error {
 	cancel()
 	<-writerDone
 	return nil
+}
+
+// protocolAsked reads the protocol version a client asks for on the WebSocket's URL (?v=2):
+// room.ProtocolVersion when it asks for none.
+func protocolAsked(v string) (int, error) {
+	switch v {
+	case "", strconv.Itoa(room.ProtocolVersion):
+		return room.ProtocolVersion, nil
+	case strconv.Itoa(room.ProtocolPatches):
+		return room.ProtocolPatches, nil
+	}
+	return 0, apiError(http.StatusBadRequest, "bad_version", fmt.Sprintf("protocol version %q is not spoken here (ask for v=%d or v=%d)", truncate(v, 20), room.ProtocolVersion, room.ProtocolPatches))
 }
 
 // writeTimeout is how long one message may take to write before the connection is closed.

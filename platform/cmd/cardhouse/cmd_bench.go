@@ -70,6 +70,7 @@ func newBenchCmd() *cobra.Command {
 	f.DurationVar(&cfg.Think, "think", 0, "how long a player waits after its view before acting (0: at once)")
 	f.StringVar(&o.variants, "variants", "lastcard", "comma-separated ruleset ids; rooms take them in turn")
 	f.IntVar(&cfg.Spectators, "spectators", 0, "spectators per room, each on its own socket")
+	f.IntVar(&cfg.Protocol, "protocol", 2, "protocol version the sockets speak: 2 (patches after a full view) or 1 (full views)")
 	f.StringVar(&cfg.Server, "server", "", "base URL of a running server to target (default: start one); it needs no sign-in limit (serve --signin-rate 0)")
 	f.IntVar(&cfg.ServerPID, "server-pid", 0, "process id of the --server, for its CPU and memory figures")
 	f.StringVar(&cfg.DB, "db", "", "PostgreSQL DSN for the started server (default: SQLite in a temporary folder)")

@@ -1,5 +1,7 @@
 // The server's HTTP API (docs/api.md) and the room WebSocket (docs/protocol.md).
 
+import { applyPatch } from "./patch.js";
+
 let csrf = "";
 
 // ApiError is a refused request: code and reason from the server's {"error": {...}} body, and the
@@ -30,9 +32,14 @@ export async function api(method, path, body) {
 }
 
 // RoomSocket is one room's WebSocket: it reconnects with backoff and matches answers to requests.
+// It speaks protocol v2 (docs/protocol.md): it holds each seat's view and turns the server's
+// patches back into whole views, so that the page receives "view" messages as in v1; a patch
+// that does not follow the view held (a gap) is dropped and the full views asked for again.
 export class RoomSocket {
   constructor(code, onMessage, onState) {
     this.code = code;
+    this.views = new Map(); // seat -> {game, seq, view}, as last sent to onMessage
+    this.resyncing = false;
     this.onMessage = onMessage;
     this.onState = onState || (() => {});
     this.pending = new Map();
@@ -44,8 +51,10 @@ export class RoomSocket {
 
   open() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${proto}//${location.host}/api/rooms/${encodeURIComponent(this.code)}/ws`);
+    const ws = new WebSocket(`${proto}//${location.host}/api/rooms/${encodeURIComponent(this.code)}/ws?v=2`);
     this.ws = ws;
+    this.views.clear();
+    this.resyncing = false;
     let opened = false;
     this.onState("connecting");
     ws.onopen = () => { opened = true; this.backoff = 500; this.onState("open"); };
@@ -56,6 +65,13 @@ export class RoomSocket {
         const resolve = this.pending.get(m.id);
         this.pending.delete(m.id);
         resolve(m);
+      }
+      if (m.type === "patch") {
+        m = this.patched(m);
+        if (!m) return;
+      } else if (m.type === "view") {
+        this.views.set(m.seat, { game: m.game, seq: m.seq, view: m.view });
+        this.resyncing = false;
       }
       this.onMessage(m);
     };
@@ -71,6 +87,25 @@ export class RoomSocket {
       setTimeout(() => !this.closed && this.open(), this.backoff);
       this.backoff = Math.min(this.backoff * 2, 8000);
     };
+  }
+
+  // patched turns a patch message into the view message it stands for, or returns null (and asks
+  // for the full views once) when it does not follow the view held.
+  patched(m) {
+    const held = this.views.get(m.seat);
+    if (this.resyncing) return null;
+    let view;
+    try {
+      if (!held || held.game !== m.game || held.seq !== m.base) throw new Error(`patch from seq ${m.base}, holding ${held ? held.seq : "nothing"}`);
+      view = applyPatch(held.view, m.patch);
+    } catch (err) {
+      console.warn("resync:", err.message);
+      this.resyncing = true;
+      this.send({ type: "resync" });
+      return null;
+    }
+    this.views.set(m.seat, { game: m.game, seq: m.seq, view });
+    return { v: m.v, type: "view", seat: m.seat, game: m.game, seq: m.seq, view, now: m.now };
   }
 
   // request sends a message with a fresh id and resolves to the server's answer to it.
