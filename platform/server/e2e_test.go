@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -570,101 +569,6 @@ func TestRestartWhileTheRulesetIsDown(t *testing.T) {
 	rep, err := e.rooms.Replay(context.Background(), code, 1)
 	if err != nil || !rep.Matches || len(rep.Log) != actions+1 {
 		t.Fatalf("replay: %+v, %v", rep, err)
-	}
-}
-
-func TestDropCoverRejoin(t *testing.T) { eachDialect(t, testDropCoverRejoin) }
-
-func testDropCoverRejoin(t *testing.T, dialect string) {
-	e := newEnv(t, dialect, inProcess())
-	alice, bob := e.register("Alice"), e.guest("Bob")
-	info := alice.createRoom(map[string]any{"ruleset": matcherID, "seats": 2, "options": map[string]any{"hand_size": 7, "call_seconds": 0}})
-	bob.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
-	ca, cb := alice.connect(info.Code), bob.connect(info.Code)
-	alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
-	cb.latestView()
-	cb.ws.CloseNow()
-
-	// Bob's seat is kept through the grace period, then a bot covers it.
-	waitMember := func(want func(room.MemberInfo) bool) { t.Helper(); ca.waitMember("Bob", want) }
-	waitMember(func(m room.MemberInfo) bool { return !m.Connected })
-	e.clock.Advance(19 * time.Second)
-	if info := alice.roomInfo(info.Code); slices.ContainsFunc(info.Members, func(m room.MemberInfo) bool { return m.Covered }) {
-		t.Fatal("covered before the grace period ended")
-	}
-	e.clock.Advance(time.Second)
-	waitMember(func(m room.MemberInfo) bool { return m.Covered })
-
-	// Alice plays; the bot answers for Bob's seat.
-	v := ca.latestView()
-	ca.send(map[string]any{"type": "act", "action": choose(*v)})
-	ca.expect("accepted")
-	for v = ca.latestView(); v.Turn != 0; v = ca.latestView() {
-		ca.expect("view")
-	}
-
-	// Bob comes back as a new guest with the same name (another case): seat and cards back.
-	bob2 := e.guest("BOB")
-	var joined struct {
-		Member room.MemberInfo `json:"member"`
-	}
-	bob2.must("POST", "/api/rooms/"+info.Code+"/join", nil, &joined)
-	if joined.Member.Seat != 1 || joined.Member.Role != "player" {
-		t.Fatalf("rejoin by name: %+v", joined.Member)
-	}
-	cb2 := bob2.connect(info.Code)
-	bv := cb2.latestView()
-	if bv == nil || bv.Viewer != 1 {
-		t.Fatalf("bob's view after rejoining: %+v", bv)
-	}
-	hand, _ := bv.Zone("hand.1")
-	if len(hand.Cards) == 0 || len(hand.Cards) != hand.Count {
-		t.Fatalf("bob's hand after rejoining: %+v", hand)
-	}
-	if info := alice.roomInfo(info.Code); slices.ContainsFunc(info.Members, func(m room.MemberInfo) bool { return m.Covered }) {
-		t.Fatal("still covered after rejoining")
-	}
-
-	// A registered player's seat is not taken by name: they come back by logging in.
-	ca.ws.CloseNow()
-	waitMemberGone := func() { cb2.waitMember("Alice", func(m room.MemberInfo) bool { return !m.Connected }) }
-	waitMemberGone()
-	eve := e.guest("alice")
-	eve.must("POST", "/api/rooms/"+info.Code+"/join", nil, &joined)
-	if joined.Member.Seat != -1 || joined.Member.Role != "spectator" {
-		t.Fatalf("a guest named like a registered player took: %+v", joined.Member)
-	}
-}
-
-func TestPauseAndAbandon(t *testing.T) { eachDialect(t, testPauseAndAbandon) }
-
-func testPauseAndAbandon(t *testing.T, dialect string) {
-	e := newEnv(t, dialect, inProcess())
-	alice := e.register("Alice")
-	info := alice.createRoom(map[string]any{"ruleset": matcherID, "mode": "computer", "bots": []int{1}})
-	ca := alice.connect(info.Code)
-	alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
-	ca.latestView()
-	ca.ws.CloseNow()
-	// The detach is asynchronous: poll the room (no sleeping) until it reports the pause.
-	deadline := time.Now().Add(waitFor)
-	for !alice.roomInfo(info.Code).Paused {
-		if time.Now().After(deadline) {
-			t.Fatal("the game did not pause when its only player dropped")
-		}
-	}
-	e.clock.Advance(5 * time.Minute)
-	for {
-		if time.Now().After(deadline) {
-			t.Fatal("the paused game was not abandoned after the pause limit")
-		}
-		in := alice.roomInfo(info.Code)
-		if in.Game != nil && in.Game.Status == "abandoned" {
-			if in.Paused {
-				t.Fatal("an abandoned game is still paused")
-			}
-			break
-		}
 	}
 }
 
