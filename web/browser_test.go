@@ -608,6 +608,10 @@ func TestPlayThroughUI(t *testing.T) {
 			}
 			waitJS(t, watcher, `document.querySelector(".overlay-center")`)
 			shot(t, host, "table-"+id+"-over")
+			shot(t, guest, "table-"+id+"-over-phone")
+			shot(t, watcher, "table-"+id+"-over-spectator")
+			atGameEnd(t, id, map[string]context.Context{"host": host, "guest": guest, "watcher": watcher})
+			rematch(t, id, host, guest, watcher)
 
 			// A refused action shows its reason: the check line said so before sending, and the
 			// server's refusal was shown after. (A player who never held an unlit card beside a lit
@@ -694,6 +698,11 @@ func TestPlayAgainstBots(t *testing.T) {
 			stats := playGame(t, []player{{pg, `{}`}}, func() { shot(t, pg, "bots-"+c.name) })
 			waitJS(t, pg, `document.querySelector(".overlay-center")`)
 			shot(t, pg, "bots-"+c.name+"-over")
+			// The summary shows every hand left, on a phone as on a desktop; the host's Rematch
+			// deals the next game at once.
+			checkSummary(t, pg, c.name)
+			tap(t, pg, `#summary [data-action=deal]`)
+			waitJS(t, pg, `window.cardhouse.state.room?.table.view?.phase === "playing" && !document.querySelector("#summary")`)
 			t.Logf("%s: game over after %v (%d taps)", c.name, time.Since(start).Round(time.Millisecond), stats[0].Taps)
 		})
 	}

@@ -267,3 +267,146 @@ func checkSummary(t *testing.T, pg context.Context, what string) {
 		t.Errorf("%s: %s", what, m)
 	}
 }
+
+// atGameEnd checks what every page at the table shows when a game played by taps has ended:
+// the summary (every hand left with its cards, the points counted in Last Card), the winner's
+// celebration without motion (the pages prefer reduced motion) and its message, and the sounds
+// the game made (one win; the players' turns).
+func atGameEnd(t *testing.T, id string, pages map[string]context.Context) {
+	t.Helper()
+	for who, pg := range pages {
+		waitJS(t, pg, `!!document.querySelector("#summary")`)
+		checkSummary(t, pg, id+", "+who)
+		v := evalJS[struct {
+			Winner int
+			Phase  string
+		}](t, pg, `window.cardhouse.state.room.table.view`)
+		if v.Phase != "game_over" {
+			t.Errorf("%s: phase %s at the end, want game_over", who, v.Phase)
+		}
+		if id == "lastcard" {
+			got := evalJS[[]int](t, pg, `(() => { const v = window.cardhouse.state.room.table.view; const w = v.players.find((p) => p.seat === v.winner); return [Number(document.querySelector(".how-counted")?.dataset.total ?? -1), w ? w.score : -2]; })()`)
+			if got[0] != got[1] {
+				t.Errorf("%s: the summary counts %d points for the winner, who scored %d", who, got[0], got[1])
+			}
+		}
+		if v.Winner >= 0 {
+			if title := text(t, pg, "#summary h2"); !strings.Contains(title, "win") {
+				t.Errorf("%s: the summary's title %q does not name the winner", who, title)
+			}
+			if !evalJS[bool](t, pg, `document.querySelector(".felt > .celebration")?.dataset.motion === "none" && !document.querySelector(".confetti")`) {
+				t.Errorf("%s: with reduced motion the celebration should be there and still", who)
+			}
+		}
+		played := sounds(t, pg)
+		count := map[string]int{}
+		for _, s := range played {
+			count[s]++
+		}
+		if v.Winner >= 0 && count["win"] != 1 {
+			t.Errorf("%s: %d win sounds at the end of the game (sounds %v), want one", who, count["win"], count)
+		}
+		if who != "watcher" && count["turn"] == 0 {
+			t.Errorf("%s: no \"your turn\" sound in a whole game (sounds %v)", who, count)
+		}
+		t.Logf("%s: sounds %v", who, count)
+	}
+}
+
+// rematch: the guest asks for a rematch from the summary and the host sees who asked; the
+// spectator leaves for the lobby; the host's Rematch deals a new game for the players.
+func rematch(t *testing.T, id string, host, guest, watcher context.Context) {
+	t.Helper()
+	tap(t, guest, `#summary [data-action=rematch]`)
+	waitText(t, guest, `#summary [data-action=rematch]`, "Asked the host")
+	waitText(t, guest, `#summary .rematch-note`, "Waiting for the host")
+	waitJS(t, host, `(document.querySelector("#summary .rematch-note.asked")?.textContent || "").includes("Bruno asks for a rematch")`)
+	shot(t, host, "summary-"+id+"-asked")
+	tap(t, watcher, `#summary [data-action=leave]`)
+	waitJS(t, watcher, `location.hash === "#/" && !!document.querySelector(".variants")`)
+	waitText(t, watcher, `#notice`, "You left room")
+	tap(t, host, `#summary [data-action=deal]`)
+	for _, pg := range []context.Context{host, guest} {
+		waitJS(t, pg, `window.cardhouse.state.room?.table.view?.phase === "playing" && !document.querySelector("#summary")`)
+	}
+	shot(t, guest, "summary-"+id+"-rematch-dealt")
+}
+
+// TestLastCardRounds: two people play Last Card to 500 points by taps, a host on a desktop and
+// a guest on a phone, over two rounds: after each, both see the summary (every hand left, the
+// points counted) and the standings over the rounds (a column a round, adding up to the total);
+// the host deals the next round from the summary; at the end the guest leaves for the lobby.
+func TestLastCardRounds(t *testing.T) {
+	url, _ := startServer(t)
+	b := browser(t)
+	host := newPage(t, b, desktopW, desktopH)
+	guest := newPage(t, b, phoneW, phoneH)
+	enter(t, host, url, "Ada", "moon")
+	enter(t, guest, url, "Bruno", "knight")
+	click(t, host, `[data-create="lastcard"]`)
+	waitJS(t, host, `document.querySelector("#create-room")`)
+	evalJS[bool](t, host, `(() => { const f = document.querySelector("#create-room"); f.elements.seats.value = 2; return true; })()`)
+	click(t, host, `#create-room button[type=submit]`)
+	waitJS(t, host, `location.hash.startsWith("#/room/") && document.querySelector("#room-code")?.textContent`)
+	code := evalJS[string](t, host, `document.querySelector("#room-code").textContent`)
+	fill(t, guest, `#by-code input[name=code]`, code)
+	click(t, guest, `#join-code`)
+	waitJS(t, host, `document.querySelectorAll(".members li").length === 2`)
+	tap(t, host, `[data-action=deal]`)
+	pages := map[string]context.Context{"desktop": host, "phone": guest}
+	players := []player{{host, `{}`}, {guest, `{}`}}
+	type standing struct {
+		Seat   int
+		Cells  []string
+		Total  int
+		Rounds []int
+	}
+	for round := 1; round <= 2; round++ {
+		for _, pg := range pages {
+			waitJS(t, pg, `window.cardhouse.state.room?.table.view?.phase === "playing" && !document.querySelector("#summary")`)
+		}
+		playGame(t, players, func() {})
+		phase := ""
+		for name, pg := range pages {
+			waitJS(t, pg, `!!document.querySelector("#summary")`)
+			phase = evalJS[string](t, pg, `window.cardhouse.state.room.table.view.phase`)
+			checkSummary(t, pg, fmt.Sprintf("round %d, %s", round, name))
+			// The standings: a column for each round played, each row adding up to its total.
+			rows := evalJS[[]standing](t, pg, `[...document.querySelectorAll("#summary [data-standing]")].map((tr) => ({ seat: Number(tr.dataset.standing), cells: [...tr.querySelectorAll("[data-round]")].map((td) => td.textContent), rounds: [...tr.querySelectorAll("[data-round]")].map((td) => Number(td.dataset.round)), total: Number(tr.querySelector(".total").textContent) }))`)
+			scores := evalJS[map[string]int](t, pg, `Object.fromEntries(window.cardhouse.state.room.table.view.players.map((p) => [p.seat, p.score]))`)
+			if len(rows) != 2 {
+				t.Fatalf("round %d, %s: %d standings rows, want 2", round, name, len(rows))
+			}
+			for _, r := range rows {
+				sum := 0
+				for _, c := range r.Cells {
+					var n int
+					fmt.Sscanf(strings.TrimPrefix(c, "+"), "%d", &n)
+					sum += n
+				}
+				if len(r.Cells) != round || r.Rounds[len(r.Rounds)-1] != round {
+					t.Errorf("round %d, %s: seat %d's standings show rounds %v, want 1 to %d", round, name, r.Seat, r.Rounds, round)
+				}
+				if sum != r.Total || r.Total != scores[fmt.Sprint(r.Seat)] {
+					t.Errorf("round %d, %s: seat %d's rounds %v add up to %d, the total shows %d, the score is %d", round, name, r.Seat, r.Cells, sum, r.Total, scores[fmt.Sprint(r.Seat)])
+				}
+			}
+			shot(t, pg, fmt.Sprintf("rounds-lastcard-%d-%s", round, name))
+		}
+		if phase == "game_over" {
+			t.Fatalf("the game reached 500 points in round %d; two rounds were wanted", round)
+		}
+		if round == 1 {
+			if got := text(t, guest, `#summary [data-action=rematch]`); got != "Next round" {
+				t.Errorf("the guest's summary offers %q, want \"Next round\" (a request to the host)", got)
+			}
+			tap(t, host, `#summary [data-action=deal]`)
+		}
+	}
+	// The guest leaves between rounds: the seat goes to a bot once they confirm.
+	tap(t, guest, `#summary [data-action=leave]`)
+	tap(t, guest, `#confirm-leave [data-answer=leave]`)
+	waitJS(t, guest, `location.hash === "#/" && !!document.querySelector(".variants")`)
+	waitText(t, guest, `#notice`, "You left room")
+	waitJS(t, host, `[...document.querySelectorAll(".members li")].every((li) => !li.textContent.includes("Bruno") || li.textContent.includes("bot"))`)
+}
