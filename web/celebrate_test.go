@@ -244,7 +244,9 @@ func checkSummary(t *testing.T, pg context.Context, what string) {
 		for (const p of v.players) {
 			const li = s.querySelector('[data-hand-left="' + p.seat + '"]');
 			if (!li) { mismatch.push("seat " + p.seat + ": no entry"); continue; }
-			const want = v.zones.filter((z) => z.owner === p.seat && (z.kind === "hand" || z.kind === "row")).flatMap((z) => z.cards || []).join(" ");
+			const zs = v.zones.filter((z) => z.owner === p.seat && (z.kind === "hand" || z.kind === "row"));
+			for (const z of zs) if ((z.cards || []).length !== z.count) mismatch.push(z.id + ": the view shows " + (z.cards || []).length + " of its " + z.count + " cards at the end");
+			const want = zs.flatMap((z) => z.cards || []).join(" ");
 			const shown = [...li.querySelectorAll(".card")].map((c) => c.dataset.code || "?").join(" ");
 			if (want !== shown) mismatch.push("seat " + p.seat + ": shows [" + shown + "], holds [" + want + "]");
 		}
@@ -409,4 +411,21 @@ func TestLastCardRounds(t *testing.T) {
 	waitJS(t, guest, `location.hash === "#/" && !!document.querySelector(".variants")`)
 	waitText(t, guest, `#notice`, "You left room")
 	waitJS(t, host, `[...document.querySelectorAll(".members li")].every((li) => !li.textContent.includes("Bruno") || li.textContent.includes("bot"))`)
+}
+
+// TestBurnMomentGivesWayToTheEnd: a burn's moment still showing when the game ends leaves the
+// table to the summary: nothing lies over the summary's buttons.
+func TestBurnMomentGivesWayToTheEnd(t *testing.T) {
+	base := previewServer(t)
+	b := browser(t)
+	pg := newPage(t, b, phoneW, phoneH)
+	showView(t, pg, base, "drugs-multi", ``, 0)
+	evalJS[bool](t, pg, `(() => { const v = structuredClone(window.cardhouse.table.view); v.events = [{ name: "overdose", seat: 1, cards: ["7S", "7H", "7D"] }]; return window.preview(v); })()`)
+	waitJS(t, pg, `!!document.querySelector(".burn-moment")`)
+	evalJS[bool](t, pg, `(async () => { const v = await (await fetch("/testdata/views/drugs-over.json")).json(); return window.preview(v); })()`)
+	waitJS(t, pg, `!!document.querySelector("#summary")`)
+	if evalJS[bool](t, pg, `!!document.querySelector(".burn-moment")`) {
+		t.Error("the burn moment stays over the summary at the game's end")
+	}
+	checkSummary(t, pg, "after a burn")
 }

@@ -100,7 +100,8 @@ function next(t) {
     } }, asked ? "Asked the host" : over ? "Rematch" : "Next round"));
   }
   if (o.onLeave) bar.append(h("button", { class: "btn ghost big", type: "button", "data-action": "leave", onclick: () => o.onLeave() }, "Leave"));
-  return [askNote(t), bar];
+  // The foot stays in sight at the panel's bottom while a long list of hands scrolls.
+  return h("div", { class: "summary-foot" }, askNote(t), bar);
 }
 
 // askNote tells the host who asked for a rematch (or the next round), and the others that the

@@ -148,7 +148,8 @@ export class Table {
     felt.append(this.myArea());
     this.toastLayer = h("div", { class: "toast-layer" });
     felt.append(this.toastLayer);
-    if (this.moment) felt.append(this.moment);
+    // A burn's moment lasts while the game goes on: the end of the game has the summary.
+    if (this.moment && v.phase === "playing") felt.append(this.moment);
     const over = this.overPanel();
     if (over) felt.append(...over);
     const focusKey = document.activeElement && this.root.contains(document.activeElement) ? document.activeElement.dataset.focusKey : null;
@@ -807,6 +808,7 @@ export class Table {
   // showMoment shows a moment of play (a burn) over the table for a few seconds; the table's
   // redraws keep it until then.
   showMoment(el) {
+    if (this.view.phase !== "playing") return; // the summary tells the end
     this.moment?.remove();
     this.moment = el;
     this.felt?.append(el);
