@@ -354,8 +354,17 @@ func TestLastCardRounds(t *testing.T) {
 	fill(t, guest, `#by-code input[name=code]`, code)
 	click(t, guest, `#join-code`)
 	waitJS(t, host, `document.querySelectorAll(".members li").length === 2`)
-	tap(t, host, `[data-action=deal]`)
 	pages := map[string]context.Context{"desktop": host, "phone": guest}
+	// The room's top bar has the mute switch, within a tap at both sizes: off, and on again.
+	for name, pg := range pages {
+		for _, want := range []string{"false", "true"} {
+			tap(t, pg, `.topbar #sound-switch`)
+			if got := evalJS[string](t, pg, `document.querySelector(".topbar #sound-switch").getAttribute("aria-pressed")`); got != want {
+				t.Errorf("%s: after a tap on the room's sound switch, sound pressed %q, want %q", name, got, want)
+			}
+		}
+	}
+	tap(t, host, `[data-action=deal]`)
 	players := []player{{host, `{}`}, {guest, `{}`}}
 	type standing struct {
 		Seat   int
