@@ -438,3 +438,36 @@ func TestBurnMomentGivesWayToTheEnd(t *testing.T) {
 	}
 	checkSummary(t, pg, "after a burn")
 }
+
+// TestStandingsOverRounds: the summary's standings have a column for each round this table saw
+// end, each what the seat gained in it, and a new game starts them again (even one whose first
+// round ends as the last game's did).
+func TestStandingsOverRounds(t *testing.T) {
+	base := previewServer(t)
+	b := browser(t)
+	pg := newPage(t, b, phoneW, phoneH)
+	showView(t, pg, base, "lastcard-start", ``, 0)
+	end := func(round int, phase string, scores string) []string {
+		t.Helper()
+		evalJS[bool](t, pg, fmt.Sprintf(`(async () => { const v = await (await fetch("/testdata/views/lastcard-over.json")).json(); v.round = %d; v.phase = %q; const s = %s; for (const p of v.players) p.score = s[p.seat]; return window.preview(v); })()`, round, phase, scores))
+		return evalJS[[]string](t, pg, `[...document.querySelectorAll("#summary [data-standing]")].map((tr) => tr.dataset.standing + ":" + [...tr.querySelectorAll("td")].slice(2).map((td) => td.textContent).join(","))`)
+	}
+	playing := func() {
+		t.Helper()
+		evalJS[bool](t, pg, `(async () => { const v = await (await fetch("/testdata/views/lastcard-start.json")).json(); return window.preview(v); })()`)
+	}
+	want := func(what string, got []string, rows string) {
+		t.Helper()
+		if strings.Join(got, " ") != rows {
+			t.Errorf("%s: standings %q, want %q", what, strings.Join(got, " "), rows)
+		}
+	}
+	want("round 1", end(1, "round_over", `[0, 0, 73]`), "2:+73,73 0:0,0 1:0,0")
+	playing()
+	want("round 2", end(2, "round_over", `[40, 0, 73]`), "2:+73,0,73 0:0,+40,40 1:0,0,0")
+	playing()
+	want("round 3, the game won", end(3, "game_over", `[40, 0, 573]`), "2:+73,0,+500,573 0:0,+40,0,40 1:0,0,0,0")
+	playing()
+	want("a new game's first round", end(1, "round_over", `[0, 0, 73]`), "2:+73,73 0:0,0 1:0,0")
+	shot(t, pg, "standings-new-game")
+}

@@ -650,11 +650,12 @@ export class Table {
   noteRound(v) {
     this.rounds = this.rounds || [];
     const round = v.round || 1;
-    let last = this.rounds[this.rounds.length - 1];
-    if (last && last.round === round && last.winner === v.winner) return; // the same end again
-    if (last && round <= last.round) { this.rounds = []; last = null; } // a new game
     const totals = {};
     for (const p of v.players || []) if (p.score !== undefined && p.score !== null) totals[p.seat] = p.score;
+    let last = this.rounds[this.rounds.length - 1];
+    // The same end drawn again (a room update), or a new game (its first round ends).
+    if (last && last.round === round && last.winner === v.winner && JSON.stringify(last.totals) === JSON.stringify(totals)) return;
+    if (last && round <= last.round) { this.rounds = []; last = null; }
     // What each seat gained this round: known from the round before, or from zero in round 1; a
     // page opened later knows only the totals.
     let gained = null;
