@@ -2,7 +2,8 @@ package sdk
 
 // View is the table as one viewer may see it: a generic description that one client renders for
 // every ruleset. A seat's view holds no card that seat cannot see; the spectators' view holds no
-// hand.
+// hand while a round is played. Once it is over a ruleset may show every hand left, to everyone
+// (the reveal: the round's summary shows what each seat still held).
 type View struct {
 	Ruleset    string       `json:"ruleset"`
 	Viewer     int          `json:"viewer"`
@@ -29,6 +30,9 @@ type PlayerView struct {
 	Seat      int  `json:"seat"`
 	HandCount int  `json:"hand_count"`
 	Score     *int `json:"score,omitempty"`
+	// Points, at a round's end in a variant that scores one, are what the seat's hand left
+	// counts (Last Card: the winner scores the others' points).
+	Points *int `json:"points,omitempty"`
 	// Tags are short states the client shows by the seat: "called", "out", "winner", "gifting".
 	Tags []string `json:"tags,omitempty"`
 }

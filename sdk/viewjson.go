@@ -119,6 +119,9 @@ func (p *PlayerView) appendJSON(b []byte) []byte {
 	if p.Score != nil {
 		b = appendIntField(b, `,"score":`, *p.Score)
 	}
+	if p.Points != nil {
+		b = appendIntField(b, `,"points":`, *p.Points)
+	}
 	if len(p.Tags) > 0 {
 		b = append(b, `,"tags":`...)
 		b = appendStrings(b, p.Tags)

@@ -37,7 +37,7 @@ func randomView(rng *RNG) View {
 	v := View{Ruleset: s(), Viewer: rng.Intn("t", 5) - 1, Phase: s(), Turn: rng.Intn("t", 9) - 1,
 		Direction: []int{1, -1}[rng.Intn("t", 2)], Round: rng.Intn("t", 3), Winner: rng.Intn("t", 4) - 1}
 	if rng.Intn("t", 4) > 0 {
-		v.Players = []PlayerView{{Seat: 0, HandCount: 7}, {Seat: 1, HandCount: 0, Score: intPtr(-5), Tags: []string{s(), s()}}}
+		v.Players = []PlayerView{{Seat: 0, HandCount: 7}, {Seat: 1, HandCount: 0, Score: intPtr(-5), Points: intPtr(23), Tags: []string{s(), s()}}}
 	}
 	if rng.Intn("t", 4) > 0 {
 		v.Zones = []Zone{{ID: s(), Kind: ZoneHand, Owner: 1, Label: s(), Cards: cards(), Count: 3, Hidden: rng.Intn("t", 2) == 0, Slots: []bool{true, false}}, {ID: "deck", Kind: ZoneDeck, Owner: -1}}

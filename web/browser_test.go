@@ -319,8 +319,9 @@ func TestRecordedViews(t *testing.T) {
 			if strings.Join(gotHand, " ") != strings.Join(hand, " ") {
 				t.Errorf("hand shows %v, the view holds %v", gotHand, hand)
 			}
-			// Hidden hands are backs only: no face of another seat's hand is on the page.
-			if n := evalJS[int](t, pg, `document.querySelectorAll(".opponents .mini-hand .card[data-code]").length`); n != 0 {
+			// Hidden hands are backs only: no face of another seat's hand is on the page while the
+			// game is played (at its end the hands left are shown).
+			if n := evalJS[int](t, pg, `document.querySelectorAll(".opponents .mini-hand .card[data-code]").length`); n != 0 && v.Phase == sdk.PhasePlaying {
 				t.Errorf("%d face-up cards in other seats' hands", n)
 			}
 			lit := evalJS[[]string](t, pg, `[...new Set([...document.querySelectorAll(".hand .card.legal")].map(c => c.dataset.code))]`)
@@ -607,6 +608,10 @@ func TestPlayThroughUI(t *testing.T) {
 			}
 			waitJS(t, watcher, `document.querySelector(".overlay-center")`)
 			shot(t, host, "table-"+id+"-over")
+			shot(t, guest, "table-"+id+"-over-phone")
+			shot(t, watcher, "table-"+id+"-over-spectator")
+			atGameEnd(t, id, map[string]context.Context{"host": host, "guest": guest, "watcher": watcher})
+			rematch(t, id, host, guest, watcher)
 
 			// A refused action shows its reason: the check line said so before sending, and the
 			// server's refusal was shown after. (A player who never held an unlit card beside a lit
@@ -693,6 +698,11 @@ func TestPlayAgainstBots(t *testing.T) {
 			stats := playGame(t, []player{{pg, `{}`}}, func() { shot(t, pg, "bots-"+c.name) })
 			waitJS(t, pg, `document.querySelector(".overlay-center")`)
 			shot(t, pg, "bots-"+c.name+"-over")
+			// The summary shows every hand left, on a phone as on a desktop; the host's Rematch
+			// deals the next game at once.
+			checkSummary(t, pg, c.name)
+			tap(t, pg, `#summary [data-action=deal]`)
+			waitJS(t, pg, `window.cardhouse.state.room?.table.view?.phase === "playing" && !document.querySelector("#summary")`)
 			t.Logf("%s: game over after %v (%d taps)", c.name, time.Since(start).Round(time.Millisecond), stats[0].Taps)
 		})
 	}

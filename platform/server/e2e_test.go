@@ -26,10 +26,14 @@ func inProcess() map[string]engine.Engine {
 	return map[string]engine.Engine{matcherID: matcherEngine()}
 }
 
-// noHandCards fails when a spectator's view shows any card of a hand.
+// noHandCards fails when a spectator's view shows any card of a hand while a round is played
+// (once it is over the variants show every hand left: the reveal).
 func noHandCards(t *testing.T, who string, v sdk.View) {
 	t.Helper()
 	for _, z := range v.Zones {
+		if v.Phase != sdk.PhasePlaying {
+			break
+		}
 		if z.Kind == sdk.ZoneHand && len(z.Cards) > 0 {
 			t.Fatalf("%s received cards of %s: %v", who, z.ID, z.Cards)
 		}
@@ -41,9 +45,12 @@ func noHandCards(t *testing.T, who string, v sdk.View) {
 	}
 }
 
-// ownHandOnly fails when seat's view shows cards of another seat's hand.
+// ownHandOnly fails when seat's view shows cards of another seat's hand while a round is played.
 func ownHandOnly(t *testing.T, seat int, v sdk.View) {
 	t.Helper()
+	if v.Phase != sdk.PhasePlaying {
+		return // the reveal: every hand left is shown once the round is over
+	}
 	for _, z := range v.Zones {
 		if z.Kind == sdk.ZoneHand && z.Owner != seat && len(z.Cards) > 0 {
 			t.Fatalf("seat %d received cards of %s: %v", seat, z.ID, z.Cards)

@@ -79,7 +79,8 @@ func canonical(tb testing.TB, v []byte) string {
 
 // TestPatchesRebuildEveryView: for every seat and the spectators, in random games of every
 // variant, applying the patches the viewer received to its first full view gives, at every step,
-// the full view the server would send then; the spectators' patches never carry a hand's cards.
+// the full view the server would send then; the spectators' patches never carry a hand's cards
+// while a round is played.
 func TestPatchesRebuildEveryView(t *testing.T) {
 	t.Parallel()
 	games := playGames(t, 4)
@@ -99,7 +100,8 @@ func TestPatchesRebuildEveryView(t *testing.T) {
 					continue
 				}
 				patched++
-				if s == seats {
+				if s == seats && phaseOf(t, next) == sdk.PhasePlaying {
+					// Once a round is over the variants show every hand left (the reveal).
 					spectatorPatchHidesHands(t, g.name, i, held, p)
 				}
 				got, err := Apply(nil, held, p)
@@ -269,4 +271,16 @@ func TestApplyRefusesBadPatches(t *testing.T) {
 			t.Errorf("%s: error %v, want one saying %q", tc.name, err, tc.want)
 		}
 	}
+}
+
+// phaseOf reads a view's phase.
+func phaseOf(t *testing.T, view []byte) string {
+	t.Helper()
+	var v struct {
+		Phase string `json:"phase"`
+	}
+	if err := json.Unmarshal(view, &v); err != nil {
+		t.Fatal(err)
+	}
+	return v.Phase
 }

@@ -36,11 +36,14 @@ func (*Rules) Redeal(s *State, viewer int, rng *sdk.RNG) *State {
 			}
 		}
 	}
+	shown := c.Phase != sdk.PhasePlaying // the game is over: every hand and row is shown (View)
 	for i := range c.Seats {
-		if i != viewer {
+		if i != viewer && !shown {
 			collect(c.Hands[i])
 		}
-		collect(c.FaceDown[i].Cards())
+		if !shown {
+			collect(c.FaceDown[i].Cards())
+		}
 	}
 	collect(c.Deck)
 	collect(c.Out)
@@ -48,7 +51,7 @@ func (*Rules) Redeal(s *State, viewer int, rng *sdk.RNG) *State {
 	// Face-down slots first, from the plain cards; then everything else, shuffled.
 	for i := range c.Seats {
 		for j, x := range c.FaceDown[i] {
-			if x != 0 {
+			if x != 0 && !shown {
 				c.FaceDown[i][j] = plain[0]
 				plain = plain[1:]
 			}
@@ -62,7 +65,7 @@ func (*Rules) Redeal(s *State, viewer int, rng *sdk.RNG) *State {
 		return out
 	}
 	for i := range c.Seats {
-		if i != viewer {
+		if i != viewer && !shown {
 			c.Hands[i] = take(len(c.Hands[i]))
 		}
 	}

@@ -2,6 +2,7 @@ package drugs
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -448,5 +449,46 @@ func TestFirstPlayer(t *testing.T) {
 	}
 	if len(seen) != 4 {
 		t.Fatalf("first players over 40 seeds: %v, want all four seats", seen)
+	}
+}
+
+// TestRevealAtGameEnd: while the game is played the spectators see no hand and no face-down
+// card; once it is over every viewer sees every hand left and every face-down row (the reveal),
+// and a redeal for any viewer keeps them.
+func TestRevealAtGameEnd(t *testing.T) {
+	t.Parallel()
+	r := New()
+	s := start(t, setup{pile: "5S", hands: []string{"", "KH 4D"}, faceUp: []string{"", "QH"}, faceDown: []string{"9C", "7H 8C"}, rest: "out"})
+	hidden := func(v sdk.View) (out []string) {
+		for _, z := range v.Zones {
+			if (z.Kind == sdk.ZoneHand || strings.HasPrefix(z.ID, "face_down.")) && len(z.Cards) > 0 {
+				out = append(out, z.ID)
+			}
+		}
+		return out
+	}
+	if got := hidden(r.View(s, sdk.Spectator)); len(got) > 0 {
+		t.Errorf("while playing the spectators see %v", got)
+	}
+	s, _ = act(t, s, flip(0, 0))
+	if s.Phase != sdk.PhaseGameOver {
+		t.Fatalf("phase %s, want game_over", s.Phase)
+	}
+	for viewer := sdk.Spectator; viewer < 2; viewer++ {
+		v := r.View(s, viewer)
+		hand, _ := v.Zone("hand.1")
+		down, _ := v.Zone("face_down.1")
+		if got := strings.Join(sdk.CardStrings(hand.Cards), " "); got != "KH 4D" || hand.Hidden {
+			t.Errorf("viewer %d sees hand.1 as %q (hidden %v), want KH 4D", viewer, got, hand.Hidden)
+		}
+		if got := strings.Join(sdk.CardStrings(down.Cards), " "); got != "7H 8C" || down.Hidden {
+			t.Errorf("viewer %d sees face_down.1 as %q (hidden %v), want 7H 8C", viewer, got, down.Hidden)
+		}
+		rng := sdk.NewRNG(uint64(viewer + 10))
+		a, _ := json.Marshal(v)
+		b, _ := json.Marshal(r.View(r.Redeal(s, viewer, &rng), viewer))
+		if string(a) != string(b) {
+			t.Errorf("viewer %d's view at the game's end changed after a redeal:\n%s\n%s", viewer, a, b)
+		}
 	}
 }

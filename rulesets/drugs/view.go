@@ -80,7 +80,8 @@ func (*Rules) Observe(s *State) sdk.Observation {
 }
 
 // View is the table as viewer sees it: its own hand, every face-up row and the pile; other hands,
-// the deck and every face-down row only as counts (face-down rows with their slots).
+// the deck and every face-down row only as counts (face-down rows with their slots). Once the
+// game is over, every hand and face-down row too (the reveal).
 func (*Rules) View(s *State, viewer int) sdk.View {
 	v := sdk.View{
 		Ruleset: ID, Viewer: viewer, Phase: s.Phase, Turn: sdk.NoSeat, Direction: s.Direction,
@@ -112,15 +113,22 @@ func (*Rules) View(s *State, viewer int) sdk.View {
 	}
 	for i := range s.Seats {
 		hand := sdk.Zone{ID: fmt.Sprintf("hand.%d", i), Kind: sdk.ZoneHand, Owner: i, Label: "hand", Count: len(s.Hands[i])}
-		if i == viewer {
+		// When the game is over every card a seat still holds is shown, to the spectators too:
+		// its hand and its face-down row.
+		shown := s.Phase != sdk.PhasePlaying
+		if i == viewer || shown {
 			hand.Cards = slices.Clone(s.Hands[i])
 		} else {
 			hand.Hidden = true
 		}
+		down := sdk.Zone{ID: fmt.Sprintf("face_down.%d", i), Kind: sdk.ZoneRow, Owner: i, Label: "face down", Count: s.FaceDown[i].Count(), Hidden: true, Slots: s.FaceDown[i].Slots()}
+		if shown {
+			down.Cards, down.Hidden, down.Slots = s.FaceDown[i].Cards(), false, nil
+		}
 		v.Zones = append(v.Zones,
 			hand,
 			sdk.Zone{ID: fmt.Sprintf("face_up.%d", i), Kind: sdk.ZoneRow, Owner: i, Label: "face up", Cards: slices.Clone(s.FaceUp[i]), Count: len(s.FaceUp[i])},
-			sdk.Zone{ID: fmt.Sprintf("face_down.%d", i), Kind: sdk.ZoneRow, Owner: i, Label: "face down", Count: s.FaceDown[i].Count(), Hidden: true, Slots: s.FaceDown[i].Slots()},
+			down,
 		)
 	}
 	v.Zones = append(v.Zones,

@@ -406,3 +406,29 @@ func TestOpener(t *testing.T) {
 		t.Errorf("opener 3 of 3 seats: %v, want a refusal", err)
 	}
 }
+
+// TestRevealAtGameEnd: once the game is over every viewer, the spectators too, sees every hand
+// left, and a redeal for any viewer keeps them (they are no longer hidden).
+func TestRevealAtGameEnd(t *testing.T) {
+	t.Parallel()
+	r := New()
+	s := deal(t, nil, "7H", "8H", "5C 8S 4D", "2H 3H")
+	s, _ = act(t, s, play(0, "8H"), 0)
+	if s.Phase != sdk.PhaseGameOver {
+		t.Fatalf("phase %s after the last card, want game_over", s.Phase)
+	}
+	for viewer := sdk.Spectator; viewer < 3; viewer++ {
+		v := r.View(s, viewer)
+		for _, z := range v.Zones {
+			if z.Kind == sdk.ZoneHand && (z.Hidden || !sdk.SameCards(z.Cards, s.Hands[z.Owner])) {
+				t.Errorf("viewer %d sees %s as %v (hidden %v), want %v", viewer, z.ID, z.Cards, z.Hidden, s.Hands[z.Owner])
+			}
+		}
+		rng := sdk.NewRNG(uint64(viewer + 10))
+		a, _ := json.Marshal(v)
+		b, _ := json.Marshal(r.View(r.Redeal(s, viewer, &rng), viewer))
+		if string(a) != string(b) {
+			t.Errorf("viewer %d's view at the game's end changed after a redeal:\n%s\n%s", viewer, a, b)
+		}
+	}
+}

@@ -21,10 +21,11 @@ const (
 // roles tells the client which ranks have a power, for their card faces.
 var roles = map[string]string{"A": "wild", "2": "pickup", "J": "reverse", "Q": "extra_go", "K": "skip"}
 
-// View is the table as viewer sees it: every hand as a count except the viewer's own, the whole
-// discard pile (every card in it was played face up), the deck as a count, the indicators (active
-// suit, penalty, direction, the Queen's extra go and, for the seat in turn only, the card it may
-// still play after drawing), the open LAST CARD windows and the actions open to the viewer.
+// View is the table as viewer sees it: every hand as a count except the viewer's own (every hand
+// once the game is over: the reveal), the whole discard pile (every card in it was played face
+// up), the deck as a count, the indicators (active suit, penalty, direction, the Queen's extra go
+// and, for the seat in turn only, the card it may still play after drawing), the open LAST CARD
+// windows and the actions open to the viewer.
 func (r *Rules) View(s *State, viewer int) sdk.View {
 	v := sdk.View{
 		Ruleset: ID, Viewer: viewer, Phase: s.Phase, Turn: s.Turn, Direction: s.Direction,
@@ -52,7 +53,8 @@ func (r *Rules) View(s *State, viewer int) sdk.View {
 		}
 		v.Players = append(v.Players, p)
 		z := sdk.Zone{ID: "hand." + strconv.Itoa(seat), Kind: sdk.ZoneHand, Owner: seat, Count: len(h)}
-		if seat == viewer {
+		// When the game is over every hand left is shown, to the spectators too.
+		if seat == viewer || s.Phase != sdk.PhasePlaying {
 			z.Cards = slices.Clone(h)
 		} else {
 			z.Hidden = true
@@ -185,8 +187,9 @@ func HandOf(v sdk.View) []sdk.Card {
 func (r *Rules) Redeal(s *State, viewer int, rng *sdk.RNG) *State {
 	c := s.clone()
 	var pool []sdk.Card
+	shown := c.Phase != sdk.PhasePlaying // the game is over: every hand is shown (View)
 	for seat, h := range c.Hands {
-		if seat != viewer {
+		if seat != viewer && !shown {
 			pool = append(pool, h...)
 		}
 	}
@@ -199,7 +202,7 @@ func (r *Rules) Redeal(s *State, viewer int, rng *sdk.RNG) *State {
 		return out
 	}
 	for seat, h := range c.Hands {
-		if seat != viewer {
+		if seat != viewer && !shown {
 			c.Hands[seat] = take(len(h))
 		}
 	}

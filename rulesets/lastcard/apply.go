@@ -379,11 +379,8 @@ func (t *turn) endRound(winner int) {
 func (s *State) scoreRound(winner int) int {
 	points := 0
 	for seat, h := range s.Hands {
-		if seat == winner {
-			continue
-		}
-		for _, c := range h {
-			points += Points(c)
+		if seat != winner {
+			points += handPoints(h)
 		}
 	}
 	s.Scores[winner] += points

@@ -29,12 +29,14 @@ func (r *Rules) History(s *State, seat int) []sdk.Event {
 // knows is kept: a card another seat has drawn and not yet played or kept was playable, so a
 // playable card takes its place. The copy gets a fresh RNG (a sampled world must not know the
 // real game's future shuffles) and its log loses the cards other seats drew, so History(copy,
-// viewer) and View(copy, viewer) equal those of s.
+// viewer) and View(copy, viewer) equal those of s. Once the round is over every hand is shown
+// (View), so only the deck and the cards out of play are shuffled.
 func (r *Rules) Redeal(s *State, viewer int, rng *sdk.RNG) *State {
 	c := s.clone()
 	var pool []sdk.Card
+	shown := c.Phase != sdk.PhasePlaying
 	for seat, h := range c.Hands {
-		if seat != viewer {
+		if seat != viewer && !shown {
 			pool = append(pool, h...)
 		}
 	}
@@ -61,9 +63,9 @@ func (r *Rules) Redeal(s *State, viewer int, rng *sdk.RNG) *State {
 		return out
 	}
 	for seat, h := range c.Hands {
-		switch seat {
-		case viewer:
-		case drawnSeat:
+		switch {
+		case seat == viewer || shown:
+		case seat == drawnSeat:
 			c.Hands[seat] = append(take(len(h)-1), drawn)
 			c.Drawn = &drawn
 		default:

@@ -488,3 +488,63 @@ func TestStatusActors(t *testing.T) {
 		t.Errorf("deadlines %v: Last Card sets none", st.Deadlines)
 	}
 }
+
+// TestRevealAtRoundEnd: while a round is played nobody sees another's hand; once it is over
+// every viewer, the spectators too, sees every hand left and the points it counts (L-9), which
+// add up to what the winner scored.
+func TestRevealAtRoundEnd(t *testing.T) {
+	t.Parallel()
+	r := lastcard.New()
+	s := start(t, table{pile: "R5", hands: []string{"R1", "W+4 Y3", "GS B7 B2"}}, map[string]any{"target": "200"})
+	for viewer := sdk.Spectator; viewer < 3; viewer++ {
+		for _, p := range r.View(s, viewer).Players {
+			if p.Points != nil {
+				t.Errorf("viewer %d: seat %d shows %d points while the round is played", viewer, p.Seat, *p.Points)
+			}
+		}
+	}
+	s, ev := act(t, s, play(0, "R1"))
+	if s.Phase != sdk.PhaseRoundOver {
+		t.Fatalf("phase %s, want round_over", s.Phase)
+	}
+	scored := ev[len(ev)-1]
+	if scored.Name != "round_scored" || scored.Count != 60+3+20+7+2 {
+		t.Fatalf("last event %+v, want round_scored of 92", scored)
+	}
+	want := map[int]struct {
+		hand   string
+		points int
+	}{0: {"", 0}, 1: {"W+4 Y3", 63}, 2: {"GS B7 B2", 29}}
+	for viewer := sdk.Spectator; viewer < 3; viewer++ {
+		v := r.View(s, viewer)
+		sum := 0
+		for _, p := range v.Players {
+			if p.Points == nil {
+				t.Errorf("viewer %d: seat %d has no points at the round's end", viewer, p.Seat)
+				continue
+			}
+			if *p.Points != want[p.Seat].points {
+				t.Errorf("viewer %d: seat %d counts %d points, want %d", viewer, p.Seat, *p.Points, want[p.Seat].points)
+			}
+			sum += *p.Points
+		}
+		if sum != scored.Count {
+			t.Errorf("viewer %d: the hands count %d points, the winner scored %d", viewer, sum, scored.Count)
+		}
+		for _, z := range v.Zones {
+			if z.Kind != sdk.ZoneHand {
+				continue
+			}
+			if got := strings.Join(sdk.CardStrings(z.Cards), " "); got != want[z.Owner].hand || z.Hidden {
+				t.Errorf("viewer %d: %s shows %q (hidden %v), want %q shown", viewer, z.ID, got, z.Hidden, want[z.Owner].hand)
+			}
+		}
+	}
+	// The next round's deal hides the hands again.
+	s, _ = act(t, s, sdk.Action{Seat: sdk.Host, Type: sdk.ActDeal})
+	for _, z := range r.View(s, sdk.Spectator).Zones {
+		if z.Kind == sdk.ZoneHand && len(z.Cards) > 0 {
+			t.Errorf("after the next deal the spectators see %s: %v", z.ID, z.Cards)
+		}
+	}
+}

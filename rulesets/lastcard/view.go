@@ -29,7 +29,9 @@ func handZone(seat int) string {
 
 // View is the table as viewer (a seat or sdk.Spectator) may see it: its own hand only, the pile,
 // the deck's count, the colour, penalty, scores and the room's rule options (indicators), and the
-// actions open to it. The card a seat has just drawn is shown to that seat alone.
+// actions open to it. The card a seat has just drawn is shown to that seat alone. When a round
+// is over the hands are shown to every viewer, spectators too, with the points each counts (L-9):
+// the table's round summary says how the winner's score was made.
 func (r *Rules) View(s *State, viewer int) sdk.View {
 	n := s.seats()
 	v := sdk.View{
@@ -53,6 +55,11 @@ func (r *Rules) View(s *State, viewer int) sdk.View {
 	for seat := range n {
 		score := s.Scores[seat]
 		p := sdk.PlayerView{Seat: seat, HandCount: len(s.Hands[seat]), Score: &score}
+		reveal := s.Phase != sdk.PhasePlaying
+		if reveal {
+			points := handPoints(s.Hands[seat])
+			p.Points = &points
+		}
 		if s.Called[seat] {
 			p.Tags = append(p.Tags, "called")
 		}
@@ -71,7 +78,7 @@ func (r *Rules) View(s *State, viewer int) sdk.View {
 		v.Players = append(v.Players, p)
 
 		z := sdk.Zone{ID: handZone(seat), Kind: sdk.ZoneHand, Owner: seat, Count: len(s.Hands[seat])}
-		if seat == viewer {
+		if seat == viewer || reveal {
 			z.Cards = slices.Clone(s.Hands[seat])
 		} else {
 			z.Hidden = true
@@ -96,6 +103,15 @@ func (r *Rules) View(s *State, viewer int) sdk.View {
 	}
 	v.Actions = actions(s, viewer)
 	return v
+}
+
+// handPoints is what a hand left at a round's end counts for the winner (L-9).
+func handPoints(h []sdk.Card) int {
+	n := 0
+	for _, c := range h {
+		n += Points(c)
+	}
+	return n
 }
 
 // actions lists what viewer may do now, as Apply would accept it.

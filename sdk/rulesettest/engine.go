@@ -309,6 +309,9 @@ func viewLeak(st *engine.Step) string {
 
 // handLeak reports a hand zone of v not owned by viewer that shows cards.
 func handLeak(v sdk.View, viewer int) string {
+	if v.Phase != sdk.PhasePlaying {
+		return "" // a round over may show every hand left (the reveal); Redeal must then keep them
+	}
 	for _, z := range v.Zones {
 		if z.Kind == sdk.ZoneHand && z.Owner != viewer && len(z.Cards) > 0 && !allZero(z.Cards) {
 			return fmt.Sprintf("the view of %s shows the cards of zone %s (%s's hand): %v", viewerName(viewer), z.ID, viewerName(z.Owner), sdk.CardStrings(z.Cards))

@@ -26,8 +26,9 @@ import (
 //     writes into a state, or hands out a slice a bot may sort, corrupts later calls);
 //   - a refused action returns a *sdk.RuleError with a reason; an accepted one keeps the card
 //     multiset (Cards);
-//   - for every viewer (each seat and the spectators) the view is structurally hidden (no cards in
-//     hand zones the viewer does not own) and, through the ruleset's sdk.Redealer (required),
+//   - for every viewer (each seat and the spectators) the view is structurally hidden while the
+//     round is played (no cards in hand zones the viewer does not own; once it is over the hands
+//     left may be shown, and Redeal then keeps them) and, through the ruleset's sdk.Redealer (required),
 //     unchanged when what the viewer cannot see is redealt (views compared as JSON, events
 //     excluded); the redeal keeps the cards and does not mutate its input;
 //   - when the ruleset implements sdk.StateAppender, AppendState writes every state (and every

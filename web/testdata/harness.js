@@ -39,12 +39,14 @@
       lastView = v;
       rec.views++;
       for (const e of v.events || []) rec.events[e.name] = (rec.events[e.name] || 0) + 1;
+      // Once the game is over the hands left are shown to everyone (the reveal): a leak is a
+      // hand card seen while it is played.
       if (v.viewer < 0) {
         rec.watched++;
-        for (const z of v.zones || []) if (z.kind === "hand" && (z.cards || []).length) rec.leaks.push(`view ${z.id}: ${z.cards.join(" ")}`);
+        if (v.phase === "playing") for (const z of v.zones || []) if (z.kind === "hand" && (z.cards || []).length) rec.leaks.push(`view ${z.id}: ${z.cards.join(" ")}`);
       }
     }
-    if (v && v.viewer < 0) {
+    if (v && v.viewer < 0 && v.phase === "playing") {
       for (const el of qa('.zone[data-zone^="hand."] .card[data-code]')) if (el.dataset.code) rec.leaks.push(`page ${el.dataset.zone}: ${el.dataset.code}`);
     }
     for (const el of qa(".countdown")) if (/\d\.\ds/.test(el.textContent) && rec.countdowns.length < 50) rec.countdowns.push(el.textContent);

@@ -7,6 +7,7 @@ import { api, ApiError, RoomSocket } from "./api.js";
 import { Table, h, playerWords } from "./table.js";
 import { cardEl } from "./cards.js";
 import { markdown } from "./md.js";
+import { soundSwitch } from "./sound.js";
 
 const AVATARS = { spade: "\u2660", heart: "\u2665", diamond: "\u2666", club: "\u2663", star: "\u2605", sun: "\u2600", moon: "\u263e", knight: "\u265e", queen: "\u265b", rook: "\u265c", flower: "\u273f", flag: "\u2691" };
 const COLOURS = ["#e0393e", "#f08a24", "#f4b81c", "#2f9e57", "#16a085", "#2f6fd6", "#6c5ce7", "#c2185b"];
@@ -34,7 +35,7 @@ function topbar() {
   const logo = h("span", { class: "logo" });
   logo.append(cardEl("", { back: "french" }));
   logo.firstChild.style.setProperty("--card-w", "22px");
-  const bar = h("header", { class: "topbar" }, h("a", { class: "brand", href: "#/" }, logo, "Cardhouse"));
+  const bar = h("header", { class: "topbar" }, h("a", { class: "brand", href: "#/" }, logo, "Cardhouse"), soundSwitch());
   if (state.me) {
     bar.append(h("div", { class: "me" }, h("button", { class: "look-button", type: "button", id: "your-look", title: "Your look: name, avatar and colour", onclick: editMe }, avatar(state.me), h("span", {}, state.me.display_name)),
       h("button", { class: "btn ghost small", type: "button", onclick: logout }, "Log out")));
@@ -434,6 +435,11 @@ const BYE = {
   closed: (code) => `Room ${code} has closed.`,
 };
 
+// A player's Rematch (or Next round) at the end of a game (or round) asks the host in the chat:
+// the host's summary lists who asked, and everyone reads it in the chat.
+const ASK_REMATCH = "Rematch? I'm in!";
+const ASK_NEXT = "Ready for the next round!";
+
 class RoomView {
   constructor(code) {
     this.code = code;
@@ -444,6 +450,7 @@ class RoomView {
     this.coverFor = null;
     this.conn = "connecting";
     this.chatLines = [];
+    this.asks = new Map(); // user id -> name: who asked the host for a rematch since the game ended
     this.build();
     this.sock = new RoomSocket(code, (m) => this.onMessage(m), (s, reason) => this.onConn(s, reason));
   }
@@ -519,6 +526,9 @@ class RoomView {
       check: (a) => this.check(a),
       canDeal: () => this.you && this.you.host,
       onDeal: () => this.deal(),
+      onAsk: (over) => this.sock.send({ type: "chat", text: over ? ASK_REMATCH : ASK_NEXT }),
+      asks: () => [...this.asks.values()],
+      onLeave: () => this.leave(),
       isSetting: (id) => !!(this.info && this.info.options && Object.hasOwn(this.info.options, id)),
       settingValue: (id, value) => settingWords(this.info?.ruleset, id, value),
       deadlineMs: (d) => (d.kind === "last_card" ? 1000 * Number((this.info && this.info.options && this.info.options.last_card_seconds) || 5) : 5000),
@@ -575,6 +585,7 @@ class RoomView {
         let view;
         try { view = typeof m.view === "string" ? JSON.parse(m.view) : m.view; } catch { return; }
         this.views.set(m.seat, view);
+        if (view.phase === "playing") this.asks.clear();
         if (m.game !== this.viewGame) { this.viewGame = m.game; this.viewSeq = undefined; }
         this.viewSeq = Math.max(this.viewSeq ?? -1, m.seq ?? -1);
         if (m.seat < 0) {
@@ -588,6 +599,10 @@ class RoomView {
       case "chat":
         if (m.chat) {
           this.chatLines.push(m.chat);
+          if ((m.chat.text === ASK_REMATCH || m.chat.text === ASK_NEXT) && m.chat.user_id !== this.you?.user_id && this.table.view?.phase !== "playing") {
+            this.asks.set(m.chat.user_id, m.chat.name);
+            this.table.refreshAsks();
+          }
           if (!document.body.classList.contains("show-side") && m.chat.user_id !== this.you?.user_id) this.unread++;
           this.renderChat();
         }

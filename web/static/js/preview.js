@@ -1,5 +1,6 @@
 // The preview page's script (kept out of the HTML for the server's Content-Security-Policy).
 import { Table } from "./table.js";
+import { soundSwitch } from "./sound.js";
 const names = ["Ada", "Bruno", "Chloé", "Dev", "Eun", "Femi", "Gus", "Hana"];
 const sent = [];
 const table = new Table(document.getElementById("table"), {
@@ -14,6 +15,8 @@ const table = new Table(document.getElementById("table"), {
   canDeal: () => true, onDeal: () => sent.push({ type: "deal" }),
 });
 window.cardhouse = { table, sent };
+// The room's top bar has the sound switch: so has the preview's.
+document.querySelector(".topbar").append(soundSwitch());
 window.preview = (view, info) => { table.update(view, info || {}); return true; };
 const url = new URLSearchParams(location.search).get("view");
 if (url) fetch(url).then((r) => r.json()).then((v) => window.preview(v));

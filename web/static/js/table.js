@@ -9,8 +9,12 @@
 // send(action) returns a Promise resolving to {ok, reason} (and, when ok, seen: true if the view
 // the action produced has already been given to update, or local: true if none will come);
 // check(action) (optional) the same for a dry run. player(seat) returns {name, color, avatar, tags} for a seat's name plate.
+// At a round's end the summary (summary.js) offers the host's deal (canDeal, onDeal) and, when
+// given, onAsk (a player's request for the next game or round) and onLeave.
 
 import { cardEl, cardName, shortName, symbolSVG, choiceName, parseCard, SUITS, COLORS } from "./cards.js";
+import { play as playSound } from "./sound.js";
+import { summary, celebration, burnMoment, askNote } from "./summary.js";
 
 const h = (tag, attrs = {}, ...children) => {
   const e = document.createElement(tag);
@@ -144,8 +148,10 @@ export class Table {
     felt.append(this.myArea());
     this.toastLayer = h("div", { class: "toast-layer" });
     felt.append(this.toastLayer);
+    // A burn's moment lasts while the game goes on: the end of the game has the summary.
+    if (this.moment && v.phase === "playing") felt.append(this.moment);
     const over = this.overPanel();
-    if (over) felt.append(over);
+    if (over) felt.append(...over);
     const focusKey = document.activeElement && this.root.contains(document.activeElement) ? document.activeElement.dataset.focusKey : null;
     this.root.replaceChildren(felt);
     if (focusKey) this.root.querySelector(`[data-focus-key="${focusKey}"]`)?.focus();
@@ -288,6 +294,7 @@ export class Table {
       const fire = (v.indicators || []).find((i) => i.id === "fire");
       if (fire && fire.value === "fire") pile.classList.add("fire");
       if (fire && fire.value === "red") pile.classList.add("fire-red");
+      if (this.moment) pile.classList.add("burning"); // a burn's moment is on: the pile flares
       const pickup = acts.find((a) => a.type === "pickup");
       if (pickup) {
         pile.classList.add("clickable");
@@ -619,20 +626,42 @@ export class Table {
     if (e.key === "p" && this.sel.length) { e.preventDefault(); this.play(); }
   }
 
+  // overPanel is the end of a round or a game: the winner's celebration (a game won) and the
+  // summary for everyone at the table (summary.js), or nothing while the round is played.
   overPanel() {
     const v = this.view;
     if (v.phase === "playing") return null;
-    const winner = v.winner >= 0 ? this.player(v.winner).name : null;
-    const title = v.phase === "round_over" ? `Round ${v.round || ""} to ${winner || "nobody"}` : winner ? `${winner} wins!` : "Game over";
-    const p = h("div", { class: "panel over", role: "status" }, h("h2", {}, title));
-    const scored = (v.players || []).filter((pl) => pl.score !== undefined && pl.score !== null);
-    if (scored.length) {
-      const rows = [...scored].sort((a, b) => b.score - a.score).map((pl) => h("tr", {}, h("td", {}, this.player(pl.seat).name), h("td", {}, String(pl.score))));
-      p.append(h("table", { class: "scores" }, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Score")), rows));
-    }
-    if (this.opts.onDeal && this.opts.canDeal && this.opts.canDeal()) p.append(h("button", { class: "btn primary big", type: "button", "data-action": "deal", onclick: () => this.opts.onDeal() }, v.phase === "round_over" ? "Deal next round" : "Deal again"));
-    else p.append(h("p", { class: "help" }, "Waiting for the host to deal."));
-    return h("div", { class: "overlay-center" }, p);
+    this.noteRound(v);
+    const out = [];
+    if (v.phase === "game_over" && v.winner >= 0) out.push(celebration(this));
+    out.push(h("div", { class: "overlay-center" }, summary(this, this.rounds)));
+    return out;
+  }
+
+  // refreshAsks redraws the summary's line of who asked the host for a rematch, alone: the rest
+  // of the table (and the celebration) stays as it is.
+  refreshAsks() {
+    const n = this.root.querySelector(".rematch-note");
+    if (n && this.view && this.view.phase !== "playing") n.replaceWith(askNote(this));
+  }
+
+  // noteRound keeps the standings of each round this table has seen end, for the summary's
+  // table over rounds (a view carries only the totals). A new game starts a new list.
+  noteRound(v) {
+    this.rounds = this.rounds || [];
+    const round = v.round || 1;
+    const totals = {};
+    for (const p of v.players || []) if (p.score !== undefined && p.score !== null) totals[p.seat] = p.score;
+    let last = this.rounds[this.rounds.length - 1];
+    // The same end drawn again (a room update), or a new game (its first round ends).
+    if (last && last.round === round && last.winner === v.winner && JSON.stringify(last.totals) === JSON.stringify(totals)) return;
+    if (last && round <= last.round) { this.rounds = []; last = null; }
+    // What each seat gained this round: known from the round before, or from zero in round 1; a
+    // page opened later knows only the totals.
+    let gained = null;
+    if (last && last.round === round - 1) gained = Object.fromEntries(Object.entries(totals).map(([s, t]) => [s, t - (last.totals[s] ?? 0)]));
+    else if (round === 1) gained = { ...totals };
+    this.rounds.push({ round, winner: v.winner, totals, gained });
   }
 
   // ---- deadlines --------------------------------------------------------------------------------
@@ -746,7 +775,9 @@ export class Table {
       if (!line) continue;
       this.logLines.unshift(line);
       // Penalties show in the middle of the table, where the player looks, as well as in the log.
-      const big = { missed_last_card: "missed", joker: "chaos", won: "win", overdose: "bad", burned: "", picked_up: "", caught: "missed", last_card: "", round_scored: "win", gift: "", penalty_drawn: (e.data || {}).reason === "no_call" ? "missed" : undefined }[e.name];
+      const big = { missed_last_card: "missed", joker: "chaos", won: "win", picked_up: "", caught: "missed", last_card: "", round_scored: "win", gift: "", penalty_drawn: (e.data || {}).reason === "no_call" ? "missed" : undefined }[e.name];
+      // A burn has its own moment over the pile, which names who burned it and why.
+      if (e.name === "burned" || e.name === "overdose") this.showMoment(burnMoment(this, e));
       // The end of a game or round has its own panel, which names the winner and the scores.
       const told = this.view.phase !== "playing" && (e.name === "won" || e.name === "round_scored");
       if (big !== undefined && !told) this.toast(line, big);
@@ -755,6 +786,35 @@ export class Table {
     this.logLines = this.logLines.slice(0, 12);
     const log = this.root.querySelector(".log");
     if (log) log.replaceChildren(...this.logLines.map((l) => h("div", {}, l)));
+    const sound = this.soundFor(events, prev);
+    if (sound) playSound(sound);
+  }
+
+  // soundFor picks the one sound a new view makes, the most important of what happened: a win, a
+  // burn, a penalty for a forgotten LAST CARD, a LAST CARD call or window opening for the viewer,
+  // the viewer's turn coming.
+  soundFor(events, prev) {
+    const v = this.view;
+    const me = this.me;
+    const has = (name) => events.some((e) => e.name === name);
+    if (has("won")) return "win";
+    if (has("burned") || has("overdose")) return "burn";
+    if (events.some((e) => e.name === "caught" || e.name === "missed_last_card" || (e.name === "penalty_drawn" && (e.data || {}).reason === "no_call"))) return "caught";
+    const opened = me >= 0 && (v.deadlines || []).some((d) => d.kind === "last_card" && d.seat === me && !(prev.deadlines || []).some((p) => p.id === d.id));
+    if (has("last_card") || opened) return "last_card";
+    if (me >= 0 && v.phase === "playing" && v.turn === me && (prev.turn !== me || prev.phase !== "playing")) return "turn";
+    return null;
+  }
+
+  // showMoment shows a moment of play (a burn) over the table for a few seconds; the table's
+  // redraws keep it until then.
+  showMoment(el) {
+    if (this.view.phase !== "playing") return; // the summary tells the end
+    this.moment?.remove();
+    this.moment = el;
+    this.felt?.append(el);
+    clearTimeout(this.momentTimer);
+    this.momentTimer = setTimeout(() => { if (this.moment === el) { el.remove(); this.moment = null; } }, 3200);
   }
 
   toast(text, cls) {
