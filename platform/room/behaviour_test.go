@@ -66,7 +66,8 @@ type peer struct {
 	u    *store.User
 	c    *room.Client
 	msgs chan map[string]json.RawMessage
-	view *sdk.View
+	view *sdk.View // the last view read, of action seq
+	seq  int
 }
 
 func (tb *table) connect(r *room.Room, u *store.User) *peer {
@@ -94,7 +95,8 @@ func (tb *table) connect(r *room.Room, u *store.User) *peer {
 	return p
 }
 
-// until reads messages until one of type typ for which ok (nil: any) holds, and returns it.
+// until reads messages until one of type typ (any type when "") for which ok (nil: any) holds,
+// and returns it.
 func (p *peer) until(typ string, ok func(map[string]json.RawMessage) bool) map[string]json.RawMessage {
 	p.t.Helper()
 	for {
@@ -109,8 +111,9 @@ func (p *peer) until(typ string, ok func(map[string]json.RawMessage) bool) map[s
 					p.t.Fatal(err)
 				}
 				p.view = &v
+				_ = json.Unmarshal(m["seq"], &p.seq)
 			}
-			if string(m["type"]) == `"`+typ+`"` && (ok == nil || ok(m)) {
+			if (typ == "" || string(m["type"]) == `"`+typ+`"`) && (ok == nil || ok(m)) {
 				return m
 			}
 		case <-time.After(10 * time.Second):
@@ -290,6 +293,89 @@ func TestLockAndKick(t *testing.T) {
 			if err := r.Act(ctx, bob, nil, sdk.Action{Type: sdk.ActDraw}); err == nil || errors.Is(err, room.ErrClosed) {
 				t.Fatalf("a kicked player's action gave %v, want a refusal", err)
 			}
+		})
+	}
+}
+
+// playToTheEnd has the seat in turn play its first playable card (else draw, else call) until
+// the game is over, reading every peer's messages as it goes.
+func (tb *table) playToTheEnd(r *room.Room, users []*store.User, peers []*peer) {
+	tb.t.Helper()
+	ctx := context.Background()
+	for step := 0; ; step++ {
+		if step > 2000 {
+			tb.t.Fatal("the game did not end in 2,000 actions")
+		}
+		in := tb.waitInfo(r, "", func(room.Info) bool { return true })
+		if in.Game != nil && in.Game.Status == store.GameOver {
+			return
+		}
+		seat := in.Game.Turn
+		p := peers[seat]
+		for p.view == nil || p.seq != in.Game.Seq {
+			p.until("view", nil)
+		}
+		v := p.view
+		a := sdk.Action{Type: v.Actions[0].Type}
+		if len(v.Actions[0].Cards) > 0 {
+			a.Cards = v.Actions[0].Cards[:1]
+		}
+		if err := r.Act(ctx, users[seat], nil, a); err != nil {
+			tb.t.Fatalf("seat %d's %+v: %v", seat, a, err)
+		}
+	}
+}
+
+// Once a game is over a seated player asks the host for a rematch: everyone sees the ask on the
+// player's member, the host cannot ask (the host deals), a spectator cannot, asking twice is
+// fine, asking mid-game is refused; the host's deal clears the asks.
+func TestAskForTheNextGame(t *testing.T) {
+	for _, dialect := range storetest.Dialects() {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			tb := newTable(t, dialect)
+			ctx := context.Background()
+			r, alice, bob, pa, pb := tb.twoPlayers()
+			carol := tb.user("Carol", false)
+			if _, err := r.Join(ctx, carol, true); err != nil {
+				t.Fatal(err)
+			}
+			pc := tb.connect(r, carol)
+			ask := func(p *peer) map[string]json.RawMessage {
+				t.Helper()
+				if err := r.Handle(ctx, p.u, p.c, room.Incoming{Type: room.MsgAskNext, ID: "n1"}); err != nil {
+					t.Fatal(err)
+				}
+				return p.until("", func(m map[string]json.RawMessage) bool { return string(m["id"]) == `"n1"` })
+			}
+			if m := ask(pb); string(m["code"]) != `"game_running"` {
+				t.Fatalf("an ask mid-game was answered %v, want game_running", m)
+			}
+			tb.playToTheEnd(r, []*store.User{alice, bob}, []*peer{pa, pb})
+			if m := ask(pb); string(m["type"]) != `"accepted"` {
+				t.Fatalf("Bob's ask after the game: %v", m)
+			}
+			if m := ask(pb); string(m["type"]) != `"accepted"` {
+				t.Fatalf("Bob's second ask: %v", m)
+			}
+			for _, who := range []*peer{pa, pc} { // the host and the spectator see it
+				who.until("members", func(m map[string]json.RawMessage) bool {
+					return strings.Contains(string(m["members"]), `"wants_next":true`)
+				})
+			}
+			if m := ask(pa); string(m["code"]) != `"host_deals"` {
+				t.Fatalf("the host's ask was answered %v, want host_deals", m)
+			}
+			if m := ask(pc); string(m["code"]) != `"not_player"` {
+				t.Fatalf("the spectator's ask was answered %v, want not_player", m)
+			}
+			if !member(tb.waitInfo(r, "", func(room.Info) bool { return true }), "Bob").WantsNext {
+				t.Fatal("the room's members do not show Bob's ask")
+			}
+			if err := r.Deal(ctx, alice); err != nil {
+				t.Fatal(err)
+			}
+			tb.waitInfo(r, "the asks cleared by the deal", func(in room.Info) bool { return !member(in, "Bob").WantsNext })
 		})
 	}
 }

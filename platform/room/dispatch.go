@@ -57,11 +57,13 @@ func (r *Room) Handle(ctx context.Context, u *store.User, c *Client, msg Incomin
 			reply(err, nil)
 		case MsgPing:
 			c.push(encode(Outgoing{Type: MsgPong, ID: msg.ID}))
+		case MsgAskNext:
+			reply(r.askNext(u.ID), encode(Outgoing{Type: MsgAccepted, ID: msg.ID}))
 		case MsgResync:
 			// A client that missed a patch: its full views, from which the next patches go on.
 			r.sendViews(c)
 		default:
-			reply(errf(KindInvalid, "unknown_type", "unknown message type %q (want act, check, deal, chat, ping or resync)", msg.Type), nil)
+			reply(errf(KindInvalid, "unknown_type", "unknown message type %q (want act, check, deal, ask_next, chat, ping or resync)", msg.Type), nil)
 		}
 		return nil
 	})

@@ -223,7 +223,12 @@ func (r *Room) Deal(ctx context.Context, u *store.User) error {
 	return r.do(ctx, func() error { return r.deal(u) })
 }
 
-func (r *Room) deal(u *store.User) error {
+func (r *Room) deal(u *store.User) (err error) {
+	defer func() {
+		if err == nil {
+			r.clearAsks()
+		}
+	}()
 	if err := r.hostOnly(u, "deal"); err != nil {
 		return err
 	}

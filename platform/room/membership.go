@@ -92,7 +92,7 @@ func (r *Room) memberInfos(ms []*store.Member) []MemberInfo {
 	}
 	out := make([]MemberInfo, 0, len(ms))
 	for _, m := range ms {
-		mi := MemberInfo{ID: m.ID, Name: m.Name, Role: m.Role, Seat: m.Seat, BotLevel: m.BotLevel, WantsSeat: m.WantsSeat, Covered: m.Covered}
+		mi := MemberInfo{ID: m.ID, Name: m.Name, Role: m.Role, Seat: m.Seat, BotLevel: m.BotLevel, WantsSeat: m.WantsSeat, WantsNext: r.asks[m.ID], Covered: m.Covered}
 		if seat := r.claimedSeat(m); seat != nil {
 			mi.ClaimsSeat = &seat.Seat
 		}

@@ -27,6 +27,8 @@ const (
 	MsgPing  = "ping"
 	// MsgResync asks for the full views again (a v2 client that missed a patch).
 	MsgResync = "resync"
+	// MsgAskNext asks the host for the next round or game (asknext.go).
+	MsgAskNext = "ask_next"
 )
 
 // Message types sent by the server.
@@ -149,8 +151,10 @@ type MemberInfo struct {
 	Seat      int    `json:"seat"`
 	BotLevel  int    `json:"bot_level,omitempty"`
 	WantsSeat bool   `json:"wants_seat,omitempty"`
-	Covered   bool   `json:"covered,omitempty"`
-	Connected bool   `json:"connected"`
+	// WantsNext marks a player who asked the host for the next round or game (asknext.go).
+	WantsNext bool `json:"wants_next,omitempty"`
+	Covered   bool `json:"covered,omitempty"`
+	Connected bool `json:"connected"`
 	// Avatar and Colour are the member's look (store.User.Avatar, Colour) as last seen when the
 	// user joined or connected; empty when unknown (a bot, or nobody connected since a restart).
 	Avatar string `json:"avatar,omitempty"`

@@ -86,6 +86,8 @@ type roomMembers struct {
 	// id -> the seat's member id), rejoin.go. Kept in memory: after a restart a claim is an
 	// ordinary join request.
 	claims map[int64]int64
+	// asks are the players asking the host for the next round or game (member ids), asknext.go.
+	asks map[int64]bool
 	// pending are the membership changes not yet sent (members.go).
 	pending memberChanges
 }
@@ -126,7 +128,7 @@ func newRoom(ctx context.Context, m *Manager, sr *store.Room, fence *store.Fence
 		m: m, cfg: cfg, code: sr.Code, log: m.cfg.Logger.With("room", sr.Code),
 		inbox: make(chan func(), m.cfg.QueueSize), quit: make(chan struct{}), done: make(chan struct{}),
 		room: sr, desc: m.descs[sr.Ruleset], engine: m.cfg.Engines[sr.Ruleset],
-		roomMembers: roomMembers{members: ms, looks: map[int64]look{}, claims: map[int64]int64{}},
+		roomMembers: roomMembers{members: ms, looks: map[int64]look{}, claims: map[int64]int64{}, asks: map[int64]bool{}},
 		roomConns:   roomConns{clients: map[*Client]struct{}{}, chatTimes: map[int64][]time.Time{}},
 		roomTimers:  roomTimers{deadlines: map[string]Timer{}, bots: map[int]Timer{}, graces: map[int64]Timer{}},
 	}

@@ -435,11 +435,6 @@ const BYE = {
   closed: (code) => `Room ${code} has closed.`,
 };
 
-// A player's Rematch (or Next round) at the end of a game (or round) asks the host in the chat:
-// the host's summary lists who asked, and everyone reads it in the chat.
-const ASK_REMATCH = "Rematch? I'm in!";
-const ASK_NEXT = "Ready for the next round!";
-
 class RoomView {
   constructor(code) {
     this.code = code;
@@ -450,7 +445,6 @@ class RoomView {
     this.coverFor = null;
     this.conn = "connecting";
     this.chatLines = [];
-    this.asks = new Map(); // user id -> name: who asked the host for a rematch since the game ended
     this.build();
     this.sock = new RoomSocket(code, (m) => this.onMessage(m), (s, reason) => this.onConn(s, reason));
   }
@@ -526,8 +520,11 @@ class RoomView {
       check: (a) => this.check(a),
       canDeal: () => this.you && this.you.host,
       onDeal: () => this.deal(),
-      onAsk: (over) => this.sock.send({ type: "chat", text: over ? ASK_REMATCH : ASK_NEXT }),
-      asks: () => [...this.asks.values()],
+      // A player's Rematch (or Next round) asks the host (docs/protocol.md, ask_next): the room
+      // marks the player's member, and the host's summary lists who asked until the deal.
+      onAsk: () => this.sock.send({ type: "ask_next" }),
+      asks: () => (this.info?.members || []).filter((x) => x.wants_next).map((x) => x.name),
+      askedByMe: () => (this.info?.members || []).some((x) => x.wants_next && x.user_id === this.you?.user_id),
       onLeave: () => this.leave(),
       isSetting: (id) => !!(this.info && this.info.options && Object.hasOwn(this.info.options, id)),
       settingValue: (id, value) => settingWords(this.info?.ruleset, id, value),
@@ -564,6 +561,7 @@ class RoomView {
         // it shows of the room (names, looks, bots, presence, who hosts) changed.
         const key = this.tableKey();
         if (key !== this.shownKey || !this.table.view) this.renderTable();
+        else this.table.refreshAsks();
         break;
       }
       case "members": {
@@ -579,13 +577,13 @@ class RoomView {
         this.renderSide();
         const key = this.tableKey();
         if (key !== this.shownKey || !this.table.view) this.renderTable();
+        else this.table.refreshAsks(); // who asked the host for the next round or game
         break;
       }
       case "view": {
         let view;
         try { view = typeof m.view === "string" ? JSON.parse(m.view) : m.view; } catch { return; }
         this.views.set(m.seat, view);
-        if (view.phase === "playing") this.asks.clear();
         if (m.game !== this.viewGame) { this.viewGame = m.game; this.viewSeq = undefined; }
         this.viewSeq = Math.max(this.viewSeq ?? -1, m.seq ?? -1);
         if (m.seat < 0) {
@@ -599,10 +597,6 @@ class RoomView {
       case "chat":
         if (m.chat) {
           this.chatLines.push(m.chat);
-          if ((m.chat.text === ASK_REMATCH || m.chat.text === ASK_NEXT) && m.chat.user_id !== this.you?.user_id && this.table.view?.phase !== "playing") {
-            this.asks.set(m.chat.user_id, m.chat.name);
-            this.table.refreshAsks();
-          }
           if (!document.body.classList.contains("show-side") && m.chat.user_id !== this.you?.user_id) this.unread++;
           this.renderChat();
         }

@@ -91,7 +91,7 @@ function next(t) {
   if (o.onDeal && o.canDeal && o.canDeal()) {
     bar.append(h("button", { class: "btn primary big", type: "button", "data-action": "deal", onclick: () => o.onDeal() }, over ? "Rematch" : "Deal next round"));
   } else if (t.me >= 0 && o.onAsk) {
-    const asked = t.asked === key;
+    const asked = t.asked === key || !!o.askedByMe?.(); // asked here, or before a reload
     bar.append(h("button", { class: "btn go big", type: "button", "data-action": "rematch", disabled: asked, onclick: (e) => {
       t.asked = key;
       e.currentTarget.disabled = true;
