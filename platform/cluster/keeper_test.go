@@ -12,22 +12,6 @@ import (
 	"cardhouse/platform/store/storetest"
 )
 
-// newRoom makes a room to take leases on.
-func newRoom(t *testing.T, st *store.Store, code string) int64 {
-	t.Helper()
-	ctx := context.Background()
-	name := "host-" + code
-	u := &store.User{Username: &name, DisplayName: "Host", PasswordHash: "x"}
-	if err := st.CreateUser(ctx, u); err != nil {
-		t.Fatal(err)
-	}
-	r := &store.Room{Code: code, HostID: u.ID, Ruleset: "x", Options: "{}", Mode: store.ModeOnline, Capacity: 2, Status: store.RoomOpen}
-	if err := st.CreateRoom(ctx, r, nil); err != nil {
-		t.Fatal(err)
-	}
-	return r.ID
-}
-
 type lostLog struct {
 	mu   sync.Mutex
 	lost map[int64]error
@@ -70,8 +54,8 @@ func TestKeeper(t *testing.T) {
 		t.Run(dialect, func(t *testing.T) {
 			t.Parallel()
 			nodes := storetest.OpenNodes(t, dialect, 2)
-			room := newRoom(t, nodes[0], "KEEP01")
-			other := newRoom(t, nodes[0], "KEEP02")
+			room := storetest.NewRoom(t, nodes[0], "KEEP01").ID
+			other := storetest.NewRoom(t, nodes[0], "KEEP02").ID
 			const ttl = 2 * time.Second
 			lostA := newLostLog()
 			a := cluster.NewKeeper(nodes[0], "node-a", ttl, lostA.onLost, nil)

@@ -15,18 +15,9 @@ import (
 // leaseGame makes a room with a live game for the lease tests.
 func leaseGame(t *testing.T, st *store.Store, code string) (roomID, gameID int64) {
 	t.Helper()
-	ctx := context.Background()
-	name := "host-" + code
-	u := &store.User{Username: &name, DisplayName: "Host", PasswordHash: "x"}
-	if err := st.CreateUser(ctx, u); err != nil {
-		t.Fatal(err)
-	}
-	r := &store.Room{Code: code, HostID: u.ID, Ruleset: "x", Options: "{}", Mode: store.ModeOnline, Capacity: 2, Status: store.RoomOpen}
-	if err := st.CreateRoom(ctx, r, nil); err != nil {
-		t.Fatal(err)
-	}
+	r := storetest.NewRoom(t, st, code)
 	g := &store.Game{RoomID: r.ID, Number: 1, Ruleset: "x", Seats: 2, Options: "{}", SeatMembers: "[]", StartNow: 1, State: []byte("s0"), Phase: "playing", Status: store.GameLive, StartedAt: time.Now()}
-	if err := st.StartGame(ctx, g, r, nil); err != nil {
+	if err := st.StartGame(context.Background(), g, r, nil); err != nil {
 		t.Fatal(err)
 	}
 	return r.ID, g.ID

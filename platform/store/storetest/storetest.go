@@ -96,3 +96,19 @@ func OpenNodes(t testing.TB, dialect string, n int) []*store.Store {
 	}
 	return sts
 }
+
+// NewRoom stores an open online room of two seats with code, hosted by a new user of its own.
+func NewRoom(t testing.TB, st *store.Store, code string) *store.Room {
+	t.Helper()
+	ctx := context.Background()
+	name := "host-" + code
+	u := &store.User{Username: &name, DisplayName: "Host", PasswordHash: "x"}
+	if err := st.CreateUser(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	r := &store.Room{Code: code, HostID: u.ID, Ruleset: "x", Options: "{}", Mode: store.ModeOnline, Capacity: 2, Status: store.RoomOpen}
+	if err := st.CreateRoom(ctx, r, nil); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
