@@ -238,7 +238,12 @@ func patchList[T any](p *patchWriter, name string, omitEmpty bool, old, new []T,
 		}
 		return
 	}
-	writeWhole := func() {
+	// Most steps keep every entry in place: then each is compared with the one at its index.
+	same := len(old) == len(new)
+	for i := 0; same && i < len(new); i++ {
+		same = key(&old[i]) == key(&new[i])
+	}
+	if len(old) == 0 || !keysUsable(new, key) || !same && (!keysUsable(old, key) || !inDefaultOrder(old, new, key)) {
 		p.key(name)
 		p.b = append(p.b, '[')
 		for i := range new {
@@ -248,29 +253,31 @@ func patchList[T any](p *patchWriter, name string, omitEmpty bool, old, new []T,
 			p.b = whole(&new[i], p.b)
 		}
 		p.b = append(p.b, ']')
-	}
-	if len(old) == 0 || !keysUsable(old, key) || !keysUsable(new, key) || !inDefaultOrder(old, new, key) {
-		writeWhole()
 		return
 	}
 	mark := len(p.b)
 	p.key(name)
 	e := patchWriter{b: append(p.b, '{')}
-	for i := range old {
-		if find(new, key, key(&old[i])) < 0 {
-			e.null(key(&old[i]))
+	if !same {
+		for i := range old {
+			if find(new, key, key(&old[i])) < 0 {
+				e.null(key(&old[i]))
+			}
 		}
 	}
+	var ep patchWriter
 	for i := range new {
-		k := key(&new[i])
-		j := find(old, key, k)
+		j := i
+		if !same {
+			j = find(old, key, key(&new[i]))
+		}
 		switch {
 		case j < 0:
-			e.key(k)
+			e.key(key(&new[i]))
 			e.b = whole(&new[i], e.b)
 		case !equal(&old[j], &new[i]):
-			e.key(k)
-			ep := patchWriter{b: append(e.b, '{')}
+			e.key(key(&new[i]))
+			ep = patchWriter{b: append(e.b, '{')}
 			patch(&ep, &old[j], &new[i])
 			e.b = append(ep.b, '}')
 		}
