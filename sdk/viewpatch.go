@@ -389,20 +389,6 @@ func patchZone(p *patchWriter, old, new *Zone) {
 
 func indicatorEqual(a, b *Indicator) bool { return *a == *b }
 
-func (in *Indicator) appendJSON(b []byte) []byte {
-	b = append(b, `{"id":`...)
-	b = appendJSONString(b, in.ID)
-	b = append(b, `,"label":`...)
-	b = appendJSONString(b, in.Label)
-	b = append(b, `,"value":`...)
-	b = appendJSONString(b, in.Value)
-	if in.Kind != "" {
-		b = append(b, `,"kind":`...)
-		b = appendJSONString(b, in.Kind)
-	}
-	return append(b, '}')
-}
-
 func patchIndicator(p *patchWriter, old, new *Indicator) {
 	if old.Label != new.Label {
 		p.str("label", new.Label)
@@ -434,19 +420,6 @@ func patchAction(p *patchWriter, old, new *ActionSpec) {
 }
 
 func deadlineEqual(a, b *Deadline) bool { return *a == *b }
-
-func (d *Deadline) appendJSON(b []byte) []byte {
-	b = append(b, `{"id":`...)
-	b = appendJSONString(b, d.ID)
-	b = appendIntField(b, `,"seat":`, d.Seat)
-	b = append(b, `,"at":`...)
-	b = strconv.AppendInt(b, d.At, 10)
-	if d.Kind != "" {
-		b = append(b, `,"kind":`...)
-		b = appendJSONString(b, d.Kind)
-	}
-	return append(b, '}')
-}
 
 func patchDeadline(p *patchWriter, old, new *Deadline) {
 	p.int("seat", old.Seat, new.Seat)
