@@ -49,21 +49,11 @@ func (v *View) AppendJSON(b []byte) []byte {
 	}
 	if len(v.Indicators) > 0 {
 		b = append(b, `,"indicators":[`...)
-		for i, in := range v.Indicators {
+		for i := range v.Indicators {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = append(b, `{"id":`...)
-			b = appendJSONString(b, in.ID)
-			b = append(b, `,"label":`...)
-			b = appendJSONString(b, in.Label)
-			b = append(b, `,"value":`...)
-			b = appendJSONString(b, in.Value)
-			if in.Kind != "" {
-				b = append(b, `,"kind":`...)
-				b = appendJSONString(b, in.Kind)
-			}
-			b = append(b, '}')
+			b = v.Indicators[i].appendJSON(b)
 		}
 		b = append(b, ']')
 	}
@@ -79,20 +69,11 @@ func (v *View) AppendJSON(b []byte) []byte {
 	}
 	if len(v.Deadlines) > 0 {
 		b = append(b, `,"deadlines":[`...)
-		for i, d := range v.Deadlines {
+		for i := range v.Deadlines {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = append(b, `{"id":`...)
-			b = appendJSONString(b, d.ID)
-			b = appendIntField(b, `,"seat":`, d.Seat)
-			b = append(b, `,"at":`...)
-			b = strconv.AppendInt(b, d.At, 10)
-			if d.Kind != "" {
-				b = append(b, `,"kind":`...)
-				b = appendJSONString(b, d.Kind)
-			}
-			b = append(b, '}')
+			b = v.Deadlines[i].appendJSON(b)
 		}
 		b = append(b, ']')
 	}
@@ -156,6 +137,33 @@ func (z *Zone) appendJSON(b []byte) []byte {
 			b = strconv.AppendBool(b, s)
 		}
 		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+func (in *Indicator) appendJSON(b []byte) []byte {
+	b = append(b, `{"id":`...)
+	b = appendJSONString(b, in.ID)
+	b = append(b, `,"label":`...)
+	b = appendJSONString(b, in.Label)
+	b = append(b, `,"value":`...)
+	b = appendJSONString(b, in.Value)
+	if in.Kind != "" {
+		b = append(b, `,"kind":`...)
+		b = appendJSONString(b, in.Kind)
+	}
+	return append(b, '}')
+}
+
+func (d *Deadline) appendJSON(b []byte) []byte {
+	b = append(b, `{"id":`...)
+	b = appendJSONString(b, d.ID)
+	b = appendIntField(b, `,"seat":`, d.Seat)
+	b = append(b, `,"at":`...)
+	b = strconv.AppendInt(b, d.At, 10)
+	if d.Kind != "" {
+		b = append(b, `,"kind":`...)
+		b = appendJSONString(b, d.Kind)
 	}
 	return append(b, '}')
 }

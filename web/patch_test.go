@@ -12,6 +12,7 @@ import (
 
 	"cardhouse/platform/viewpatch"
 	"cardhouse/plugins/builtin"
+	"cardhouse/sdk"
 	"cardhouse/sdk/engine"
 	"cardhouse/sdk/rulesettest"
 	"cardhouse/web"
@@ -30,7 +31,9 @@ type patchCase struct {
 
 // TestPatchJSMatchesGo: the web client's applyPatch (js/patch.js), run in Chromium, rebuilds
 // from the server's patches every view of a random game of each built-in variant, for every seat
-// and the spectators, as the server's views are (the same JSON value).
+// and the spectators, as the server's views are (the same JSON value): the patches the room
+// computes (viewpatch.Diff) and those a sticky plugin writes from the typed views
+// (sdk.AppendViewPatch).
 func TestPatchJSMatchesGo(t *testing.T) {
 	b := browser(t)
 	ctx := context.Background()
@@ -73,6 +76,29 @@ func TestPatchJSMatchesGo(t *testing.T) {
 				t.Fatalf("%s: only %d patches", c.Name, len(c.Patches))
 			}
 			cases = append(cases, c)
+			// The same views patched as a sticky plugin writes them, from the typed views.
+			tc := patchCase{Name: c.Name + " (typed)", Start: steps[0][s]}
+			var held0 sdk.View
+			if err := json.Unmarshal(steps[0][s], &held0); err != nil {
+				t.Fatal(err)
+			}
+			for _, vs := range steps[1:] {
+				var next sdk.View
+				if err := json.Unmarshal(vs[s], &next); err != nil {
+					t.Fatal(err)
+				}
+				p, ok := sdk.AppendViewPatch(nil, &held0, &next)
+				if !ok {
+					break
+				}
+				tc.Patches = append(tc.Patches, p)
+				tc.want = append(tc.want, vs[s])
+				held0 = next
+			}
+			if len(tc.Patches) < 20 {
+				t.Fatalf("%s: only %d patches", tc.Name, len(tc.Patches))
+			}
+			cases = append(cases, tc)
 		}
 	}
 	srv := httptest.NewServer(http.FileServerFS(web.Static()))

@@ -124,7 +124,7 @@ func (r *Room) apply(a sdk.Action) error {
 		return r.withState(func(state []byte, ref engine.GameRef) error {
 			var err error
 			step, err = r.engine.Act(ctx, &engine.ActRequest{GameRef: ref, State: state, Action: a, Now: nowMs, NoSpectator: !watched, ViewBuf: r.viewBufs[0],
-				OmitState: !due, Phase: r.game.Phase})
+				OmitState: !due, Phase: r.game.Phase, Patches: r.wantsPatches()})
 			return err
 		})
 	})
@@ -181,6 +181,7 @@ func (r *Room) apply(a sdk.Action) error {
 	r.status = step.Status
 	if len(step.Views) == step.Status.Seats && (step.Spectator != nil || !watched) {
 		r.adoptViews(step) // no spectators' view when nobody watches
+		r.adoptStepPatches(step, base)
 	} else if err := r.refresh(); err != nil {
 		r.log.Error("reading views after an action", "err", err)
 	}

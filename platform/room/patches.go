@@ -3,13 +3,17 @@ package room
 import (
 	"cardhouse/platform/viewpatch"
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 )
 
 // Protocol v2 (docs/protocol.md, "Patches"): after a full view, a connection that speaks
-// ProtocolPatches receives only what changed in its seat's view. The patches are computed here,
-// in the room, from the bytes of the views before and after an action, once per seat (and once
-// for all spectators), and go only to the connections that hold the views before (Client.held):
-// any other connection, and any view a patch would not make smaller, gets the full view.
+// ProtocolPatches receives only what changed in its seat's view. A sticky plugin writes the
+// patches with the step, from the typed views it kept (engine.Step.Patches), when the room's
+// views before the action are that plugin's own of the step before (stepPatches); otherwise
+// (a fresh or restarted plugin, views read again) they are computed here from the bytes of the
+// views before and after, once per seat (and once for all spectators). Either way they go only
+// to the connections that hold the views before (Client.held): any other connection, and any view
+// a patch would not make smaller, gets the full view.
 
 // viewBase is the room's views as they were before an action: what a v2 connection holds when
 // it has had every message since they were sent.
@@ -17,6 +21,34 @@ type viewBase struct {
 	gen, game, seq int
 	views          [][]byte
 	spectator      []byte
+	// fromStep: the views are those of the sticky engine's step that made the game of seq
+	// actions, which the engine patches from (stepPatches).
+	fromStep bool
+}
+
+// stepPatches are the patches a sticky engine wrote with a step (engine.Step.Patches), from the
+// views of its step before, kept for the broadcast when the room's views before were exactly
+// those: they need no diff here. Any other views (read again by refresh, made by a deal, or
+// after a step without patches: a fresh or restarted plugin) are diffed here as before.
+type stepPatches struct {
+	gen       int // the viewGen of the views they patch to
+	seats     [][]byte
+	spectator []byte
+	// fromGen is the viewGen of views that came whole from a sticky engine's step (adoptStep):
+	// the next step's patches are from them while viewGen is still fromGen.
+	fromGen int
+	from    bool
+}
+
+// adoptStepPatches records, after adoptViews(step), that the room's views are the engine's own
+// (a sticky engine's step), and keeps step's patches when base was the engine's own too.
+func (r *Room) adoptStepPatches(step *engine.Step, base *viewBase) {
+	sp := &r.stepPatches
+	sp.seats, sp.spectator = nil, nil
+	if base != nil && base.fromStep && step.Patches != nil && len(step.Patches) == len(step.Views) {
+		sp.gen, sp.seats, sp.spectator = r.viewGen, step.Patches, step.SpectatorPatch
+	}
+	sp.from, sp.fromGen = r.sticky(), r.viewGen
 }
 
 // viewBase returns the room's current views as a base for the next action's patches (nil when
@@ -26,7 +58,8 @@ func (r *Room) viewBase() *viewBase {
 	if r.game == nil || r.views == nil || r.broken != nil {
 		return nil
 	}
-	return &viewBase{gen: r.viewGen, game: r.game.Number, seq: r.game.Seq, views: r.views, spectator: r.spectator}
+	fromStep := r.stepPatches.from && r.stepPatches.fromGen == r.viewGen
+	return &viewBase{gen: r.viewGen, game: r.game.Number, seq: r.game.Seq, views: r.views, spectator: r.spectator, fromStep: fromStep}
 }
 
 // viewSend is one sending of the views to the room's connections: the spectators' messages,
@@ -48,15 +81,23 @@ func (r *Room) patchesFrom(base *viewBase) *viewSend {
 	if base == nil || r.game == nil || base.game != r.game.Number || base.seq >= r.game.Seq || base.gen == r.viewGen {
 		return vs
 	}
-	wanted := false
-	for c := range r.clients {
-		wanted = wanted || c.Protocol == ProtocolPatches
-	}
-	if !wanted {
+	if !r.wantsPatches() {
 		return vs
 	}
 	vs.base = base
 	vs.patches = make([][]byte, len(r.views)+1)
+	if sp := &r.stepPatches; sp.seats != nil && sp.gen == r.viewGen && len(sp.seats) == len(r.views) {
+		// The engine's: its views before were base's (adoptStepPatches).
+		for s, p := range sp.seats {
+			if len(p) < len(r.views[s]) {
+				vs.patches[s] = p
+			}
+		}
+		if base.spectator != nil && r.spectator != nil && sp.spectator != nil && len(sp.spectator) < len(r.spectator) {
+			vs.patches[len(r.views)] = sp.spectator
+		}
+		return vs
+	}
 	buf := r.patchBuf[:0]
 	marks := make([]int, 0, len(vs.patches)+1)
 	diff := func(old, new []byte) {
@@ -101,4 +142,14 @@ func (vs *viewSend) patchFor(c *Client, seat int) []byte {
 		return nil
 	}
 	return vs.patches[seat]
+}
+
+// wantsPatches reports whether a connection that speaks ProtocolPatches may be sent a patch.
+func (r *Room) wantsPatches() bool {
+	for c := range r.clients {
+		if c.Protocol == ProtocolPatches {
+			return true
+		}
+	}
+	return false
 }

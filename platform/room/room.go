@@ -56,6 +56,8 @@ type roomGame struct {
 	viewGen int
 	// patchBuf holds the patches of the last sending of views, one after another (patches.go).
 	patchBuf []byte
+	// stepPatches are the engine's patches of the last step, when they apply (patches.go).
+	stepPatches stepPatches
 	// viewBufs are the two buffers an action's views are written into (engine.ActRequest.ViewBuf),
 	// in turn: viewBufs[0] is passed to the next Act and holds nothing the room keeps; the views
 	// of the last adopted step may lie in viewBufs[1]. Swapping them when a step's views are

@@ -142,3 +142,98 @@ func sameAsReplay(t *testing.T, e *env, code string, ca, cb *conn, n int) {
 		}
 	}
 }
+
+// TestStickyPluginKillKeepsPatchesRight plays through a real sticky plugin process, which writes
+// the protocol v2 patches itself from the views it keeps, with v2 connections (two players and a
+// spectator) beside v1 ones, while the plugin is SIGKILLed at random moments (between actions,
+// and as an action is sent). After every action each v2 connection's rebuilt view equals the
+// full view its v1 twin received; no patch ever arrives that does not follow the view held (the
+// restarted plugin keeps no views, so the room sends what it computes itself); the spectators'
+// patches hold no hand card; and at the end a fresh full view equals every rebuilt one.
+func TestStickyPluginKillKeepsPatchesRight(t *testing.T) {
+	eachDialect(t, testStickyPluginKillKeepsPatchesRight)
+}
+
+func testStickyPluginKillKeepsPatchesRight(t *testing.T, dialect string) {
+	p := matcherPlugin(t)
+	e := newEnv(t, dialect, map[string]engine.Engine{matcherID: p})
+	alice, bob, carol := e.register("Alice"), e.guest("Bob"), e.guest("Carol")
+	info := alice.createRoom(map[string]any{"ruleset": matcherID, "seats": 2, "options": map[string]any{"hand_size": 6, "call_seconds": 0}})
+	code := info.Code
+	bob.must("POST", "/api/rooms/"+code+"/join", nil, nil)
+	carol.must("POST", "/api/rooms/"+code+"/join", map[string]any{"spectate": true}, nil)
+	a2, b2, c2 := alice.connectV2(code), bob.connectV2(code), carol.connectV2(code)
+	a1, b1, c1 := alice.connect(code), bob.connect(code), carol.connect(code)
+	c2.onView = func(_ int, v sdk.View) { noHandCards(t, "carol (v2)", v) }
+	alice.must("POST", "/api/rooms/"+code+"/deal", nil, nil)
+	all := []*conn{a2, b2, c2, a1, b1, c1}
+	syncAll := func() {
+		for _, c := range all {
+			c.sync()
+		}
+	}
+	syncAll()
+	rng := rand.New(rand.NewPCG(33, uint64(len(dialect))))
+	kill := func() {
+		if pid := p.Stats().PID; pid != 0 {
+			if err := syscall.Kill(pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+				t.Fatal(err)
+			}
+		}
+	}
+	const draws = 30 // 39 cards in the deck: drawing never ends the game
+	kills := 0
+	for i := range draws {
+		if rng.IntN(4) == 0 {
+			kill()
+			kills++
+		}
+		c := []*conn{a2, b2}[a1.last.Turn]
+		c.send(map[string]any{"type": "act", "id": "d", "action": map[string]any{"type": sdk.ActDraw}})
+		if rng.IntN(4) == 0 {
+			kill()
+			kills++
+		}
+		for {
+			m := c.next()
+			if typ := str(m["type"]); typ == "accepted" {
+				if num(m["seq"]) != i+1 {
+					t.Fatalf("draw %d accepted as seq %s", i+1, m["seq"])
+				}
+				break
+			} else if typ == "error" {
+				t.Fatalf("draw %d refused: %s", i+1, m["reason"])
+			}
+		}
+		syncAll()
+		for _, pair := range [][2]*conn{{a2, a1}, {b2, b1}, {c2, c1}} {
+			v2, v1 := pair[0], pair[1]
+			if v2.lastSeq != v1.lastSeq || !cmp.Equal(v2.last, v1.last) {
+				t.Fatalf("after %d draws (%d kills): %s's rebuilt view (seq %d) differs from the full one (seq %d):\n%s",
+					i+1, kills, v2.u.name, v2.lastSeq, v1.lastSeq, cmp.Diff(v1.last, v2.last))
+			}
+		}
+	}
+	for _, c := range []*conn{a2, b2, c2} {
+		if c.gaps != 0 {
+			t.Errorf("%s's v2 connection saw %d patches that did not follow its view", c.u.name, c.gaps)
+		}
+		if c.patches < draws/2 {
+			t.Errorf("%s's v2 connection received %d patches for %d draws", c.u.name, c.patches, draws)
+		}
+		seat := 0
+		for s := range c.held {
+			seat = s
+		}
+		rebuilt := c.held[seat]
+		c.send(map[string]any{"type": "resync"})
+		m := c.expect("view")
+		if got, want := canonicalJSON(t, rebuilt), canonicalJSON(t, m["view"]); got != want {
+			t.Fatalf("%s: the rebuilt view differs from a fresh full view\n got %s\nwant %s", c.u.name, got, want)
+		}
+	}
+	if s := p.Stats(); s.Crashes == 0 || s.NeedState == 0 {
+		t.Errorf("plugin stats %+v: want crashes and calls answered ErrNeedState", s)
+	}
+	t.Logf("%d draws, %d kills; patches: alice %d, bob %d, carol %d", draws, kills, a2.patches, b2.patches, c2.patches)
+}

@@ -1,12 +1,15 @@
 package viewpatch
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"runtime"
 	"syscall"
 	"testing"
 	"time"
+
+	"cardhouse/sdk"
 )
 
 func threadCPU() time.Duration {
@@ -15,7 +18,8 @@ func threadCPU() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// TestCPUPerDiff prints the thread CPU time of Diff and Apply per viewer (a figure robust to a
+// TestCPUPerDiff prints the thread CPU time of Diff and Apply per viewer, and of the typed
+// patch a sticky engine writes instead of Diff (sdk.AppendViewPatch) (a figure robust to a
 // loaded machine, unlike a benchmark's wall time); set VIEWPATCH_CPU to run it.
 func TestCPUPerDiff(t *testing.T) {
 	if os.Getenv("VIEWPATCH_CPU") == "" {
@@ -26,6 +30,12 @@ func TestCPUPerDiff(t *testing.T) {
 	pairs := viewerSteps(&testing.B{})
 	for i := range pairs {
 		pairs[i].Patch, _ = Diff(nil, pairs[i].Old, pairs[i].New)
+	}
+	typed := make([][2]sdk.View, len(pairs))
+	for i, p := range pairs {
+		if json.Unmarshal(p.Old, &typed[i][0]) != nil || json.Unmarshal(p.New, &typed[i][1]) != nil {
+			t.Fatal("a view does not decode")
+		}
 	}
 	var buf []byte
 	for r := 0; r < 3; r++ {
@@ -39,6 +49,12 @@ func TestCPUPerDiff(t *testing.T) {
 			buf, _ = Apply(buf[:0], p.Old, p.Patch)
 		}
 		a := threadCPU() - t0
-		fmt.Printf("CPU per viewer: diff %v, apply %v (%d viewer-steps)\n", d/time.Duration(len(pairs)), a/time.Duration(len(pairs)), len(pairs))
+		t0 = threadCPU()
+		for i := range typed {
+			buf, _ = sdk.AppendViewPatch(buf[:0], &typed[i][0], &typed[i][1])
+		}
+		tp := threadCPU() - t0
+		n := time.Duration(len(pairs))
+		fmt.Printf("CPU per viewer: diff %v, apply %v, typed patch %v (%d viewer-steps)\n", d/n, a/n, tp/n, len(pairs))
 	}
 }

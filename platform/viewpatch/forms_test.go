@@ -1,6 +1,7 @@
 package viewpatch
 
 import (
+	"cardhouse/sdk"
 	"encoding/json"
 	"os"
 	"reflect"
@@ -136,4 +137,21 @@ func viewerSteps(b *testing.B) []viewerStep {
 		}
 	}
 	return out
+}
+
+// BenchmarkTypedPatch: the patch a sticky engine writes from the typed views (sdk.AppendViewPatch)
+// over the same steps as BenchmarkDiff.
+func BenchmarkTypedPatch(b *testing.B) {
+	pairs := viewerSteps(b)
+	typed := make([][2]sdk.View, len(pairs))
+	for i, p := range pairs {
+		if json.Unmarshal(p.Old, &typed[i][0]) != nil || json.Unmarshal(p.New, &typed[i][1]) != nil {
+			b.Fatal("a view does not decode")
+		}
+	}
+	var buf []byte
+	for i := 0; b.Loop(); i++ {
+		t := &typed[i%len(typed)]
+		buf, _ = sdk.AppendViewPatch(buf[:0], &t[0], &t[1])
+	}
 }

@@ -36,12 +36,21 @@ type ActRequest struct {
 	// DryRun (with a GameRef) is a check: the step is not the game's, and the engine's copy stays
 	// the game after Seq actions.
 	DryRun bool `json:"dry_run,omitempty"`
+	// Patches (with a GameRef) asks for Step.Patches: some viewer takes patches. The engine keeps
+	// the views either way, so that the step after can patch them.
+	Patches bool `json:"patches,omitempty"`
 }
 
 func (e *engine[S]) Act(ctx context.Context, req *ActRequest) (step *Step, err error) {
 	defer e.guard("act", &err)
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	// The views the game's copy was kept with, read before the call replaces it: the patches'
+	// base (none when the host sends the state: its copy was lost).
+	var prev *keptViews
+	if req.Game != "" && len(req.State) == 0 && !req.DryRun {
+		prev = e.games.views(req.Game, req.Seq)
 	}
 	s, env, err := e.resolve(ctx, req.GameRef, req.State)
 	if err != nil {
@@ -67,6 +76,18 @@ func (e *engine[S]) Act(ctx context.Context, req *ActRequest) (step *Step, err e
 	if !omit {
 		st.State = blob
 	}
+	// A game without house rules keeps its views with its state: the next step patches them.
+	keep := sticky && !req.DryRun && !house && !req.NoViews && st.Status.Phase != sdk.PhaseGameOver
+	var kept *keptViews
+	if keep {
+		kept = &keptViews{}
+	}
+	if !req.NoViews {
+		st.Views, st.Spectator = e.views(next, st.Status.Seats, events, hs, !req.NoSpectator, req.ViewBuf, kept)
+		if keep && req.Patches && len(req.State) == 0 {
+			st.Patches, st.SpectatorPatch = prev.patches(kept)
+		}
+	}
 	switch {
 	case !sticky:
 		e.cache.drop(req.State) // the host goes on from blob (and decodes req.State again should it retry)
@@ -74,10 +95,7 @@ func (e *engine[S]) Act(ctx context.Context, req *ActRequest) (step *Step, err e
 	case st.Status.Phase == sdk.PhaseGameOver:
 		e.games.forget(req.Game) // nothing follows the end: a host that asks again sends the state
 	default:
-		e.remember(req.Game, req.Seq+1, next, envelope{Ruleset: e.info.ID, Version: e.info.StateVersion, HouseRules: env.HouseRules, House: hs}, blob)
-	}
-	if !req.NoViews {
-		st.Views, st.Spectator = e.views(next, st.Status.Seats, events, hs, !req.NoSpectator, req.ViewBuf)
+		e.remember(req.Game, req.Seq+1, next, envelope{Ruleset: e.info.ID, Version: e.info.StateVersion, HouseRules: env.HouseRules, House: hs}, blob, kept)
 	}
 	return st, nil
 }

@@ -71,7 +71,7 @@ func (e *engine[S]) NewGame(ctx context.Context, req *NewGameRequest) (step *Ste
 		return nil, err
 	}
 	if req.Game != "" {
-		e.remember(req.Game, 0, s, envelope{Ruleset: e.info.ID, Version: e.info.StateVersion, HouseRules: rules, House: hs}, blob)
+		e.remember(req.Game, 0, s, envelope{Ruleset: e.info.ID, Version: e.info.StateVersion, HouseRules: rules, House: hs}, blob, nil)
 	}
 	return e.step(s, blob, events, !req.NoViews, hs), nil
 }

@@ -65,6 +65,8 @@ type gameEntry[S any] struct {
 	env   envelope
 	blob  []byte
 	used  uint64
+	// views are the typed views of the step that made this state, when it made them (keptViews).
+	views *keptViews
 }
 
 func (c *gameCache[S]) get(key string, seq int) (*gameEntry[S], bool) {
@@ -99,6 +101,16 @@ func (c *gameCache[S]) put(key string, g *gameEntry[S]) {
 	c.games[key] = g
 }
 
+// views returns the views key's game after seq actions was kept with (nil: none).
+func (c *gameCache[S]) views(key string, seq int) *keptViews {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if g := c.games[key]; g != nil && g.seq == seq {
+		return g.views
+	}
+	return nil
+}
+
 // forget drops key's game: it ended, or it cannot be kept.
 func (c *gameCache[S]) forget(key string) {
 	c.mu.Lock()
@@ -107,9 +119,10 @@ func (c *gameCache[S]) forget(key string) {
 }
 
 // remember keeps s (with env) as key's game after seq actions. blob is its stored form when the
-// caller has it; a game with house rules needs it and is not kept without it.
-func (e *engine[S]) remember(key string, seq int, s S, env envelope, blob []byte) {
-	g := &gameEntry[S]{seq: seq, env: env}
+// caller has it; a game with house rules needs it and is not kept without it. views are the typed
+// views of the step that made s, when it made them: the next step's patches are from them.
+func (e *engine[S]) remember(key string, seq int, s S, env envelope, blob []byte, views *keptViews) {
+	g := &gameEntry[S]{seq: seq, env: env, views: views}
 	if len(env.HouseRules) > 0 || env.House != nil {
 		if blob == nil {
 			e.games.forget(key)
@@ -161,7 +174,7 @@ func (e *engine[S]) resolve(ctx context.Context, ref GameRef, state []byte) (S, 
 				return s, env, err
 			}
 		}
-		e.remember(ref.Game, ref.Seq, s, env, blob)
+		e.remember(ref.Game, ref.Seq, s, env, blob, nil)
 	}
 	return s, env, nil
 }

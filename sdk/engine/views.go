@@ -12,13 +12,22 @@ type Step struct {
 	// Views[i] is seat i's view as JSON, ready to send; Spectator is the spectators' view.
 	Views     [][]byte `json:"views,omitempty"`
 	Spectator []byte   `json:"spectator,omitempty"`
+	// Patches, from a sticky engine that kept the game's views of the step before (the one that
+	// made the game of ActRequest.Seq actions), turn each of those views into Views[i]: the
+	// protocol v2 patch (sdk.AppendViewPatch), written from the typed views, so that the host
+	// need not diff the views' bytes. nil when the engine did not keep them. A host uses them only
+	// when the views it holds are those of that step of the same GameRef.Game (the engine cannot
+	// know which views the host kept).
+	Patches [][]byte `json:"patches,omitempty"`
+	// SpectatorPatch is the spectators' patch, when both views were made.
+	SpectatorPatch []byte `json:"spectator_patch,omitempty"`
 }
 
 func (e *engine[S]) step(s S, blob []byte, events []sdk.Event, withViews bool, hs *houseState) *Step {
 	st := &Step{State: blob, Events: events, Status: e.r.Status(s)}
 	hs.decorateStatus(&st.Status)
 	if withViews {
-		st.Views, st.Spectator = e.views(s, st.Status.Seats, events, hs, true, nil)
+		st.Views, st.Spectator = e.views(s, st.Status.Seats, events, hs, true, nil, nil)
 	}
 	return st
 }
@@ -27,7 +36,9 @@ func (e *engine[S]) step(s S, blob []byte, events []sdk.Event, withViews bool, h
 // one after another into one buffer (into, when its capacity is enough; else a new one sized from
 // the last step's views), each a full slice of its own part of it, so appending to one cannot
 // overwrite the next.
-func (e *engine[S]) views(s S, seats int, events []sdk.Event, hs *houseState, spectator bool, into []byte) ([][]byte, []byte) {
+//
+// keep, when not nil, receives the typed views too (a sticky engine keeps them to patch from).
+func (e *engine[S]) views(s S, seats int, events []sdk.Event, hs *houseState, spectator bool, into []byte, keep *keptViews) ([][]byte, []byte) {
 	n := seats
 	if spectator {
 		n++
@@ -50,6 +61,13 @@ func (e *engine[S]) views(s S, seats int, events []sdk.Event, hs *houseState, sp
 				v.Events[i] = ev.For(viewer)
 			}
 		}
+		if keep != nil {
+			if viewer == sdk.Spectator {
+				keep.spectator = &v
+			} else {
+				keep.seats = append(keep.seats, v)
+			}
+		}
 		start := len(buf)
 		buf = v.AppendJSON(buf)
 		return buf[start:len(buf):len(buf)]
@@ -66,4 +84,46 @@ func (e *engine[S]) views(s S, seats int, events []sdk.Event, hs *houseState, sp
 		e.viewSize.Store(int64(len(buf) / n))
 	}
 	return views, spec
+}
+
+// keptViews are the typed views of a game's last step, which a sticky engine keeps beside the
+// game's state to write the next step's patches. Apply does not mutate its input state, so what
+// the views share with the state they were made from stays as it was.
+type keptViews struct {
+	seats     []sdk.View
+	spectator *sdk.View
+}
+
+// patches writes the patches from kept to now, one buffer for all; nil when a seat's view cannot
+// be patched (the host then diffs or sends full views).
+func (kept *keptViews) patches(now *keptViews) ([][]byte, []byte) {
+	if kept == nil || len(kept.seats) != len(now.seats) {
+		return nil, nil
+	}
+	var buf []byte
+	marks := make([]int, 0, len(now.seats)+2)
+	for i := range now.seats {
+		marks = append(marks, len(buf))
+		var ok bool
+		if buf, ok = sdk.AppendViewPatch(buf, &kept.seats[i], &now.seats[i]); !ok {
+			return nil, nil
+		}
+	}
+	marks = append(marks, len(buf))
+	if kept.spectator != nil && now.spectator != nil {
+		var ok bool
+		if buf, ok = sdk.AppendViewPatch(buf, kept.spectator, now.spectator); !ok {
+			buf = buf[:marks[len(marks)-1]]
+		}
+	}
+	marks = append(marks, len(buf))
+	out := make([][]byte, len(now.seats))
+	for i := range out {
+		out[i] = buf[marks[i]:marks[i+1]:marks[i+1]]
+	}
+	var spec []byte
+	if n := len(marks); marks[n-1] > marks[n-2] {
+		spec = buf[marks[n-2]:marks[n-1]:marks[n-1]]
+	}
+	return out, spec
 }

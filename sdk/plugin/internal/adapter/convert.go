@@ -222,7 +222,7 @@ func StepToPB(s *engine.Step) (*pb.StepResponse, error) {
 		return nil, fmt.Errorf("encoding the step's events: %w", err)
 	}
 	return &pb.StepResponse{State: s.State, Status: StatusToPB(&s.Status), Views: s.Views, Spectator: s.Spectator,
-		Events: events, EventsSet: s.Events != nil}, nil
+		Events: events, EventsSet: s.Events != nil, Patches: s.Patches, SpectatorPatch: s.SpectatorPatch}, nil
 }
 
 // StepFromPB reads a step from the wire.
@@ -231,7 +231,8 @@ func StepFromPB(r *pb.StepResponse) (*engine.Step, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &engine.Step{State: r.State, Events: events, Status: StatusFromPB(r.Status), Views: nilIfEmpty(r.Views), Spectator: nilIfEmptyBytes(r.Spectator)}, nil
+	return &engine.Step{State: r.State, Events: events, Status: StatusFromPB(r.Status), Views: nilIfEmpty(r.Views), Spectator: nilIfEmptyBytes(r.Spectator),
+		Patches: nilIfEmpty(r.Patches), SpectatorPatch: nilIfEmptyBytes(r.SpectatorPatch)}, nil
 }
 
 func nilIfEmpty(v [][]byte) [][]byte {

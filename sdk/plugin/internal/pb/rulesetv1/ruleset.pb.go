@@ -635,7 +635,9 @@ type ActRequest struct {
 	OmitState bool   `protobuf:"varint,7,opt,name=omit_state,json=omitState,proto3" json:"omit_state,omitempty"`
 	Phase     string `protobuf:"bytes,8,opt,name=phase,proto3" json:"phase,omitempty"`
 	// dry_run: the step is not the game's (a check); the plugin's copy stays where it was.
-	DryRun        bool `protobuf:"varint,9,opt,name=dry_run,json=dryRun,proto3" json:"dry_run,omitempty"`
+	DryRun bool `protobuf:"varint,9,opt,name=dry_run,json=dryRun,proto3" json:"dry_run,omitempty"`
+	// patches asks a sticky plugin for the step's protocol v2 patches (StepResponse.patches).
+	Patches       bool `protobuf:"varint,10,opt,name=patches,proto3" json:"patches,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -729,6 +731,13 @@ func (x *ActRequest) GetPhase() string {
 func (x *ActRequest) GetDryRun() bool {
 	if x != nil {
 		return x.DryRun
+	}
+	return false
+}
+
+func (x *ActRequest) GetPatches() bool {
+	if x != nil {
+		return x.Patches
 	}
 	return false
 }
@@ -860,10 +869,14 @@ type StepResponse struct {
 	Spectator []byte   `protobuf:"bytes,5,opt,name=spectator,proto3" json:"spectator,omitempty"`
 	Error     *Error   `protobuf:"bytes,15,opt,name=error,proto3" json:"error,omitempty"`
 	// events is the step's events; events_set tells an empty list from none.
-	Events        []*Event `protobuf:"bytes,6,rep,name=events,proto3" json:"events,omitempty"`
-	EventsSet     bool     `protobuf:"varint,7,opt,name=events_set,json=eventsSet,proto3" json:"events_set,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Events    []*Event `protobuf:"bytes,6,rep,name=events,proto3" json:"events,omitempty"`
+	EventsSet bool     `protobuf:"varint,7,opt,name=events_set,json=eventsSet,proto3" json:"events_set,omitempty"`
+	// patches are a sticky engine's protocol v2 patches from the views of the game's step before
+	// to views (engine.Step.Patches); spectator_patch the spectators'.
+	Patches        [][]byte `protobuf:"bytes,8,rep,name=patches,proto3" json:"patches,omitempty"`
+	SpectatorPatch []byte   `protobuf:"bytes,9,opt,name=spectator_patch,json=spectatorPatch,proto3" json:"spectator_patch,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *StepResponse) Reset() {
@@ -943,6 +956,20 @@ func (x *StepResponse) GetEventsSet() bool {
 		return x.EventsSet
 	}
 	return false
+}
+
+func (x *StepResponse) GetPatches() [][]byte {
+	if x != nil {
+		return x.Patches
+	}
+	return nil
+}
+
+func (x *StepResponse) GetSpectatorPatch() []byte {
+	if x != nil {
+		return x.SpectatorPatch
+	}
+	return nil
 }
 
 // Event is sdk.Event; cards travel as their numbers (sdk.Card), 0 for an empty slot.
@@ -2448,7 +2475,7 @@ const file_ruleset_proto_rawDesc = "" +
 	"\bno_views\x18\t \x01(\bR\anoViews\x12\x12\n" +
 	"\x04game\x18\n" +
 	" \x01(\tR\x04gameB\t\n" +
-	"\a_opener\"\xa7\x02\n" +
+	"\a_opener\"\xc1\x02\n" +
 	"\n" +
 	"ActRequest\x12\x14\n" +
 	"\x05state\x18\x01 \x01(\fR\x05state\x124\n" +
@@ -2460,7 +2487,9 @@ const file_ruleset_proto_rawDesc = "" +
 	"\n" +
 	"omit_state\x18\a \x01(\bR\tomitState\x12\x14\n" +
 	"\x05phase\x18\b \x01(\tR\x05phase\x12\x17\n" +
-	"\adry_run\x18\t \x01(\bR\x06dryRun\"\xe2\x02\n" +
+	"\adry_run\x18\t \x01(\bR\x06dryRun\x12\x18\n" +
+	"\apatches\x18\n" +
+	" \x01(\bR\apatches\"\xe2\x02\n" +
 	"\x06Action\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x12\n" +
 	"\x04type\x18\x02 \x01(\tR\x04type\x12\x14\n" +
@@ -2477,7 +2506,7 @@ const file_ruleset_proto_rawDesc = "" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\t\n" +
 	"\a_targetB\b\n" +
-	"\x06_index\"\xa8\x02\n" +
+	"\x06_index\"\xeb\x02\n" +
 	"\fStepResponse\x12\x14\n" +
 	"\x05state\x18\x01 \x01(\fR\x05state\x124\n" +
 	"\x06status\x18\x03 \x01(\v2\x1c.cardhouse.ruleset.v1.StatusR\x06status\x12\x14\n" +
@@ -2486,7 +2515,9 @@ const file_ruleset_proto_rawDesc = "" +
 	"\x05error\x18\x0f \x01(\v2\x1b.cardhouse.ruleset.v1.ErrorR\x05error\x123\n" +
 	"\x06events\x18\x06 \x03(\v2\x1b.cardhouse.ruleset.v1.EventR\x06events\x12\x1d\n" +
 	"\n" +
-	"events_set\x18\a \x01(\bR\teventsSetJ\x04\b\x02\x10\x03R\vevents_json\"\xe9\x01\n" +
+	"events_set\x18\a \x01(\bR\teventsSet\x12\x18\n" +
+	"\apatches\x18\b \x03(\fR\apatches\x12'\n" +
+	"\x0fspectator_patch\x18\t \x01(\fR\x0espectatorPatchJ\x04\b\x02\x10\x03R\vevents_json\"\xe9\x01\n" +
 	"\x05Event\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04seat\x18\x02 \x01(\x05R\x04seat\x12\x14\n" +

@@ -1,0 +1,457 @@
+package sdk
+
+import (
+	"slices"
+	"strconv"
+)
+
+// AppendViewPatch appends to b the protocol v2 patch (docs/protocol.md, "Protocol v2") that turns
+// old's JSON (AppendJSON) into new's, computed from the typed views, field by field and entry by
+// entry, without reading any JSON: a sticky engine that keeps a game's last views writes the
+// patches itself, so that the host need not diff the views' bytes. It writes the form the host's
+// diff writes (keyed lists by seat, id and type, splices for cards), and a list it cannot key
+// (a repeated key, a key that needs escaping) or whose order changed goes whole. ok is false when
+// new holds a null (nil players or zones), which a merge patch cannot set: send the full view.
+func AppendViewPatch(b []byte, old, new *View) (_ []byte, ok bool) {
+	if new.Players == nil || new.Zones == nil {
+		return b, false
+	}
+	p := patchWriter{b: append(b, '{')}
+	if old.Ruleset != new.Ruleset {
+		p.str("ruleset", new.Ruleset)
+	}
+	p.int("viewer", old.Viewer, new.Viewer)
+	if old.Phase != new.Phase {
+		p.str("phase", new.Phase)
+	}
+	p.int("turn", old.Turn, new.Turn)
+	p.int("direction", old.Direction, new.Direction)
+	switch {
+	case new.Round == 0 && old.Round != 0:
+		p.null("round")
+	default:
+		p.int("round", old.Round, new.Round)
+	}
+	p.int("winner", old.Winner, new.Winner)
+	if old.Players == nil {
+		p.key("players")
+		p.b = append(p.b, '[')
+		for i := range new.Players {
+			if i > 0 {
+				p.b = append(p.b, ',')
+			}
+			p.b = new.Players[i].appendJSON(p.b)
+		}
+		p.b = append(p.b, ']')
+	} else {
+		patchList(&p, "players", false, old.Players, new.Players, playerKey, playerEqual, (*PlayerView).appendJSON, patchPlayer)
+	}
+	if old.Zones == nil {
+		p.key("zones")
+		p.b = append(p.b, '[')
+		for i := range new.Zones {
+			if i > 0 {
+				p.b = append(p.b, ',')
+			}
+			p.b = new.Zones[i].appendJSON(p.b)
+		}
+		p.b = append(p.b, ']')
+	} else {
+		patchList(&p, "zones", false, old.Zones, new.Zones, zoneKey, zoneEqual, (*Zone).appendJSON, patchZone)
+	}
+	patchList(&p, "indicators", true, old.Indicators, new.Indicators, indicatorKey, indicatorEqual, (*Indicator).appendJSON, patchIndicator)
+	patchList(&p, "actions", true, old.Actions, new.Actions, actionKey, actionEqual, (*ActionSpec).appendJSON, patchAction)
+	patchList(&p, "deadlines", true, old.Deadlines, new.Deadlines, deadlineKey, deadlineEqual, (*Deadline).appendJSON, patchDeadline)
+	if !slices.EqualFunc(old.Events, new.Events, eventEqual) {
+		if len(new.Events) == 0 {
+			p.null("events")
+		} else {
+			p.key("events")
+			p.b = append(p.b, '[')
+			for i := range new.Events {
+				if i > 0 {
+					p.b = append(p.b, ',')
+				}
+				p.b = new.Events[i].appendJSON(p.b)
+			}
+			p.b = append(p.b, ']')
+		}
+	}
+	if !mapsEqual(old.Roles, new.Roles) {
+		if len(new.Roles) == 0 {
+			p.null("roles")
+		} else {
+			// Replaced whole: a merge patch's object would keep the roles new drops.
+			p.key("roles")
+			if len(old.Roles) == 0 {
+				p.b = appendStringMap(p.b, new.Roles)
+			} else {
+				p.b = append(p.b, '{')
+				n := 0
+				for _, k := range sortedKeys(old.Roles) {
+					if _, kept := new.Roles[k]; !kept {
+						if n > 0 {
+							p.b = append(p.b, ',')
+						}
+						n++
+						p.b = appendJSONString(p.b, k)
+						p.b = append(p.b, ":null"...)
+					}
+				}
+				for _, k := range sortedKeys(new.Roles) {
+					if v, had := old.Roles[k]; had && v == new.Roles[k] {
+						continue
+					}
+					if n > 0 {
+						p.b = append(p.b, ',')
+					}
+					n++
+					p.b = appendJSONString(p.b, k)
+					p.b = append(p.b, ':')
+					p.b = appendJSONString(p.b, new.Roles[k])
+				}
+				p.b = append(p.b, '}')
+			}
+		}
+	}
+	return append(p.b, '}'), true
+}
+
+// patchWriter writes the members of one patch object.
+type patchWriter struct {
+	b []byte
+	n int
+}
+
+func (p *patchWriter) key(k string) {
+	if p.n > 0 {
+		p.b = append(p.b, ',')
+	}
+	p.n++
+	p.b = append(p.b, '"')
+	p.b = append(p.b, k...)
+	p.b = append(p.b, '"', ':')
+}
+
+func (p *patchWriter) null(k string) {
+	p.key(k)
+	p.b = append(p.b, "null"...)
+}
+
+func (p *patchWriter) str(k, v string) {
+	p.key(k)
+	p.b = appendJSONString(p.b, v)
+}
+
+func (p *patchWriter) int(k string, old, new int) {
+	if old != new {
+		p.key(k)
+		p.b = strconv.AppendInt(p.b, int64(new), 10)
+	}
+}
+
+// optStr writes a member that the view omits when empty.
+func (p *patchWriter) optStr(k, old, new string) {
+	switch {
+	case old == new:
+	case new == "":
+		p.null(k)
+	default:
+		p.str(k, new)
+	}
+}
+
+func (p *patchWriter) optBool(k string, old, new bool) {
+	switch {
+	case old == new:
+	case !new:
+		p.null(k)
+	default:
+		p.key(k)
+		p.b = append(p.b, "true"...)
+	}
+}
+
+// optList writes a list member that the view omits when empty, whole when it changed.
+func optList[T comparable](p *patchWriter, k string, old, new []T, write func([]byte, []T) []byte) {
+	switch {
+	case slices.Equal(old, new):
+	case len(new) == 0:
+		if len(old) > 0 {
+			p.null(k)
+		}
+	default:
+		p.key(k)
+		p.b = write(p.b, new)
+	}
+}
+
+// optCards writes a list of cards: a splice of the one changed run when that is shorter.
+func (p *patchWriter) optCards(k string, old, new []Card) {
+	if len(old) == 0 || len(new) == 0 || slices.Equal(old, new) {
+		optList(p, k, old, new, appendCards)
+		return
+	}
+	s := 0
+	for s < len(old) && s < len(new) && old[s] == new[s] {
+		s++
+	}
+	e := 0
+	for e < len(old)-s && e < len(new)-s && old[len(old)-1-e] == new[len(new)-1-e] {
+		e++
+	}
+	// Cards are 2-3 byte codes, quoted: compare sizes as the host's diff does.
+	size := len(`{"$splice":[,]}`) + 4 + 6*(len(new)-s-e)
+	if size >= 1+6*len(new) {
+		optList(p, k, old, new, appendCards)
+		return
+	}
+	p.key(k)
+	p.b = append(p.b, `{"$splice":[`...)
+	p.b = strconv.AppendInt(p.b, int64(s), 10)
+	p.b = append(p.b, ',')
+	p.b = strconv.AppendInt(p.b, int64(len(old)-s-e), 10)
+	for _, c := range new[s : len(new)-e] {
+		p.b = append(p.b, ',', '"')
+		if c != 0 {
+			p.b = append(p.b, c.String()...)
+		}
+		p.b = append(p.b, '"')
+	}
+	p.b = append(p.b, ']', '}')
+}
+
+// patchList writes the patch of a keyed list (docs/protocol.md: an object of the changed, added
+// and removed entries by key), or the list whole when its keys cannot name entries or their
+// order changed, or null when it became empty (the view then omits it).
+func patchList[T any](p *patchWriter, name string, omitEmpty bool, old, new []T, key func(*T) string,
+	equal func(*T, *T) bool, whole func(*T, []byte) []byte, patch func(*patchWriter, *T, *T)) {
+	if len(old) == 0 && len(new) == 0 {
+		return
+	}
+	if len(new) == 0 {
+		if omitEmpty {
+			p.null(name)
+		} else {
+			p.key(name)
+			p.b = append(p.b, '[', ']')
+		}
+		return
+	}
+	// Most steps keep every entry in place: then each is compared with the one at its index.
+	same := len(old) == len(new)
+	for i := 0; same && i < len(new); i++ {
+		same = key(&old[i]) == key(&new[i])
+	}
+	if len(old) == 0 || !keysUsable(new, key) || !same && (!keysUsable(old, key) || !inDefaultOrder(old, new, key)) {
+		p.key(name)
+		p.b = append(p.b, '[')
+		for i := range new {
+			if i > 0 {
+				p.b = append(p.b, ',')
+			}
+			p.b = whole(&new[i], p.b)
+		}
+		p.b = append(p.b, ']')
+		return
+	}
+	mark := len(p.b)
+	p.key(name)
+	e := patchWriter{b: append(p.b, '{')}
+	if !same {
+		for i := range old {
+			if find(new, key, key(&old[i])) < 0 {
+				e.null(key(&old[i]))
+			}
+		}
+	}
+	var ep patchWriter
+	for i := range new {
+		j := i
+		if !same {
+			j = find(old, key, key(&new[i]))
+		}
+		switch {
+		case j < 0:
+			e.key(key(&new[i]))
+			e.b = whole(&new[i], e.b)
+		case !equal(&old[j], &new[i]):
+			e.key(key(&new[i]))
+			ep = patchWriter{b: append(e.b, '{')}
+			patch(&ep, &old[j], &new[i])
+			e.b = append(ep.b, '}')
+		}
+	}
+	if e.n == 0 { // nothing changed
+		p.b = p.b[:mark]
+		p.n--
+		return
+	}
+	p.b = append(e.b, '}')
+}
+
+func find[T any](list []T, key func(*T) string, k string) int {
+	for i := range list {
+		if key(&list[i]) == k {
+			return i
+		}
+	}
+	return -1
+}
+
+// keysUsable reports whether every entry's key can name it in a patch as written: unique, not
+// "$..." (the patch form's own members), and needing no escape.
+func keysUsable[T any](list []T, key func(*T) string) bool {
+	for i := range list {
+		k := key(&list[i])
+		if k == "" || k[0] == '$' {
+			return false
+		}
+		for j := 0; j < len(k); j++ {
+			if c := k[j]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+				return false
+			}
+		}
+		for j := range i {
+			if key(&list[j]) == k {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// inDefaultOrder reports whether new's entries are old's that stay, in their order, then the
+// added ones: the order a patch without "$order" gives.
+func inDefaultOrder[T any](old, new []T, key func(*T) string) bool {
+	i := 0
+	for j := range old {
+		k := key(&old[j])
+		if find(new, key, k) < 0 {
+			continue
+		}
+		if i >= len(new) || key(&new[i]) != k {
+			return false
+		}
+		i++
+	}
+	for ; i < len(new); i++ {
+		if find(old, key, key(&new[i])) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func playerKey(p *PlayerView) string { return strconv.Itoa(p.Seat) }
+func zoneKey(z *Zone) string         { return z.ID }
+func indicatorKey(i *Indicator) string {
+	return i.ID
+}
+func actionKey(a *ActionSpec) string { return a.Type }
+func deadlineKey(d *Deadline) string { return d.ID }
+
+func playerEqual(a, b *PlayerView) bool {
+	return a.Seat == b.Seat && a.HandCount == b.HandCount && (a.Score == nil) == (b.Score == nil) &&
+		(a.Score == nil || *a.Score == *b.Score) && slices.Equal(a.Tags, b.Tags)
+}
+
+func patchPlayer(p *patchWriter, old, new *PlayerView) {
+	p.int("hand_count", old.HandCount, new.HandCount)
+	switch {
+	case new.Score == nil:
+		if old.Score != nil {
+			p.null("score")
+		}
+	case old.Score == nil || *old.Score != *new.Score:
+		p.key("score")
+		p.b = strconv.AppendInt(p.b, int64(*new.Score), 10)
+	}
+	optList(p, "tags", old.Tags, new.Tags, appendStrings)
+}
+
+func zoneEqual(a, b *Zone) bool {
+	return a.ID == b.ID && a.Kind == b.Kind && a.Owner == b.Owner && a.Label == b.Label && a.Count == b.Count &&
+		a.Hidden == b.Hidden && slices.Equal(a.Cards, b.Cards) && slices.Equal(a.Slots, b.Slots)
+}
+
+func patchZone(p *patchWriter, old, new *Zone) {
+	if old.Kind != new.Kind {
+		p.str("kind", new.Kind)
+	}
+	p.int("owner", old.Owner, new.Owner)
+	p.optStr("label", old.Label, new.Label)
+	p.optCards("cards", old.Cards, new.Cards)
+	p.int("count", old.Count, new.Count)
+	p.optBool("hidden", old.Hidden, new.Hidden)
+	optList(p, "slots", old.Slots, new.Slots, AppendBoolsJSON)
+}
+
+func indicatorEqual(a, b *Indicator) bool { return *a == *b }
+
+func patchIndicator(p *patchWriter, old, new *Indicator) {
+	if old.Label != new.Label {
+		p.str("label", new.Label)
+	}
+	if old.Value != new.Value {
+		p.str("value", new.Value)
+	}
+	p.optStr("kind", old.Kind, new.Kind)
+}
+
+func actionEqual(a, b *ActionSpec) bool {
+	return a.Type == b.Type && a.Label == b.Label && a.Multi == b.Multi && a.From == b.From &&
+		slices.Equal(a.Cards, b.Cards) && slices.Equal(a.Choices, b.Choices) && slices.Equal(a.ChoiceFor, b.ChoiceFor) &&
+		slices.Equal(a.Targets, b.Targets) && slices.Equal(a.Indexes, b.Indexes) && slices.Equal(a.Args, b.Args)
+}
+
+func patchAction(p *patchWriter, old, new *ActionSpec) {
+	if old.Label != new.Label {
+		p.str("label", new.Label)
+	}
+	p.optCards("cards", old.Cards, new.Cards)
+	p.optBool("multi", old.Multi, new.Multi)
+	p.optStr("from", old.From, new.From)
+	optList(p, "choices", old.Choices, new.Choices, appendStrings)
+	optList(p, "choice_for", old.ChoiceFor, new.ChoiceFor, appendCards)
+	optList(p, "targets", old.Targets, new.Targets, appendInts)
+	optList(p, "indexes", old.Indexes, new.Indexes, appendInts)
+	optList(p, "args", old.Args, new.Args, appendStrings)
+}
+
+func deadlineEqual(a, b *Deadline) bool { return *a == *b }
+
+func patchDeadline(p *patchWriter, old, new *Deadline) {
+	p.int("seat", old.Seat, new.Seat)
+	if old.At != new.At {
+		p.key("at")
+		p.b = strconv.AppendInt(p.b, new.At, 10)
+	}
+	p.optStr("kind", old.Kind, new.Kind)
+}
+
+func eventEqual(a, b Event) bool {
+	return a.Name == b.Name && a.Seat == b.Seat && a.Count == b.Count && a.Private == b.Private &&
+		slices.Equal(a.Cards, b.Cards) && mapsEqual(a.Data, b.Data)
+}
+
+func mapsEqual(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
