@@ -352,22 +352,30 @@ func actionKey(a *ActionSpec) string { return a.Type }
 func deadlineKey(d *Deadline) string { return d.ID }
 
 func playerEqual(a, b *PlayerView) bool {
-	return a.Seat == b.Seat && a.HandCount == b.HandCount && (a.Score == nil) == (b.Score == nil) &&
-		(a.Score == nil || *a.Score == *b.Score) && slices.Equal(a.Tags, b.Tags)
+	return a.Seat == b.Seat && a.HandCount == b.HandCount && intPtrEqual(a.Score, b.Score) &&
+		intPtrEqual(a.Points, b.Points) && slices.Equal(a.Tags, b.Tags)
 }
+
+func intPtrEqual(a, b *int) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
 
 func patchPlayer(p *patchWriter, old, new *PlayerView) {
 	p.int("hand_count", old.HandCount, new.HandCount)
-	switch {
-	case new.Score == nil:
-		if old.Score != nil {
-			p.null("score")
-		}
-	case old.Score == nil || *old.Score != *new.Score:
-		p.key("score")
-		p.b = strconv.AppendInt(p.b, int64(*new.Score), 10)
-	}
+	optInt(p, "score", old.Score, new.Score)
+	optInt(p, "points", old.Points, new.Points)
 	optList(p, "tags", old.Tags, new.Tags, appendStrings)
+}
+
+// optInt patches a number the view leaves out when nil.
+func optInt(p *patchWriter, key string, old, new *int) {
+	switch {
+	case new == nil:
+		if old != nil {
+			p.null(key)
+		}
+	case old == nil || *old != *new:
+		p.key(key)
+		p.b = strconv.AppendInt(p.b, int64(*new), 10)
+	}
 }
 
 func zoneEqual(a, b *Zone) bool {
