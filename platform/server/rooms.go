@@ -16,7 +16,7 @@ func (s *Server) rulesets(c echo.Context) error {
 }
 
 func (s *Server) lobby(c echo.Context) error {
-	rooms := s.cfg.Rooms.Lobby(c.Request().Context())
+	rooms := s.lobbyRooms(c.Request().Context())
 	if rooms == nil {
 		rooms = []room.LobbyRoom{}
 	}

@@ -13,6 +13,7 @@ import (
 //
 //	cardhouse.node.NODE.http            a forwarded HTTP request (Request; forward.go)
 //	cardhouse.node.NODE.attach          a relayed WebSocket asks to attach (Request; relay.go)
+//	cardhouse.node.NODE.lobby           the rooms the node lists in the lobby (Request; lobby.go)
 //	cardhouse.node.NODE.in.CONN         the relayed socket's frames, from the browser's node
 //	cardhouse.node.NODE.conn.CONN       what the owner sends that socket, to the browser's node
 //
@@ -43,6 +44,7 @@ func (s *Server) StartRouting() error {
 	for subject, fn := range map[string]func(cluster.Msg){
 		nodeSubject(s.cfg.Node, "http"):   s.serveForwarded,
 		nodeSubject(s.cfg.Node, "attach"): s.serveAttach,
+		nodeSubject(s.cfg.Node, "lobby"):  s.serveLobby,
 	} {
 		sub, err := s.cfg.Bus.Subscribe(subject, fn)
 		if err != nil {

@@ -84,8 +84,8 @@ func closedWith(c *conn) websocket.StatusCode {
 	}
 }
 
-// Two nodes over the real NATS broker: node-a runs a room, and its players and spectator use it
-// through node-b: HTTP requests (reads, posts with their CSRF token, refusals) are forwarded to
+// Two nodes over the real NATS broker: node-a runs a room, node-b's lobby lists it, and its
+// players and spectator use it through node-b: HTTP requests (reads, posts with their CSRF token, refusals) are forwarded to
 // node-a and answered as node-a answers them, and WebSockets on node-b are relayed to node-a's
 // room, each connection getting only its own seat's view, in protocol v1 or v2 as it asked.
 // When node-a goes silent on the bus (as when it dies), node-b closes the relayed sockets with
@@ -102,6 +102,13 @@ func testRoomsRoutedBetweenNodes(t *testing.T, dialect string) {
 	info := alice.createRoom(map[string]any{"ruleset": matcherID, "seats": 2, "options": map[string]any{"hand_size": 6, "call_seconds": 0}})
 	code := info.Code
 	bob, carol := b.guest("Bob"), b.guest("Carol")
+
+	// node-b's lobby lists the room node-a runs.
+	var lobby struct{ Rooms []room.LobbyRoom }
+	bob.must("GET", "/api/rooms", nil, &lobby)
+	if !slices.ContainsFunc(lobby.Rooms, func(r room.LobbyRoom) bool { return r.Code == code && r.State == room.LobbyWaiting }) {
+		t.Fatalf("node-b's lobby %+v does not list room %s, waiting, which node-a runs", lobby.Rooms, code)
+	}
 
 	// HTTP through node-b: a post with its CSRF token, a read, and a refusal, as node-a answers.
 	bob.must("POST", "/api/rooms/"+code+"/join", nil, nil)
