@@ -26,8 +26,9 @@ type owning struct {
 }
 
 // errElsewhere is the answer for a room another node runs.
-func errElsewhere(code string) error {
-	return errf(KindUnavailable, "room_elsewhere", "room %s is being run by another server right now; try again in a moment", code)
+func errElsewhere(sr *store.Room) error {
+	return &ElsewhereError{RoomID: sr.ID, Code: sr.Code,
+		err: errf(KindUnavailable, "room_elsewhere", "room %s is being run by another server right now; try again in a moment", sr.Code)}
 }
 
 func isElsewhere(err error) bool {
@@ -70,7 +71,7 @@ func (m *Manager) own(ctx context.Context, sr *store.Room) (*store.Fence, error)
 	}
 	f, err := m.owning.keeper.Take(ctx, sr.ID)
 	if errors.Is(err, store.ErrLeaseHeld) {
-		return nil, errElsewhere(sr.Code)
+		return nil, errElsewhere(sr)
 	}
 	if err != nil {
 		return nil, err

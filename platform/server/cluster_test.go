@@ -53,8 +53,8 @@ func waitOwned(t *testing.T, n *env, code string) {
 	t.Fatalf("no node took room %s", code)
 }
 
-// Two nodes on one database: a room runs on the node holding its lease, and the other refuses
-// it (no routing between nodes yet); a graceful stop hands the live game over and the other
+// Two nodes on one database and no bus between them: a room runs on the node holding its lease,
+// and the other refuses it (routing needs a bus: routing_test.go); a graceful stop hands the live game over and the other
 // node's sweep takes it, so the players continue there from the same views; and a node whose lease
 // was taken from under it writes nothing more: its next action is refused, the room stops there,
 // and the game goes on under the next owner from the log as stored.

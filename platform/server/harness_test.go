@@ -92,6 +92,9 @@ func (e *env) start() {
 	e.st, e.rooms = st, rooms
 	scfg.Rooms = rooms
 	e.srv = server.New(scfg)
+	if err := e.srv.StartRouting(); err != nil {
+		t.Fatal(err)
+	}
 	e.http = httptest.NewServer(e.srv.Handler())
 }
 
@@ -103,6 +106,7 @@ func (e *env) stop() {
 	e.http.Config.SetKeepAlivesEnabled(false)
 	e.rooms.Close()
 	e.srv.CloseConnections()
+	e.srv.StopRouting()
 	e.http.Close()
 	e.st.Close()
 	e.http = nil

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 
@@ -15,7 +16,7 @@ func (s *Server) rulesets(c echo.Context) error {
 }
 
 func (s *Server) lobby(c echo.Context) error {
-	rooms := s.cfg.Rooms.Lobby(c.Request().Context())
+	rooms := s.lobbyRooms(c.Request().Context())
 	if rooms == nil {
 		rooms = []room.LobbyRoom{}
 	}
@@ -260,11 +261,15 @@ func (s *Server) check(c echo.Context) error {
 }
 
 func (s *Server) recentChat(c echo.Context, roomCode string) ([]room.ChatLine, error) {
-	sr, err := s.cfg.Store.RoomByCode(c.Request().Context(), roomCode)
+	return s.recentChatOf(c.Request().Context(), roomCode)
+}
+
+func (s *Server) recentChatOf(ctx context.Context, roomCode string) ([]room.ChatLine, error) {
+	sr, err := s.cfg.Store.RoomByCode(ctx, roomCode)
 	if err != nil {
 		return nil, err
 	}
-	msgs, err := s.cfg.Store.Chat(c.Request().Context(), sr.ID, 50)
+	msgs, err := s.cfg.Store.Chat(ctx, sr.ID, 50)
 	if err != nil {
 		return nil, err
 	}

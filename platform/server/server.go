@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"cardhouse/platform/cluster"
 	"cardhouse/platform/room"
 	"cardhouse/platform/store"
 
@@ -43,6 +44,10 @@ type Config struct {
 	MaxMessage int
 	// QueueSize is each connection's outbox (default 64).
 	QueueSize int
+	// Bus and Node make the server a node of a cluster (routing.go): a request or a WebSocket for
+	// a room another node runs goes to that node over the bus. Nil: a single node.
+	Bus  cluster.Bus
+	Node string
 	// HouseRuleDryRun bounds the bot games played with an uploaded house rule (zero: room.DryRun's
 	// defaults).
 	HouseRuleDryRun room.DryRun
@@ -57,6 +62,8 @@ type Server struct {
 
 	mu    sync.Mutex
 	conns map[*websocket.Conn]struct{}
+	// subs are the node's subscriptions on the bus (routing.go).
+	subs []cluster.Subscription
 }
 
 // New builds the application.
@@ -104,6 +111,7 @@ func New(cfg Config) *Server {
 	e.Use(middleware.BodyLimit("64K"))
 	e.Use(s.authenticate)
 	e.Use(s.csrf)
+	e.Use(s.forward)
 	s.e = e
 	s.routes()
 	return s

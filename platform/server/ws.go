@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"cardhouse/platform/room"
+	"cardhouse/platform/store"
 
 	"github.com/coder/websocket"
 	"github.com/labstack/echo/v4"
@@ -25,6 +26,9 @@ func (s *Server) websocket(c echo.Context) error {
 		return err
 	}
 	r, err := s.theRoom(c)
+	if el, ok := room.Elsewhere(err); ok && s.cfg.Bus != nil {
+		return s.relay(c, u, protocol, el) // another node runs the room (relay.go)
+	}
 	if err != nil {
 		return err
 	}
@@ -89,42 +93,63 @@ func (s *Server) websocket(c echo.Context) error {
 		if err != nil {
 			break
 		}
-		if typ != websocket.MessageText {
-			client.Send(room.ErrorMessage("", "bad_message", "send JSON text messages, not binary"))
-			continue
-		}
-		if len(data) > s.cfg.MaxMessage {
-			client.Send(room.ErrorMessage("", "too_large", fmt.Sprintf("message of %d bytes is over the limit of %d", len(data), s.cfg.MaxMessage)))
-			continue
-		}
-		if !utf8.Valid(data) {
-			// RFC 6455 section 8.1: a text frame that is not UTF-8 fails the connection with 1007.
-			_ = conn.Close(websocket.StatusInvalidFramePayloadData, "text message is not valid UTF-8")
+		ok, stop := s.checkFrame(conn, client, typ, data)
+		if stop {
 			break
 		}
-		var msg room.Incoming
-		if err := decodeUTF8(data, &msg); err != nil {
-			client.Send(room.ErrorMessage("", "bad_json", "malformed message: "+err.Error()))
-			continue
-		}
-		if msg.V != 0 && msg.V != room.ProtocolVersion && msg.V != protocol {
-			client.Send(room.ErrorMessage(msg.ID, "bad_version", fmt.Sprintf("protocol version %d is not spoken on this connection (it speaks %d)", msg.V, protocol)))
-			continue
-		}
-		hctx, hcancel := context.WithTimeout(ctx, 5*time.Second)
-		err = r.Handle(hctx, u, client, msg)
-		hcancel()
-		if errors.Is(err, room.ErrClosed) {
+		if ok && s.handleFrame(ctx, r, u, client, protocol, data) {
 			break
-		}
-		if err != nil {
-			_, body := s.classify(err)
-			client.Send(room.ErrorMessage(msg.ID, body.Code, body.Reason))
 		}
 	}
 	cancel()
 	<-writerDone
 	return nil
+}
+
+// checkFrame answers a frame that is no message of the protocol: binary or over the size limit
+// (an error message, and the frame is skipped: ok false), or not UTF-8 (the connection is failed
+// with 1007: stop).
+func (s *Server) checkFrame(conn *websocket.Conn, client *room.Client, typ websocket.MessageType, data []byte) (ok, stop bool) {
+	if typ != websocket.MessageText {
+		client.Send(room.ErrorMessage("", "bad_message", "send JSON text messages, not binary"))
+		return false, false
+	}
+	if len(data) > s.cfg.MaxMessage {
+		client.Send(room.ErrorMessage("", "too_large", fmt.Sprintf("message of %d bytes is over the limit of %d", len(data), s.cfg.MaxMessage)))
+		return false, false
+	}
+	if !utf8.Valid(data) {
+		// RFC 6455 section 8.1: a text frame that is not UTF-8 fails the connection with 1007.
+		_ = conn.Close(websocket.StatusInvalidFramePayloadData, "text message is not valid UTF-8")
+		return false, true
+	}
+	return true, false
+}
+
+// handleFrame decodes one message of the connection and has the room handle it, answering a
+// refusal with an error message; it reports true when the room has closed. The node running the
+// room calls it, for its own sockets and for those relayed from other nodes.
+func (s *Server) handleFrame(ctx context.Context, r *room.Room, u *store.User, client *room.Client, protocol int, data []byte) (closed bool) {
+	var msg room.Incoming
+	if err := decodeUTF8(data, &msg); err != nil {
+		client.Send(room.ErrorMessage("", "bad_json", "malformed message: "+err.Error()))
+		return false
+	}
+	if msg.V != 0 && msg.V != room.ProtocolVersion && msg.V != protocol {
+		client.Send(room.ErrorMessage(msg.ID, "bad_version", fmt.Sprintf("protocol version %d is not spoken on this connection (it speaks %d)", msg.V, protocol)))
+		return false
+	}
+	hctx, hcancel := context.WithTimeout(ctx, 5*time.Second)
+	err := r.Handle(hctx, u, client, msg)
+	hcancel()
+	if errors.Is(err, room.ErrClosed) {
+		return true
+	}
+	if err != nil {
+		_, body := s.classify(err)
+		client.Send(room.ErrorMessage(msg.ID, body.Code, body.Reason))
+	}
+	return false
 }
 
 // protocolAsked reads the protocol version a client asks for on the WebSocket's URL (?v=2):

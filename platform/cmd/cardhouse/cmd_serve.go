@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"cardhouse/admin"
+	"cardhouse/platform/cluster"
 	"cardhouse/platform/room"
 	"cardhouse/platform/server"
 	"cardhouse/platform/store"
@@ -43,6 +44,10 @@ type serveOptions struct {
 	pprof      bool
 	// maxSpectators bounds each room's spectators (and join requests).
 	maxSpectators int
+	// cluster is the NATS broker's URL of a node of a cluster (empty: a single node); node is the
+	// node's name and lease how long its room leases last (cmd_serve_cluster.go).
+	cluster, node string
+	lease         time.Duration
 }
 
 // envInt is the environment variable name as a number, or def when it is unset or not one.
@@ -93,6 +98,9 @@ whichever is larger (docs/performance.md); setting GOGC or GOMEMLIMIT replaces t
 	f.StringVar(&o.logLevel, "log-level", envOr("CARDHOUSE_LOG_LEVEL", "info"), "debug, info, warn or error")
 	f.IntVar(&o.signinRate, "signin-rate", 10, "sign-ins (login, register, guest) allowed per minute per client address; 0: no limit (load benchmarks)")
 	f.IntVar(&o.maxSpectators, "max-spectators", envInt("CARDHOUSE_MAX_SPECTATORS", 200), "spectators (and join requests) a room takes at most (env CARDHOUSE_MAX_SPECTATORS)")
+	f.StringVar(&o.cluster, "cluster", envOr("CARDHOUSE_CLUSTER", ""), "NATS URL (nats://host:4222, several comma-separated) to run as one node of a cluster sharing --db, which must be PostgreSQL; empty: a single server (env CARDHOUSE_CLUSTER)")
+	f.StringVar(&o.node, "node", envOr("CARDHOUSE_NODE", ""), "this node's name in the cluster, unique; empty: the host name and a random suffix (env CARDHOUSE_NODE)")
+	f.DurationVar(&o.lease, "lease", 10*time.Second, "how long a node's hold on a room lasts unrenewed: about how long a dead node's rooms wait before another node takes them (with --cluster)")
 	f.BoolVar(&o.pprof, "pprof", false, "serve Go profiles (net/http/pprof) under /debug/pprof/ on the same listener: for profiling under load, never in production")
 	return cmd
 }
@@ -115,6 +123,9 @@ func runServe(ctx context.Context, o serveOptions) error {
 	if maxRooms == 0 {
 		maxRooms = -1 // no limit
 	}
+	if err := checkCluster(o); err != nil {
+		return err
+	}
 	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	slog.SetDefault(log)
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
@@ -126,6 +137,20 @@ func runServe(ctx context.Context, o serveOptions) error {
 		return err
 	}
 	defer st.Close()
+	var bus cluster.Bus
+	node := ""
+	if o.cluster != "" {
+		if st.Dialect() != "postgres" {
+			return errors.New("--cluster needs PostgreSQL: --db names " + st.Dialect())
+		}
+		node = nodeName(o.node)
+		log = log.With("node", node)
+		slog.SetDefault(log)
+		if bus, err = dialCluster(ctx, o.cluster, node, log); err != nil {
+			return err
+		}
+		defer bus.Close()
+	}
 	if o.admin != "" {
 		u, err := st.UserByUsername(ctx, o.admin)
 		if err != nil {
@@ -148,7 +173,7 @@ func runServe(ctx context.Context, o serveOptions) error {
 	rooms, err := room.NewManager(ctx, room.Config{
 		Store: st, Engines: engines, Logger: log, Metrics: room.NewMetrics(reg),
 		BotDelay: o.botDelay, ReactionTime: o.reaction, Grace: o.grace, PauseLimit: o.pause, MaxRoomsPerHost: maxRooms,
-		MaxSpectators: o.maxSpectators,
+		MaxSpectators: o.maxSpectators, Node: node, LeaseTTL: o.lease,
 	})
 	if err != nil {
 		return err
@@ -161,7 +186,11 @@ func runServe(ctx context.Context, o serveOptions) error {
 		loginAttempts = -1 // no limit
 	}
 	srv := server.New(server.Config{Store: st, Rooms: rooms, Gatherer: reg, Logger: log,
-		OriginPatterns: o.origins, SecureCookies: o.secureCookies, LoginAttempts: loginAttempts})
+		OriginPatterns: o.origins, SecureCookies: o.secureCookies, LoginAttempts: loginAttempts, Bus: bus, Node: node})
+	if err := srv.StartRouting(); err != nil {
+		rooms.Close()
+		return err
+	}
 	if o.pprof {
 		mountPprof(srv.Echo())
 	}
@@ -183,7 +212,7 @@ func runServe(ctx context.Context, o serveOptions) error {
 	for id := range engines {
 		ids = append(ids, id)
 	}
-	log.Info("serving", "addr", ln.Addr().String(), "database", st.Dialect(), "rulesets", strings.Join(ids, ","), "rooms", len(rooms.Live()))
+	log.Info("serving", "addr", ln.Addr().String(), "database", st.Dialect(), "cluster", o.cluster != "", "rulesets", strings.Join(ids, ","), "rooms", len(rooms.Live()))
 	fmt.Fprintln(os.Stdout, openLine(ln.Addr()))
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
@@ -202,6 +231,7 @@ func runServe(ctx context.Context, o serveOptions) error {
 	}
 	rooms.Close()
 	srv.CloseConnections()
+	srv.StopRouting()
 	log.Info("stopped")
 	return nil
 }

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"regexp"
+	"strings"
+	"time"
+
+	"cardhouse/platform/cluster"
+	"cardhouse/platform/server"
+)
+
+// A node of a cluster (`serve --cluster nats://...`): several nodes share one PostgreSQL database
+// and reach each other over the NATS broker; each runs the rooms whose leases it holds and routes
+// the requests and WebSockets of the others' rooms to them (docs/operations.md). Without
+// --cluster the server is a single node: no broker, no leases.
+
+// checkCluster refuses a cluster setting that cannot work, before anything starts.
+func checkCluster(o serveOptions) error {
+	if o.cluster == "" {
+		if o.node != "" {
+			return errors.New("--node names a node of a cluster: set --cluster too (or drop --node for a single server)")
+		}
+		return nil
+	}
+	if db := strings.TrimSpace(o.db); db == "" || strings.HasPrefix(db, "sqlite:") {
+		return errors.New("--cluster needs PostgreSQL: set --db to a PostgreSQL DSN (SQLite is one process's database, and every node must share one)")
+	}
+	if o.node != "" && !server.NodeName.MatchString(o.node) {
+		return fmt.Errorf("--node %q: a node's name has 1 to 64 letters, digits, - or _", o.node)
+	}
+	if o.lease < time.Second {
+		return fmt.Errorf("--lease %s: a room's lease lasts at least 1s", o.lease)
+	}
+	return nil
+}
+
+// nodeName is the name given, or this machine's host name and a random suffix: two nodes must
+// never share a name (each takes the other's leases as its own).
+func nodeName(given string) string {
+	if given != "" {
+		return given
+	}
+	host, _ := os.Hostname()
+	host = regexp.MustCompile(`[^A-Za-z0-9_-]+`).ReplaceAllString(host, "-")
+	host = strings.Trim(host, "-")
+	if len(host) > 40 {
+		host = host[:40]
+	}
+	if host == "" {
+		host = "node"
+	}
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return host + "-" + hex.EncodeToString(b[:])
+}
+
+// dialCluster connects a node to the broker.
+func dialCluster(ctx context.Context, url, node string, log *slog.Logger) (cluster.Bus, error) {
+	dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	bus, err := cluster.DialNATS(dctx, url, node, log)
+	if err != nil {
+		return nil, fmt.Errorf("--cluster: %w", err)
+	}
+	return bus, nil
+}
