@@ -14,7 +14,6 @@ import (
 	"cardhouse/platform/room"
 	"cardhouse/platform/store"
 
-	"github.com/coder/websocket"
 	"github.com/labstack/echo/v4"
 )
 
@@ -123,21 +122,11 @@ func (s *Server) relay(c echo.Context, u *store.User, protocol int, el *room.Els
 	in := nodeSubject(owner, "in", connID)
 	defer func() { _ = s.cfg.Bus.Publish(in, []byte{frameDetach}) }()
 
-	cw := &corkingWriter{ResponseWriter: c.Response()}
-	conn, err := websocket.Accept(cw, c.Request(), &websocket.AcceptOptions{OriginPatterns: s.cfg.OriginPatterns})
-	if err != nil {
-		s.log.Info("websocket refused", "room", el.Code, "err", err)
+	conn, cw, release := s.accept(c, el.Code)
+	if conn == nil {
 		return nil
 	}
-	conn.SetReadLimit(int64(s.cfg.MaxMessage) * 64)
-	s.mu.Lock()
-	s.conns[conn] = struct{}{}
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		delete(s.conns, conn)
-		s.mu.Unlock()
-	}()
+	defer release()
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -47,24 +47,11 @@ func (s *Server) websocket(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	cw := &corkingWriter{ResponseWriter: c.Response()}
-	conn, err := websocket.Accept(cw, c.Request(), &websocket.AcceptOptions{OriginPatterns: s.cfg.OriginPatterns})
-	if err != nil {
-		// Accept has written the refusal (a bad Origin, not a WebSocket request).
-		s.log.Info("websocket refused", "room", info.Code, "err", err)
+	conn, cw, release := s.accept(c, info.Code)
+	if conn == nil {
 		return nil
 	}
-	// Messages up to 64×MaxMessage are read and answered with an error when over MaxMessage;
-	// beyond that the library closes the connection (1009).
-	conn.SetReadLimit(int64(s.cfg.MaxMessage) * 64)
-	s.mu.Lock()
-	s.conns[conn] = struct{}{}
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		delete(s.conns, conn)
-		s.mu.Unlock()
-	}()
+	defer release()
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -162,6 +149,28 @@ func protocolAsked(v string) (int, error) {
 		return room.ProtocolPatches, nil
 	}
 	return 0, apiError(http.StatusBadRequest, "bad_version", fmt.Sprintf("protocol version %q is not spoken here (ask for v=%d or v=%d)", truncate(v, 20), room.ProtocolVersion, room.ProtocolPatches))
+}
+
+// accept upgrades the request to a WebSocket kept in s.conns (closed at shutdown) until release
+// is called; nil when the upgrade was refused (Accept has written the refusal: a bad Origin, not
+// a WebSocket request). Messages up to 64×MaxMessage are read and answered with an error when
+// over MaxMessage; beyond that the library closes the connection (1009).
+func (s *Server) accept(c echo.Context, code string) (conn *websocket.Conn, cw *corkingWriter, release func()) {
+	cw = &corkingWriter{ResponseWriter: c.Response()}
+	conn, err := websocket.Accept(cw, c.Request(), &websocket.AcceptOptions{OriginPatterns: s.cfg.OriginPatterns})
+	if err != nil {
+		s.log.Info("websocket refused", "room", code, "err", err)
+		return nil, nil, nil
+	}
+	conn.SetReadLimit(int64(s.cfg.MaxMessage) * 64)
+	s.mu.Lock()
+	s.conns[conn] = struct{}{}
+	s.mu.Unlock()
+	return conn, cw, func() {
+		s.mu.Lock()
+		delete(s.conns, conn)
+		s.mu.Unlock()
+	}
 }
 
 // writeTimeout is how long one message may take to write before the connection is closed.
