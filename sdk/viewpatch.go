@@ -34,28 +34,12 @@ func AppendViewPatch(b []byte, old, new *View) (_ []byte, ok bool) {
 	}
 	p.int("winner", old.Winner, new.Winner)
 	if old.Players == nil {
-		p.key("players")
-		p.b = append(p.b, '[')
-		for i := range new.Players {
-			if i > 0 {
-				p.b = append(p.b, ',')
-			}
-			p.b = new.Players[i].appendJSON(p.b)
-		}
-		p.b = append(p.b, ']')
+		wholeList(&p, "players", new.Players, (*PlayerView).appendJSON)
 	} else {
 		patchList(&p, "players", false, old.Players, new.Players, playerKey, playerEqual, (*PlayerView).appendJSON, patchPlayer)
 	}
 	if old.Zones == nil {
-		p.key("zones")
-		p.b = append(p.b, '[')
-		for i := range new.Zones {
-			if i > 0 {
-				p.b = append(p.b, ',')
-			}
-			p.b = new.Zones[i].appendJSON(p.b)
-		}
-		p.b = append(p.b, ']')
+		wholeList(&p, "zones", new.Zones, (*Zone).appendJSON)
 	} else {
 		patchList(&p, "zones", false, old.Zones, new.Zones, zoneKey, zoneEqual, (*Zone).appendJSON, patchZone)
 	}
@@ -341,6 +325,19 @@ func inDefaultOrder[T any](old, new []T, key func(*T) string) bool {
 		}
 	}
 	return true
+}
+
+// wholeList writes items under key whole, as the full view has them.
+func wholeList[T any](p *patchWriter, key string, items []T, enc func(*T, []byte) []byte) {
+	p.key(key)
+	p.b = append(p.b, '[')
+	for i := range items {
+		if i > 0 {
+			p.b = append(p.b, ',')
+		}
+		p.b = enc(&items[i], p.b)
+	}
+	p.b = append(p.b, ']')
 }
 
 func playerKey(p *PlayerView) string { return strconv.Itoa(p.Seat) }
