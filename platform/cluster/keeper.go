@@ -131,14 +131,29 @@ func (k *Keeper) Run(ctx context.Context) {
 	}
 }
 
-// renew renews every held lease once; a lease taken by another node, or one not renewed before
-// its local validity ended, is dropped and reported.
+// renew renews every held lease once, in one round trip; a lease taken by another node, or one
+// not renewed before its local validity ended, is dropped and reported.
 func (k *Keeper) renew(ctx context.Context) {
-	for _, l := range k.Held() {
-		start := k.now()
-		rctx, cancel := context.WithTimeout(ctx, k.ttl/3)
-		err := k.st.RenewLease(rctx, &l, k.ttl)
-		cancel()
+	held := k.Held()
+	if len(held) == 0 {
+		return
+	}
+	start := k.now()
+	rctx, cancel := context.WithTimeout(ctx, k.ttl/3)
+	renewed, rerr := k.st.RenewLeases(rctx, k.node, held, k.ttl)
+	cancel()
+	if rerr != nil {
+		k.log.Warn("renewing the room leases failed; trying again", "leases", len(held), "err", rerr)
+	}
+	for _, l := range held {
+		err := rerr
+		if err == nil {
+			if exp, ok := renewed[l.RoomID]; ok {
+				l.ExpiresMs = exp
+			} else {
+				err = fmt.Errorf("renewing room %d's lease (epoch %d): %w", l.RoomID, l.Epoch, store.ErrFenced)
+			}
+		}
 		k.mu.Lock()
 		h := k.held[l.RoomID]
 		if h == nil || h.lease.Epoch != l.Epoch { // released or taken again meanwhile
@@ -153,8 +168,6 @@ func (k *Keeper) renew(ctx context.Context) {
 			lost = err
 		case !k.now().Before(h.valid):
 			lost = fmt.Errorf("%w: %w", ErrLeaseExpired, err)
-		default:
-			k.log.Warn("renewing a room's lease failed; trying again", "room_id", l.RoomID, "err", err)
 		}
 		if lost != nil {
 			delete(k.held, l.RoomID)

@@ -395,3 +395,49 @@ func snapshot(t *testing.T, st *store.Store, roomID, gameID int64) string {
 	}
 	return fmt.Sprintf("actions %d, members %d, chat %d, rules %d, games %d, room game %v", len(acts), len(ms), len(chat), len(rules), len(games), *r.GameID)
 }
+
+// A node renews all its leases in one statement: those it still holds are renewed, one another
+// node took is left out of the answer (and untouched), and a lease named under an old epoch is
+// not renewed.
+func TestRenewLeases(t *testing.T) {
+	for _, dialect := range storetest.Dialects() {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			st := storetest.Open(t, dialect)
+			ctx := context.Background()
+			var held []store.Lease
+			for i := range 3 {
+				l, err := st.AcquireLease(ctx, storetest.NewRoom(t, st, fmt.Sprint("RENEW", i)).ID, "node-a", time.Minute)
+				if err != nil {
+					t.Fatal(err)
+				}
+				held = append(held, l)
+			}
+			// Room 1 goes to node-b; room 2's lease is named under an epoch node-a no longer has.
+			if err := st.ReleaseLease(ctx, held[1]); err != nil {
+				t.Fatal(err)
+			}
+			taken, err := st.AcquireLease(ctx, held[1].RoomID, "node-b", time.Minute)
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, err := st.AcquireLease(ctx, held[2].RoomID, "node-a", time.Minute)
+			if err != nil {
+				t.Fatal(err)
+			}
+			renewed, err := st.RenewLeases(ctx, "node-a", held, time.Hour)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(renewed) != 1 || renewed[held[0].RoomID] <= held[0].ExpiresMs {
+				t.Fatalf("renewed %v: want room %d alone, later than %d", renewed, held[0].RoomID, held[0].ExpiresMs)
+			}
+			if l, _ := st.LeaseOf(ctx, taken.RoomID); l != taken {
+				t.Errorf("node-b's lease changed: %+v, want %+v", l, taken)
+			}
+			if l, _ := st.LeaseOf(ctx, again.RoomID); l != again {
+				t.Errorf("the lease under the new epoch changed: %+v, want %+v", l, again)
+			}
+		})
+	}
+}
