@@ -184,7 +184,14 @@ func (m *Manager) Get(ctx context.Context, code string) (*Room, error) {
 	r, ok := m.rooms[code]
 	m.mu.Unlock()
 	if ok {
-		return r, nil
+		select {
+		case <-r.quit:
+			// Its actor is stopping (the room closed, its lease was lost, the server stops): once it
+			// is gone the store says what the room is now, rather than the stopping actor's "closed".
+			<-r.done
+		default:
+			return r, nil
+		}
 	}
 	sr, err := m.cfg.Store.RoomByCode(ctx, code)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && sr.Status != store.RoomOpen) {
