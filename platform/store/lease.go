@@ -89,18 +89,19 @@ RETURNING epoch, expires_ms`)
 	return l, nil
 }
 
-// RenewLease extends l by ttl from now. A lease that expired but was not taken is renewed (its
-// epoch is unchanged, so nobody else wrote in between); one another node has taken since returns
-// ErrFenced, and its holder must stop running the room.
+// RenewLease extends l by ttl from now, as RenewLeases does for one lease. A lease that expired
+// but was not taken is renewed (its epoch is unchanged, so nobody else wrote in between); one
+// another node has taken since returns ErrFenced, and its holder must stop running the room.
 func (s *Store) RenewLease(ctx context.Context, l *Lease, ttl time.Duration) error {
-	q := s.params(`UPDATE room_leases SET expires_ms = ` + s.nowMs() + ` + $1 WHERE room_id = $2 AND node = $3 AND epoch = $4 RETURNING expires_ms`)
-	err := s.sqlDB.QueryRowContext(ctx, q, ttl.Milliseconds(), l.RoomID, l.Node, l.Epoch).Scan(&l.ExpiresMs)
-	if errors.Is(err, sql.ErrNoRows) {
+	renewed, err := s.RenewLeases(ctx, l.Node, []Lease{*l}, ttl)
+	if err != nil {
+		return err
+	}
+	exp, ok := renewed[l.RoomID]
+	if !ok {
 		return fmt.Errorf("renewing room %d's lease (epoch %d): %w", l.RoomID, l.Epoch, ErrFenced)
 	}
-	if err != nil {
-		return fmt.Errorf("renewing room %d's lease: %w", l.RoomID, err)
-	}
+	l.ExpiresMs = exp
 	return nil
 }
 
