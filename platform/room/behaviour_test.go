@@ -78,17 +78,29 @@ func (tb *table) connect(r *room.Room, u *store.User) *peer {
 	}
 	go func() {
 		defer close(p.msgs)
+		read := func(m room.Message) {
+			var msg map[string]json.RawMessage
+			if err := json.Unmarshal(m.Bytes(), &msg); err != nil {
+				panic(fmt.Sprintf("a room message that is not JSON: %q", m.Bytes()))
+			}
+			m.Done()
+			p.msgs <- msg
+		}
 		for {
 			select {
 			case m := <-p.c.Out():
-				var msg map[string]json.RawMessage
-				if err := json.Unmarshal(m.Bytes(), &msg); err != nil {
-					panic(fmt.Sprintf("a room message that is not JSON: %q", m.Bytes()))
-				}
-				m.Done()
-				p.msgs <- msg
+				read(m)
 			case <-p.c.Gone():
-				return
+				// What the room queued before dropping the client (a "bye") still arrives, as the
+				// server's write loop flushes it.
+				for {
+					select {
+					case m := <-p.c.Out():
+						read(m)
+					default:
+						return
+					}
+				}
 			}
 		}
 	}()
