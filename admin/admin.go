@@ -70,9 +70,11 @@ func New(ctx context.Context, cfg Config) (*Admin, error) {
 	if err != nil {
 		return nil, fmt.Errorf("admin: reading the disabled rulesets: %w", err)
 	}
+	ids := map[string]string{}
 	for _, d := range disabled {
-		cfg.Rooms.SetRulesetDisabled(d.Ruleset, true, d.Reason)
+		ids[d.Ruleset] = d.Reason
 	}
+	cfg.Rooms.LoadDisabledRulesets(ids)
 	return a, nil
 }
 

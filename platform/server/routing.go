@@ -1,8 +1,11 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"regexp"
+	"strconv"
+	"time"
 
 	"cardhouse/platform/cluster"
 )
@@ -31,6 +34,18 @@ func nodeSubject(node string, parts ...string) string {
 	}
 	return s
 }
+
+// request sends a request of kind (http, attach, lobby) to another node over the bus and
+// records its latency and result (Config.Cluster's BusRequests).
+func (s *Server) request(ctx context.Context, kind, subject string, data []byte) ([]byte, error) {
+	start := time.Now()
+	answer, err := s.cfg.Bus.Request(ctx, subject, data)
+	s.cfg.Cluster.BusRequests.WithLabelValues(kind, cluster.RequestResult(err)).Observe(time.Since(start).Seconds())
+	return answer, err
+}
+
+// statusClass is the result label of a forwarded request: 2xx, 3xx, 4xx or 5xx.
+func statusClass(status int) string { return strconv.Itoa(status/100) + "xx" }
 
 // StartRouting subscribes this node to what other nodes send it (a node of a cluster: Config.Bus
 // set). Call it once, before serving.
