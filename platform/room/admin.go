@@ -79,6 +79,9 @@ func (m *Manager) checkEnabled(id string) error {
 // shared). The admin area type-asserts them for plugin statistics and restarts.
 func (m *Manager) Engines() map[string]engine.Engine { return maps.Clone(m.cfg.Engines) }
 
+// Node is the name of this node of a cluster ("" on a single node).
+func (m *Manager) Node() string { return m.cfg.Node }
+
 // Metrics returns the room layer's collectors.
 func (m *Manager) Metrics() *Metrics { return m.cfg.Metrics }
 

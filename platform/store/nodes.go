@@ -15,8 +15,8 @@ type Node struct {
 	// StartedMs is when the node started, SeenMs when it last wrote its row (every third of its
 	// lease while it runs), in Unix milliseconds of the database's clock; LeaseMs is its --lease.
 	StartedMs, SeenMs, LeaseMs int64
-	// Rooms are the rooms whose live lease it holds, by room id.
-	Rooms []int64
+	// Rooms are the codes of the rooms whose live lease it holds, in code order.
+	Rooms []string
 }
 
 // Live reports whether the node wrote its row within its lease before nowMs: it is running.
@@ -56,8 +56,8 @@ func (s *Store) NodeLeft(ctx context.Context, node string) error {
 // Nodes returns the nodes of the cluster by name, each with the live leases it holds, and the
 // database's clock at the time of reading (Unix ms).
 func (s *Store) Nodes(ctx context.Context) ([]Node, int64, error) {
-	leases, nowMs, err := s.Leases(ctx)
-	if err != nil {
+	var nowMs int64
+	if err := s.sqlDB.QueryRowContext(ctx, "SELECT "+s.nowMs()).Scan(&nowMs); err != nil {
 		return nil, 0, err
 	}
 	rows, err := s.sqlDB.QueryContext(ctx, `SELECT node, started_ms, seen_ms, lease_ms FROM cluster_nodes`)
@@ -76,16 +76,27 @@ func (s *Store) Nodes(ctx context.Context) ([]Node, int64, error) {
 	if err := rows.Err(); err != nil {
 		return nil, 0, err
 	}
-	for _, l := range leases {
-		if l.ExpiresMs <= nowMs {
-			continue
+	rows.Close()
+	lrows, err := s.sqlDB.QueryContext(ctx, s.params(`SELECT l.node, r.code FROM room_leases l JOIN rooms r ON r.id = l.room_id
+WHERE l.expires_ms > $1 ORDER BY r.code`), nowMs)
+	if err != nil {
+		return nil, 0, fmt.Errorf("listing the rooms of the nodes: %w", err)
+	}
+	defer lrows.Close()
+	for lrows.Next() {
+		var node, code string
+		if err := lrows.Scan(&node, &code); err != nil {
+			return nil, 0, err
 		}
-		n := byName[l.Node]
+		n := byName[node]
 		if n == nil {
-			n = &Node{Name: l.Node}
-			byName[l.Node] = n
+			n = &Node{Name: node}
+			byName[node] = n
 		}
-		n.Rooms = append(n.Rooms, l.RoomID)
+		n.Rooms = append(n.Rooms, code)
+	}
+	if err := lrows.Err(); err != nil {
+		return nil, 0, err
 	}
 	out := make([]Node, 0, len(byName))
 	for _, n := range byName {
@@ -93,4 +104,42 @@ func (s *Store) Nodes(ctx context.Context) ([]Node, int64, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nowMs, nil
+}
+
+// RoomOwners returns the node holding the live lease of each room of ids that has one, by room id
+// (the admin area's room lists name the owner).
+func (s *Store) RoomOwners(ctx context.Context, ids []int64) (map[int64]string, error) {
+	out := map[int64]string{}
+	for len(ids) > 0 {
+		chunk := ids[:min(len(ids), 500)]
+		ids = ids[len(chunk):]
+		b := &sqlArgs{pg: s.dialect == "postgres"}
+		b.q.WriteString("SELECT room_id, node FROM room_leases WHERE expires_ms > " + s.nowMs() + " AND room_id IN (")
+		for i, id := range chunk {
+			if i > 0 {
+				b.q.WriteString(", ")
+			}
+			b.arg(id, "::bigint")
+		}
+		b.q.WriteByte(')')
+		rows, err := s.sqlDB.QueryContext(ctx, b.q.String(), b.args...)
+		if err != nil {
+			return nil, fmt.Errorf("reading the owners of %d rooms: %w", len(chunk), err)
+		}
+		for rows.Next() {
+			var id int64
+			var node string
+			if err := rows.Scan(&id, &node); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[id] = node
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }

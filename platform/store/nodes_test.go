@@ -45,7 +45,7 @@ func TestNodes(t *testing.T) {
 				Name  string
 				Lease int64
 				Live  bool
-				Rooms []int64
+				Rooms []string
 			}
 			var got []row
 			for _, n := range nodes {
@@ -54,9 +54,17 @@ func TestNodes(t *testing.T) {
 					t.Errorf("%s: started %d, seen %d, now %d", n.Name, n.StartedMs, n.SeenMs, now)
 				}
 			}
-			want := []row{{"node-a", 3000, true, []int64{r1, r2}}, {"node-b", 1000, true, nil}, {"node-x", 0, false, []int64{r3}}}
+			want := []row{{"node-a", 3000, true, []string{"NODES1", "NODES2"}}, {"node-b", 1000, true, nil}, {"node-x", 0, false, []string{"NODES3"}}}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Fatalf("nodes (-want +got):\n%s", diff)
+			}
+
+			owners, err := st.RoomOwners(ctx, []int64{r1, r3, r3 + 1000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(map[int64]string{r1: "node-a", r3: "node-x"}, owners); diff != "" {
+				t.Errorf("room owners (-want +got):\n%s", diff)
 			}
 
 			// Seen again: started stays; restarted: started moves; a graceful stop: gone.
