@@ -11,6 +11,7 @@ import (
 
 	"cardhouse/admin"
 	"cardhouse/platform/cluster"
+	"cardhouse/platform/room"
 	"cardhouse/platform/store"
 )
 
@@ -111,6 +112,18 @@ func testAdminActsOnRoomsOfAnotherNode(t *testing.T, dialect string) {
 	if m := cc.expect("bye"); str(m["code"]) != "banned" {
 		t.Errorf("Carol's relayed socket: bye %s, want banned", m["code"])
 	}
+	// Deleting an account on node-a takes it out of the room node-b runs.
+	dave := a.register("Dave")
+	dave.must("POST", "/api/rooms/"+code+"/join", nil, nil)
+	cd := dave.connect(code)
+	root.must("POST", "/admin/api/users/"+itoa(dave.id)+"/delete", map[string]any{"confirm": "dave"}, nil)
+	if m := cd.expect("bye"); str(m["code"]) != "deleted" {
+		t.Errorf("Dave's relayed socket: bye %s, want deleted", m["code"])
+	}
+	until(t, "node-b's room to lose the deleted Dave", func() bool {
+		return !slices.ContainsFunc(alice.roomInfo(code).Members, func(m room.MemberInfo) bool { return m.UserID == dave.id })
+	})
+
 	var nodes admin.NodeList
 	root.must("GET", "/admin/api/nodes", nil, &nodes)
 	byName := map[string]admin.NodeInfo{}
@@ -140,7 +153,7 @@ func testAdminActsOnRoomsOfAnotherNode(t *testing.T, dialect string) {
 		actions = append(actions, e.Action)
 	}
 	slices.Sort(actions)
-	if want := []string{"plugin.disable", "plugin.enable", "plugin.restart", "room.close", "room.host", "room.kick", "user.ban"}; !slices.Equal(actions, want) {
+	if want := []string{"plugin.disable", "plugin.enable", "plugin.restart", "room.close", "room.host", "room.kick", "user.ban", "user.delete"}; !slices.Equal(actions, want) {
 		t.Errorf("the audit log: %v, want %v", actions, want)
 	}
 }

@@ -22,6 +22,7 @@ import (
 //	cardhouse.all.look             a user's new avatar and colour: NoteLook
 //	cardhouse.all.ruleset          a ruleset disabled or enabled for new rooms: SetRulesetDisabled
 //	cardhouse.all.plugin_restart   an admin's restart of a ruleset's plugin process: RestartPlugin
+//	cardhouse.all.remove           a deleted account taken out of the rooms other nodes run: RemoveUserElsewhere
 //
 // The body is a JSON event. Delivery is at most once, as everything on the bus: what must hold
 // is in the database first (a banned account's next request, reconnection or relayed attach is
@@ -39,6 +40,7 @@ const (
 	eventLook          = "look"
 	eventRuleset       = "ruleset"
 	eventPluginRestart = "plugin_restart"
+	eventRemove        = "remove"
 )
 
 // eventTimeout bounds what a node does for one event (every live room's actor is asked once).
@@ -122,7 +124,26 @@ func (m *Manager) onEvent(msg cluster.Msg) {
 			}
 			m.cfg.Logger.Info("restarted a plugin as another node asked", "ruleset", e.Ruleset, "from", e.Node)
 		}()
+	case eventRemove:
+		m.removeHere(ctx, e.User, e.Code, e.Reason)
 	default:
 		m.cfg.Logger.Warn("an event of an unknown kind", "subject", msg.Subject)
+	}
+}
+
+// RemoveUserElsewhere asks every other node of the cluster to take user uid out of the live rooms
+// it runs (Room.AdminRemoveUser, with the bye's code and reason): an account being deleted whose
+// rooms are run by other nodes. On a single node it does nothing.
+func (m *Manager) RemoveUserElsewhere(uid int64, code, reason string) {
+	m.publish(eventRemove, event{User: uid, Code: code, Reason: reason})
+}
+
+func (m *Manager) removeHere(ctx context.Context, uid int64, code, reason string) {
+	for _, r := range m.Live() {
+		if was, err := r.AdminRemoveUser(ctx, uid, code, reason); err != nil && !errors.Is(err, ErrClosed) {
+			r.log.Warn("removing a user as another node asked", "user", uid, "err", err)
+		} else if was {
+			r.log.Info("removed a user as another node asked", "user", uid)
+		}
 	}
 }
