@@ -23,7 +23,10 @@ func (e *ElsewhereError) Unwrap() error { return e.err }
 
 // RunElsewhere is the error of room sr that another node runs: a handler that finds so (the admin
 // area reads who holds the room's lease) returns it, and the request is forwarded to that node.
-func RunElsewhere(sr *store.Room) *ElsewhereError { return errElsewhere(sr).(*ElsewhereError) }
+func RunElsewhere(sr *store.Room) *ElsewhereError {
+	return &ElsewhereError{RoomID: sr.ID, Code: sr.Code,
+		err: errf(KindUnavailable, "room_elsewhere", "room %s is being run by another server right now; try again in a moment", sr.Code)}
+}
 
 // Elsewhere returns the ElsewhereError inside err, if any.
 func Elsewhere(err error) (*ElsewhereError, bool) {

@@ -26,10 +26,7 @@ type owning struct {
 }
 
 // errElsewhere is the answer for a room another node runs.
-func errElsewhere(sr *store.Room) error {
-	return &ElsewhereError{RoomID: sr.ID, Code: sr.Code,
-		err: errf(KindUnavailable, "room_elsewhere", "room %s is being run by another server right now; try again in a moment", sr.Code)}
-}
+func errElsewhere(sr *store.Room) error { return RunElsewhere(sr) }
 
 func isElsewhere(err error) bool {
 	e, ok := AsError(err)

@@ -20,7 +20,10 @@ import (
 //	cardhouse.node.NODE.in.CONN         the relayed socket's frames, from the browser's node
 //	cardhouse.node.NODE.conn.CONN       what the owner sends that socket, to the browser's node
 //
-// The owner is found by the room's lease in the database (store.LeaseOf).
+// The owner is found by the room's lease in the database (store.LeaseOf). What must reach every
+// node rather than a room's owner (a ban's disconnect, a look change, an admin's plugin changes)
+// travels as events on cardhouse.all.KIND (platform/room, events.go). Config.Cluster counts the
+// requests sent and served, their latency, and the relayed sockets (cluster.Metrics).
 
 // NodeName is what a node's name may hold: one token of a bus subject.
 var NodeName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
