@@ -70,9 +70,11 @@ func New(ctx context.Context, cfg Config) (*Admin, error) {
 	if err != nil {
 		return nil, fmt.Errorf("admin: reading the disabled rulesets: %w", err)
 	}
+	ids := map[string]string{}
 	for _, d := range disabled {
-		cfg.Rooms.SetRulesetDisabled(d.Ruleset, true, d.Reason)
+		ids[d.Ruleset] = d.Reason
 	}
+	cfg.Rooms.LoadDisabledRulesets(ids)
 	return a, nil
 }
 
@@ -101,6 +103,7 @@ func (a *Admin) Mount(e *echo.Echo) {
 	g.GET("/houserules", a.houseRulesPage)
 	g.GET("/houserules/:id", a.houseRulePage)
 	g.GET("/audit", a.auditPage)
+	g.GET("/nodes", a.nodesPage)
 
 	api := e.Group(Prefix+"/api", a.guard)
 	api.GET("/dashboard", a.apiDashboard)
@@ -127,6 +130,7 @@ func (a *Admin) Mount(e *echo.Echo) {
 	api.POST("/houserules/versions/:id/reject", a.apiRejectVersion)
 	api.POST("/houserules/versions/:id/disable", a.apiDisableVersion)
 	api.GET("/audit", a.apiAudit)
+	api.GET("/nodes", a.apiNodes)
 }
 
 // isAPI reports whether the request is for the JSON API (errors in JSON) or a page (errors and
@@ -149,6 +153,9 @@ func (a *Admin) guard(next echo.HandlerFunc) echo.HandlerFunc {
 			return a.renderStatus(c, http.StatusForbidden, "Admins only", "Only admins can use the admin area. You are signed in as "+u.DisplayName+".")
 		}
 		err := next(c)
+		if _, ok := room.Elsewhere(err); ok {
+			return err // another node runs the room: the request is forwarded there
+		}
 		var e *Error
 		if errors.As(err, &e) {
 			if isAPI(c) {

@@ -24,7 +24,7 @@ import (
 )
 
 // pageNames are the page templates under templates/, each rendered inside layout.html.
-var pageNames = []string{"dashboard", "users", "user", "rooms", "room", "plugins", "houserules", "houserule", "audit", "status", "login"}
+var pageNames = []string{"dashboard", "users", "user", "rooms", "room", "plugins", "houserules", "houserule", "audit", "nodes", "status", "login"}
 
 type pageSet struct {
 	byName map[string]*template.Template

@@ -210,6 +210,9 @@ type RoomSummary struct {
 	// Game is the current (or last) game's number and status, when any.
 	Game       int    `json:"game,omitempty"`
 	GameStatus string `json:"game_status,omitempty"`
+	// Owner is the node of a cluster whose actor runs the room (it holds the room's live lease);
+	// "" on a single node or when no node runs it.
+	Owner string `json:"owner,omitempty"`
 }
 
 // GameSummary is a game in a list, without its state.
@@ -281,9 +284,10 @@ func (a *Admin) User(ctx context.Context, id int64) (*UserDetail, error) {
 
 func (a *Admin) roomSummaries(ctx context.Context, rooms []store.Room) []RoomSummary {
 	out := []RoomSummary{}
+	owners := a.owners(ctx, rooms)
 	for _, sr := range rooms {
 		s := RoomSummary{Code: sr.Code, Ruleset: sr.Ruleset, Mode: sr.Mode, Status: sr.Status, HostID: sr.HostID,
-			Capacity: sr.Capacity, CreatedAt: sr.CreatedAt, UpdatedAt: sr.UpdatedAt}
+			Capacity: sr.Capacity, CreatedAt: sr.CreatedAt, UpdatedAt: sr.UpdatedAt, Owner: owners[sr.ID]}
 		if r := a.rooms.Running(sr.Code); r != nil {
 			if in, err := r.Info(ctx); err == nil {
 				s.Running, s.Members = true, len(in.Members)
@@ -305,6 +309,25 @@ func (a *Admin) roomSummaries(ctx context.Context, rooms []store.Room) []RoomSum
 		out = append(out, s)
 	}
 	return out
+}
+
+// owners names the node running each open room of a cluster (none on a single node). A failure to
+// read them leaves the owners out: the list is still worth showing.
+func (a *Admin) owners(ctx context.Context, rooms []store.Room) map[int64]string {
+	if a.rooms.Node() == "" {
+		return nil
+	}
+	var ids []int64
+	for _, sr := range rooms {
+		if sr.Status == store.RoomOpen {
+			ids = append(ids, sr.ID)
+		}
+	}
+	owners, err := a.st.RoomOwners(ctx, ids)
+	if err != nil {
+		a.log.Warn("reading the rooms' owners", "err", err)
+	}
+	return owners
 }
 
 // RoomList is a page of rooms.
@@ -387,7 +410,13 @@ func (a *Admin) Room(ctx context.Context, code string, gameNumber int) (*RoomDet
 	if err != nil {
 		return nil, err
 	}
-	out := &RoomDetail{Room: a.roomSummaries(ctx, []store.Room{*sr})[0], Options: json.RawMessage(sr.Options),
+	summary := a.roomSummaries(ctx, []store.Room{*sr})[0]
+	if summary.Owner != "" && summary.Owner != a.rooms.Node() && !summary.Running {
+		// Another node runs the room: the request goes there (platform/server forwards it), which
+		// reads the room live.
+		return nil, room.RunElsewhere(sr)
+	}
+	out := &RoomDetail{Room: summary, Options: json.RawMessage(sr.Options),
 		Approval: sr.Approval, Locked: sr.Locked, Paused: sr.PausedAt != nil, Members: []MemberDetail{}, Chat: []ChatLine{}}
 	if !json.Valid(out.Options) {
 		out.Options = json.RawMessage("{}")
