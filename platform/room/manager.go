@@ -62,6 +62,9 @@ type Config struct {
 	// LeaseTTL is how long a room's lease lasts without being renewed (default 10 s): about how
 	// long a dead node's rooms wait before another node takes them.
 	LeaseTTL time.Duration
+	// SuspendAfter is how many failures of one house rule in one game suspend it for the rest of
+	// that game (default DefaultSuspendAfter), faults.go.
+	SuspendAfter int
 }
 
 // DefaultMaxRoomsPerHost is the default of Config.MaxRoomsPerHost: a few tables to hop between,
@@ -107,6 +110,9 @@ func (c *Config) defaults() {
 	}
 	if c.LeaseTTL == 0 {
 		c.LeaseTTL = 10 * time.Second
+	}
+	if c.SuspendAfter <= 0 {
+		c.SuspendAfter = DefaultSuspendAfter
 	}
 }
 
