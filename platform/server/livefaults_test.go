@@ -40,7 +40,10 @@ func TestLiveHouseRuleFailures(t *testing.T) {
 	p := lastcardPlugin(t)
 	eachDialect(t, func(t *testing.T, dialect string) {
 		e := newHouseEnv(t, dialect, map[string]engine.Engine{"lastcard": p})
-		bob, admin := e.register("Bob"), e.register("Root")
+		bob, admin, carol := e.register("Bob"), e.register("Root"), e.register("Carol")
+		if err := e.st.SetRole(context.Background(), admin.id, store.RoleAdmin); err != nil {
+			t.Fatal(err)
+		}
 		bob.must("POST", "/api/house-rules", map[string]any{"source": shakyRule, "rulesets": []string{"lastcard"}}, nil)
 		e.approve("shaky", 1, admin.id)
 		info := bob.createRoom(map[string]any{"ruleset": "lastcard", "mode": "computer", "seats": 2, "bots": []int{1},
@@ -81,8 +84,10 @@ func TestLiveHouseRuleFailures(t *testing.T) {
 		}
 
 		check := func(when string) {
+			// An admin who is no member reads the replay (a player who is no member may not).
+			carol.refused("GET", "/api/rooms/"+info.Code+"/games/1/replay", nil, 403, "not_member")
 			var rep room.Replay
-			bob.must("GET", "/api/rooms/"+info.Code+"/games/1/replay", nil, &rep)
+			admin.must("GET", "/api/rooms/"+strings.ToLower(info.Code)+"/games/1/replay", nil, &rep)
 			if !rep.Matches || rep.Final.Phase != sdk.PhaseGameOver {
 				t.Fatalf("%s: the replay matches %v, ends in %s", when, rep.Matches, rep.Final.Phase)
 			}
