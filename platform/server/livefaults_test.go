@@ -50,12 +50,30 @@ func TestLiveHouseRuleFailures(t *testing.T) {
 			"options": map[string]any{"target": "single"}, "house_rules": []map[string]any{{"name": "shaky", "options": map[string]any{"break_bot": true}}}})
 		cb := bob.connect(info.Code)
 		bob.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
-		final := playToEnd(t, cb)
+		ctx := context.Background()
+		failures := func() int {
+			fs, err := e.st.HouseRuleFailures(ctx, store.HouseRuleFailureQuery{Rule: "shaky"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return len(fs)
+		}
+		// Play until the rule is suspended; restart the server there (the room reloads the game
+		// from the store: the suspension must hold), then play to the end.
+		v := playUntil(t, cb, func(sdk.View) bool { return failures() >= room.DefaultSuspendAfter })
+		if v.Phase == sdk.PhaseGameOver {
+			t.Fatal("the game ended before the rule was suspended")
+		}
+		if got := testutil.ToFloat64(e.rooms.Metrics().HouseRuleFailures.WithLabelValues("shaky", "1")); got != room.DefaultSuspendAfter {
+			t.Errorf("cardhouse_house_rule_failures_total{shaky,1} = %v, want %d", got, room.DefaultSuspendAfter)
+		}
+		e.stop()
+		e.start()
+		final := playToEnd(t, bob.connect(info.Code))
 		if final.Phase != sdk.PhaseGameOver {
 			t.Fatalf("the game ended in phase %s", final.Phase)
 		}
 
-		ctx := context.Background()
 		fs, err := e.st.HouseRuleFailures(ctx, store.HouseRuleFailureQuery{Rule: "shaky"})
 		if err != nil {
 			t.Fatal(err)
@@ -69,8 +87,9 @@ func TestLiveHouseRuleFailures(t *testing.T) {
 				t.Errorf("failure %d (newest first): %+v", i, f)
 			}
 		}
-		if got := testutil.ToFloat64(e.rooms.Metrics().HouseRuleFailures.WithLabelValues("shaky", "1")); got != room.DefaultSuspendAfter {
-			t.Errorf("cardhouse_house_rule_failures_total{shaky,1} = %v, want %d", got, room.DefaultSuspendAfter)
+		// The server restarted after the failures: its counter starts again from none and stays there.
+		if got := testutil.ToFloat64(e.rooms.Metrics().HouseRuleFailures.WithLabelValues("shaky", "1")); got != 0 {
+			t.Errorf("cardhouse_house_rule_failures_total{shaky,1} = %v after the restart, want 0 (the rule stayed suspended)", got)
 		}
 
 		var chat struct {
