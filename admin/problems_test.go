@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -141,6 +142,23 @@ func testProblemsReplayAndBulkClose(t *testing.T, dialect string) {
 	}
 	if got := auditActions(t, root); !slices.Contains(got, "root room.close "+empty.Code+" (hotspot)") {
 		t.Errorf("audit: %v", got)
+	}
+
+	// A plugin killed while idle is a death at once, with its last error, before any call.
+	if err := syscall.Kill(e.plugin.Stats().PID, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(waitFor); ; time.Sleep(10 * time.Millisecond) {
+		root.must("GET", "/admin/api/problems", nil, &p)
+		if len(p.Plugins) == 1 {
+			if pl := p.Plugins[0]; pl.ID != "hotspot" || pl.Crashes != 1 || pl.Running || !strings.Contains(pl.LastError, "died between calls") || p.Counts.PluginDeaths != 1 {
+				t.Errorf("plugin deaths: %+v (counted %d)", p.Plugins, p.Counts.PluginDeaths)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the killed plugin is not among the problems: %+v", p.Plugins)
+		}
 	}
 }
 
