@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -73,6 +74,9 @@ type env struct {
 	srv    *server.Server
 	http   *httptest.Server
 	plugin *plugin.Process
+	// skew moves the admin area's clock ahead of the real one (nanoseconds): rooms look as idle
+	// as they would that much later.
+	skew *atomic.Int64
 }
 
 func quietLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
@@ -122,12 +126,14 @@ func startEnv(t *testing.T, dsn, node string, bus cluster.Bus) *env {
 	if err := srv.StartRouting(); err != nil {
 		t.Fatal(err)
 	}
-	adm, err := admin.New(ctx, admin.Config{Store: st, Rooms: rooms, Logger: quietLogger(), BcryptCost: bcrypt.MinCost})
+	skew := &atomic.Int64{}
+	adm, err := admin.New(ctx, admin.Config{Store: st, Rooms: rooms, Logger: quietLogger(), BcryptCost: bcrypt.MinCost,
+		Now: func() time.Time { return time.Now().Add(time.Duration(skew.Load())) }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	adm.Mount(srv.Echo())
-	e := &env{t: t, dsn: dsn, st: st, rooms: rooms, adm: adm, srv: srv, http: httptest.NewServer(srv.Handler()), plugin: p}
+	e := &env{t: t, dsn: dsn, st: st, rooms: rooms, adm: adm, srv: srv, http: httptest.NewServer(srv.Handler()), plugin: p, skew: skew}
 	t.Cleanup(func() {
 		e.http.Config.SetKeepAlivesEnabled(false)
 		rooms.Close()

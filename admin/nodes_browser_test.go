@@ -1,37 +1,11 @@
 package admin_test
 
 import (
-	"context"
-	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"cardhouse/platform/cluster"
-
-	"github.com/chromedp/chromedp"
 )
-
-// tap presses the element sel as a person does: scrolled into view, a real mouse press and release
-// at its centre, once nothing covers that point.
-func (b *browse) tap(sel string) {
-	b.t.Helper()
-	b.wait(fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return false; e.scrollIntoView({block: "center"}); const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && e.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)); })()`, sel))
-	at := eval[[]float64](b, fmt.Sprintf(`(() => { const r = document.querySelector(%q).getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`, sel))
-	c, cancel := context.WithTimeout(b.ctx, 30*time.Second)
-	defer cancel()
-	if err := chromedp.Do(c, chromedp.MouseEvent(chromedp.MouseMoved, at[0], at[1]), chromedp.MouseClickXY(at[0], at[1])); err != nil {
-		b.t.Fatalf("tapping %s: %v", sel, err)
-	}
-}
-
-// viewport sets the window's size.
-func (b *browse) viewport(w, h int64) {
-	b.t.Helper()
-	if err := chromedp.Do(b.ctx, chromedp.EmulateViewport(w, h)); err != nil {
-		b.t.Fatal(err)
-	}
-}
 
 // TestNodesPageInChromium: two nodes of a cluster on the in-process bus (no broker needed); the
 // admin signed in on node-a sees both on the nodes page, at a desktop's and a phone's size, node-b
@@ -58,7 +32,7 @@ func TestNodesPageInChromium(t *testing.T) {
 		name string
 		w, h int64
 	}{{"desktop", 1280, 800}, {"phone", 390, 844}} {
-		br.viewport(size.w, size.h)
+		br.viewport(size.w, size.h, size.w < 600)
 		br.open("/admin/nodes")
 		if got := eval[int](br, `document.querySelectorAll("#nodes .node").length`); got != 2 {
 			t.Fatalf("%s: %d nodes listed, want 2", size.name, got)

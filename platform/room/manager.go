@@ -69,6 +69,9 @@ type Config struct {
 	Bus cluster.Bus
 	// ClusterMetrics counts the node's leases and events (default: not registered).
 	ClusterMetrics *cluster.Metrics
+	// SuspendAfter is how many failures of one house rule in one game suspend it for the rest of
+	// that game (default DefaultSuspendAfter), faults.go.
+	SuspendAfter int
 }
 
 // DefaultMaxRoomsPerHost is the default of Config.MaxRoomsPerHost: a few tables to hop between,
@@ -117,6 +120,9 @@ func (c *Config) defaults() {
 	}
 	if c.ClusterMetrics == nil {
 		c.ClusterMetrics = cluster.NewMetrics(nil)
+	}
+	if c.SuspendAfter <= 0 {
+		c.SuspendAfter = DefaultSuspendAfter
 	}
 }
 
