@@ -134,6 +134,9 @@ func TestRunStopsANodeMidWindow(t *testing.T) {
 	if res.Reconnects < int64(want) {
 		t.Errorf("%d reconnects, want at least %d", res.Reconnects, want)
 	}
+	if res.SilentAfterReconnect != 0 {
+		t.Errorf("%d players had no act accepted after their socket came back", res.SilentAfterReconnect)
+	}
 	if res.UnknownOwnerActions <= 0 {
 		t.Errorf("no action accepted in the rooms of the stopped node after it stopped")
 	}

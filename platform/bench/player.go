@@ -96,6 +96,9 @@ type stats struct {
 	reconnects int64
 	maxGap     time.Duration
 	unanswered int64
+	// silent is set on a reconnection and cleared by the next accepted act: a seated player still
+	// silent at the end never played again after its socket came back.
+	silent bool
 	// lostWrites counts writes that failed on a socket that dropped: an error only when the socket
 	// is not opened again.
 	lostWrites int64
@@ -272,6 +275,7 @@ func (p *player) reconnect(err error) bool {
 			p.mu.Lock()
 			p.conn, p.node = c, node
 			p.st.reconnects++
+			p.st.silent = p.bot != nil
 			p.st.maxGap = max(p.st.maxGap, time.Since(dropped))
 			p.st.lostWrites = 0 // lost with the old socket, as the act in flight
 			p.mu.Unlock()
@@ -640,6 +644,7 @@ func (p *player) onAccepted(a answer) []byte {
 		return nil
 	}
 	p.pending = ""
+	p.st.silent = false
 	if counting(ph) && p.pendingPhase == phaseMeasure {
 		// The views of an action come before its "accepted": the last view read is the one the
 		// action produced.

@@ -105,6 +105,9 @@ type Result struct {
 	MaxReconnectGap time.Duration `json:"-"`
 	MaxReconnectMs  float64       `json:"max_reconnect_ms"`
 	Unanswered      int64         `json:"unanswered_across_reconnects"`
+	// SilentAfterReconnect counts the seated players whose socket came back and who had no act
+	// accepted after it: should be 0 (each plays on from the full view).
+	SilentAfterReconnect int `json:"silent_after_reconnect"`
 	// StoppedNode is the node the bench stopped mid-window (Config.StopNodeAfter), if any.
 	StoppedNode string `json:"stopped_node,omitempty"`
 	// NodeCPU is each node's CPU seconds in the window (server and plugins; a stopped node's up to
@@ -196,6 +199,9 @@ func (res *Result) tally(rooms []*benchRoom, r *run) {
 			res.Reconnects += p.st.reconnects
 			res.MaxReconnectGap = max(res.MaxReconnectGap, p.st.maxGap)
 			res.Unanswered += p.st.unanswered
+			if p.st.silent {
+				res.SilentAfterReconnect++
+			}
 			for k, v := range p.st.refusals {
 				res.Refusals[k] += v
 			}
@@ -330,7 +336,7 @@ func (res *Result) Print(w io.Writer) error {
 		row("cross-node messages", "%d of %d read (%.0f%%) crossed the bus", res.RelayedMessages, res.Messages, 100*float64(res.RelayedMessages)/max(float64(res.Messages), 1))
 	}
 	if res.Reconnects > 0 || res.StoppedNode != "" {
-		row("reconnects", "%d (longest %.0f ms from the drop to the new socket); %d acts unanswered across them", res.Reconnects, res.MaxReconnectMs, res.Unanswered)
+		row("reconnects", "%d (longest %.0f ms from the drop to the new socket); %d acts unanswered across them; %d players silent since", res.Reconnects, res.MaxReconnectMs, res.Unanswered, res.SilentAfterReconnect)
 	}
 	if res.StoppedNode != "" {
 		row("node stopped mid-window", "%s (SIGTERM)", res.StoppedNode)
