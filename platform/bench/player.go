@@ -224,6 +224,9 @@ const (
 	reconnectLimit   = 30 * time.Second
 	reconnectBackoff = 50 * time.Millisecond
 	reconnectMax     = time.Second
+	// reconnectDial bounds one try: a node that accepts but does not answer (frozen) is left for
+	// the next one.
+	reconnectDial = 5 * time.Second
 )
 
 // reconnectable reports whether a socket that ended with err is to be opened again: the server
@@ -260,7 +263,7 @@ func (p *player) reconnect(err error) bool {
 	// the old socket may not have arrived.
 	p.actedGame, p.actedSeq, p.dealtGame, p.dealtSeq = -1, -1, -1, -1
 	p.mu.Unlock()
-	if !p.run.stopsKnown {
+	if !p.run.stopsKnown && len(p.run.bases) > 1 {
 		p.br.owner.Store(-1) // the owner may be the node that went
 	}
 	n := len(p.run.bases)
@@ -270,7 +273,9 @@ func (p *player) reconnect(err error) bool {
 			return false
 		}
 		node := (from + try) % n
-		c, derr := p.dial(p.ctx, node)
+		dctx, cancel := context.WithTimeout(p.ctx, reconnectDial)
+		c, derr := p.dial(dctx, node)
+		cancel()
 		if derr == nil {
 			p.mu.Lock()
 			p.conn, p.node = c, node
