@@ -84,6 +84,19 @@ func checkCluster(t *testing.T, res *bench.Result, nodes, rooms, spectators int)
 	if res.Commits <= 0 || len(res.Stages) != 3 {
 		t.Errorf("group commits %d, stages %+v: want both, summed over the nodes", res.Commits, res.Stages)
 	}
+	// Every room has one owner among the nodes read at the end (a stopped node's rooms moved).
+	if got := res.ClusterMetrics["cardhouse_cluster_rooms_owned"]; got != float64(rooms) {
+		t.Errorf("the nodes own %v rooms at the window's end, want %d (cluster metrics %v)", got, rooms, res.ClusterMetrics)
+	}
+}
+
+// checkRelayedSockets holds the bench's count of cross-node sockets to the nodes' own: each relayed
+// socket is counted on its edge and on its owner (cardhouse_cluster_relayed_sockets{side}).
+func checkRelayedSockets(t *testing.T, res *bench.Result) {
+	t.Helper()
+	if got, want := res.ClusterMetrics["cardhouse_cluster_relayed_sockets"], float64(2*res.CrossNodeSockets); got != want {
+		t.Errorf("the nodes relay %v socket ends at the window's end, want %v (the bench's %d cross-node sockets, twice)", got, want, res.CrossNodeSockets)
+	}
 }
 
 // TestRunOverClusterNodes runs the bench over three nodes it starts (PostgreSQL and NATS), every
@@ -96,6 +109,7 @@ func TestRunOverClusterNodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkCluster(t, res, 3, 6, 1)
+	checkRelayedSockets(t, res)
 	if res.Reconnects != 0 || res.UnknownOwnerActions != 0 || res.MetricsNodes != 3 {
 		t.Errorf("%d reconnects, %d actions of unknown owner, metrics of %d nodes: want none, none, 3", res.Reconnects, res.UnknownOwnerActions, res.MetricsNodes)
 	}
@@ -185,6 +199,7 @@ func TestRunTargetsSeveralNodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkCluster(t, res, 2, 4, 0)
+	checkRelayedSockets(t, res)
 	if res.Reconnects != 0 || res.MetricsNodes != 2 || res.Database != "the target's" {
 		t.Errorf("%d reconnects, metrics of %d nodes, database %q", res.Reconnects, res.MetricsNodes, res.Database)
 	}

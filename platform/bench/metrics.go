@@ -20,12 +20,14 @@ type serverMetrics struct {
 	hists map[string]histogram
 	// cluster are the series of a cluster's routing, leases and bus (isClusterMetric), each summed
 	// over its labels, by metric name: read by name pattern, as the names are newer than the bench.
+	// gauges names those of them whose # TYPE line says gauge (a level, not a count).
 	cluster map[string]float64
+	gauges  map[string]bool
 }
 
 // clusterWords mark a metric as the cluster's: what a node forwards, relays and renews over the
 // bus and the database. Whatever the exact names, the bench reports their changes in the window.
-var clusterWords = []string{"relay", "forward", "bus", "lease", "attach", "node", "route", "remote"}
+var clusterWords = []string{"cluster", "relay", "forward", "bus", "lease", "attach", "node", "route", "remote"}
 
 // isClusterMetric reports whether name (no _bucket series: histograms count by _count and _sum)
 // is one of the cluster's.
@@ -56,6 +58,12 @@ func (m *serverMetrics) add(o serverMetrics) {
 	}
 	for name, v := range o.cluster {
 		m.cluster[name] += v
+	}
+	if m.gauges == nil {
+		m.gauges = map[string]bool{}
+	}
+	for name := range o.gauges {
+		m.gauges[name] = true
 	}
 }
 
@@ -93,13 +101,16 @@ func (a *api) fetchMetrics(ctx context.Context) (serverMetrics, error) {
 // stage histograms (their _bucket series) from metrics in Prometheus' text format. The counters
 // must be there; a histogram the server does not have is left out.
 func parseMetrics(r io.Reader) (serverMetrics, error) {
-	m := serverMetrics{hists: map[string]histogram{}, cluster: map[string]float64{}}
+	m := serverMetrics{hists: map[string]histogram{}, cluster: map[string]float64{}, gauges: map[string]bool{}}
 	found := 0
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
 		if strings.HasPrefix(line, "#") {
+			if f := strings.Fields(line); len(f) == 4 && f[1] == "TYPE" && f[3] == "gauge" && isClusterMetric(f[2]) {
+				m.gauges[f[2]] = true
+			}
 			continue
 		}
 		series, value, ok := strings.Cut(line, " ")

@@ -282,6 +282,9 @@ func TestClusterMetricsSummedOverNodes(t *testing.T) {
 	node := func(relayed, renewals float64) serverMetrics {
 		m, err := parseMetrics(strings.NewReader(fmt.Sprintf(`cardhouse_commit_batches_total 10
 cardhouse_commit_actions_total 20
+# TYPE cardhouse_cluster_relayed_sockets gauge
+cardhouse_cluster_relayed_sockets{side="edge"} 2
+cardhouse_cluster_relayed_sockets{side="owner"} 3
 cardhouse_relayed_frames_total{dir="in"} %g
 cardhouse_relayed_frames_total{dir="out"} 1
 cardhouse_lease_renewals_total %g
@@ -298,9 +301,22 @@ go_goroutines 40
 	var sum serverMetrics
 	sum.add(node(4, 2))
 	sum.add(node(5, 3))
-	want := map[string]float64{"cardhouse_relayed_frames_total": 11, "cardhouse_lease_renewals_total": 5, "cardhouse_bus_request_seconds_count": 14}
+	want := map[string]float64{"cardhouse_relayed_frames_total": 11, "cardhouse_lease_renewals_total": 5, "cardhouse_bus_request_seconds_count": 14,
+		"cardhouse_cluster_relayed_sockets": 10}
 	if diff := cmp.Diff(want, sum.cluster); diff != "" {
 		t.Errorf("cluster series (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]bool{"cardhouse_cluster_relayed_sockets": true}, sum.gauges); diff != "" {
+		t.Errorf("gauges (-want +got):\n%s", diff)
+	}
+	// Over a window a count reads as its change, a gauge as its level.
+	var res Result
+	later := sum
+	later.cluster = map[string]float64{"cardhouse_relayed_frames_total": 15, "cardhouse_lease_renewals_total": 5, "cardhouse_bus_request_seconds_count": 20,
+		"cardhouse_cluster_relayed_sockets": 10}
+	res.readMetrics([]*serverMetrics{&sum}, []*serverMetrics{&later}, io.Discard)
+	if diff := cmp.Diff(map[string]float64{"cardhouse_relayed_frames_total": 4, "cardhouse_bus_request_seconds_count": 6, "cardhouse_cluster_relayed_sockets": 10}, res.ClusterMetrics); diff != "" {
+		t.Errorf("the window's cluster figures (-want +got):\n%s", diff)
 	}
 	if sum.batches != 20 || sum.actions != 40 {
 		t.Errorf("summed commits: %v batches, %v actions; want 20, 40", sum.batches, sum.actions)

@@ -120,9 +120,11 @@ type Result struct {
 	BrokerCPU              float64 `json:"broker_cpu_seconds"`
 	CPUPerActionWithBroker float64 `json:"cpu_us_per_action_with_broker,omitempty"`
 	// MetricsNodes counts the nodes whose /metrics were read before and after the window: the
-	// commit and stage figures, and ClusterMetrics, are their sum. ClusterMetrics are the changes
-	// in the window of the nodes' routing, lease and bus series (any cardhouse_ series named for
-	// them: relay, forward, bus, lease...), summed over labels and nodes.
+	// commit and stage figures, and ClusterMetrics, are their sum. ClusterMetrics are the nodes'
+	// cluster, routing, lease and bus series (any cardhouse_ series named for them: cluster,
+	// relay, forward, bus, lease...), summed over labels and nodes: a counter's change in the
+	// window, a gauge's level at its end (cardhouse_cluster_relayed_sockets counts each relayed
+	// socket twice, on its edge and on its owner).
 	MetricsNodes   int                `json:"metrics_nodes"`
 	ClusterMetrics map[string]float64 `json:"cluster_metrics,omitempty"`
 
@@ -386,7 +388,7 @@ func (res *Result) Print(w io.Writer) error {
 		row("server log lines (warn+)", "%d", res.ServerLogLines)
 	}
 	for _, name := range slices.Sorted(maps.Keys(res.ClusterMetrics)) {
-		row("cluster: "+name, "%+.6g in the window", res.ClusterMetrics[name])
+		row("cluster: "+name, "%.6g", res.ClusterMetrics[name])
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -398,7 +398,7 @@ func fetchAllMetrics(ctx context.Context, apis []*api) []*serverMetrics {
 }
 
 // readMetrics sums the changes over the window of the nodes read before and after it: the group
-// commits, the stage histograms and the cluster's series.
+// commits, the stage histograms and the cluster's series (a gauge's level at the window's end).
 func (res *Result) readMetrics(before, after []*serverMetrics, progress io.Writer) {
 	var b, a serverMetrics
 	for i := range before {
@@ -424,11 +424,14 @@ func (res *Result) readMetrics(before, after []*serverMetrics, progress io.Write
 		}
 	}
 	for name, v := range a.cluster {
-		if d := v - b.cluster[name]; d != 0 {
+		if !a.gauges[name] {
+			v -= b.cluster[name] // a count: its change in the window
+		}
+		if v != 0 {
 			if res.ClusterMetrics == nil {
 				res.ClusterMetrics = map[string]float64{}
 			}
-			res.ClusterMetrics[name] = d
+			res.ClusterMetrics[name] = v
 		}
 	}
 }
