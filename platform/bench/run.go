@@ -276,7 +276,7 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	if cfg.BrokerPID > 0 {
 		broker0 = takeCPU(cfg.BrokerPID)
 	}
-	metrics0 := fetchAllMetrics(ctx, apis)
+	metrics0, merr0 := fetchAllMetrics(ctx, apis)
 	client0 := selfCPU()
 	t0 := time.Now()
 	r.phase.Store(phaseMeasure)
@@ -356,7 +356,11 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	}
 	drain(ctx, rooms, drainLimit)
 	r.phase.Store(phaseStopped)
-	res.readMetrics(metrics0, fetchAllMetrics(ctx, apis), cfg.Progress)
+	metrics1, merr1 := fetchAllMetrics(ctx, apis)
+	res.readMetrics(metrics0, metrics1, cfg.Progress)
+	if merr := errors.Join(merr0, merr1); merr != nil {
+		fmt.Fprintf(cfg.Progress, "reading /metrics: %v\n", merr)
+	}
 	if perr := <-profDone; perr != nil {
 		r.noteError("server profile: " + perr.Error())
 	}
@@ -380,21 +384,26 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	return res, nil
 }
 
-// fetchAllMetrics reads every node's /metrics; a node that does not answer is nil.
-func fetchAllMetrics(ctx context.Context, apis []*api) []*serverMetrics {
+// fetchAllMetrics reads every node's /metrics; a node that does not answer is nil, and the
+// reasons are joined in err.
+func fetchAllMetrics(ctx context.Context, apis []*api) (_ []*serverMetrics, err error) {
 	out := make([]*serverMetrics, len(apis))
+	errs := make([]error, len(apis))
 	var wg sync.WaitGroup
 	for i, a := range apis {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if m, err := a.fetchMetrics(ctx); err == nil {
-				out[i] = &m
+			m, err := a.fetchMetrics(ctx)
+			if err != nil {
+				errs[i] = fmt.Errorf("%s: %w", a.base, err)
+				return
 			}
+			out[i] = &m
 		}()
 	}
 	wg.Wait()
-	return out
+	return out, errors.Join(errs...)
 }
 
 // readMetrics sums the changes over the window of the nodes read before and after it: the group
