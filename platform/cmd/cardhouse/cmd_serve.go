@@ -146,7 +146,7 @@ func runServe(ctx context.Context, o serveOptions) error {
 		node = nodeName(o.node)
 		log = log.With("node", node)
 		slog.SetDefault(log)
-		if bus, err = dialCluster(ctx, o.cluster, node, log); err != nil {
+		if bus, err = dialCluster(ctx, st, o.cluster, node, log); err != nil {
 			return err
 		}
 		defer bus.Close()
