@@ -19,7 +19,8 @@ import (
 // checks a broken wild-eight (plugins/houserules/wild-eight.lua) and sees the problem with its
 // line and a hint, fixes it, checks and uploads it, sees it under "my rules" with its review (on
 // the desktop an admin approves it with a reason, which the page shows), enables it with an option
-// set (in the room form on the desktop, from the host's panel on the phone), deals a
+// set (in the room form on the desktop, then removed and added again from the host's panel; on
+// the phone added from the host's panel, then its option changed there), deals a
 // pass-the-device game of two seats and draws until a seat holds an 8 it may lay as wild; then lays
 // it as the rule's action, picking between the two moves when the variant's Play takes it too, and
 // names the suit in the rule's choice. The suit and the option's penalty are seen in the view. On
@@ -126,17 +127,37 @@ func TestHouseRulesFromUploadToPlay(t *testing.T) {
 			tap(t, pg, `#create-room button[type=submit]`)
 			waitJS(t, pg, `location.hash.startsWith("#/room/") && document.querySelector("#room-code")?.textContent`)
 			code := evalJS[string](t, pg, `document.querySelector("#room-code").textContent`)
-			if sz.name == "phone" {
-				// The host's panel: open the room sheet, add the rule, set its option.
-				tap(t, pg, `.side-toggle`)
+			settings := fmt.Sprintf("Cards to pick up: %d", sz.pickUp)
+			inForce := func(want string) {
+				t.Helper()
+				waitJS(t, pg, fmt.Sprintf(`(document.querySelector('#room-rules [data-rule=%q] .rule-settings')?.textContent || "") === %q`, sz.rule, want))
+			}
+			if sz.name == "desktop" {
+				// The host's panel, between games: the rule from the form is removed, then added again.
+				inForce(settings)
+				tap(t, pg, fmt.Sprintf(`#room-rules [data-rule-remove=%q]`, sz.rule))
+				inForce("")
 				tap(t, pg, `#add-house-rule`)
 				tap(t, pg, fmt.Sprintf(`#rule-dialog input[data-house-rule=%q]`, sz.rule))
 				typeText(t, pg, `#rule-dialog `+opt, fmt.Sprint(sz.pickUp))
+				tap(t, pg, `#rule-enable`)
+				waitJS(t, pg, `!document.querySelector("#rule-dialog")`)
+			} else {
+				// The host's panel on a phone: open the room sheet, add the rule with one value, then
+				// set its option to another.
+				tap(t, pg, `.side-toggle`)
+				tap(t, pg, `#add-house-rule`)
+				tap(t, pg, fmt.Sprintf(`#rule-dialog input[data-house-rule=%q]`, sz.rule))
+				typeText(t, pg, `#rule-dialog `+opt, "3")
 				shots("add-rule")
 				tap(t, pg, `#rule-enable`)
 				waitJS(t, pg, `!document.querySelector("#rule-dialog")`)
+				inForce("Cards to pick up: 3")
+				tap(t, pg, fmt.Sprintf(`#room-rules [data-rule-edit=%q]`, sz.rule))
+				typeText(t, pg, `#rule-dialog `+opt, fmt.Sprint(sz.pickUp))
+				tap(t, pg, `#rule-enable`)
+				waitJS(t, pg, `!document.querySelector("#rule-dialog")`)
 			}
-			settings := fmt.Sprintf("Cards to pick up: %d", sz.pickUp)
 			waitJS(t, pg, fmt.Sprintf(`document.querySelector('#room-rules [data-rule=%q] .rule-settings')?.textContent === %q`, sz.rule, settings))
 			shots("room-rules")
 			if sz.name == "phone" {
