@@ -168,6 +168,7 @@ func TestHouseRulesFromUploadToPlay(t *testing.T) {
 				enter(t, watcher, url, "Wanda", "star")
 				run(t, watcher, chromedp.Navigate(url+"/#/watch/"+code))
 				waitJS(t, watcher, fmt.Sprintf(`document.querySelector('#room-rules [data-rule=%q] .rule-description')?.textContent === "An 8 is wild too: lay it on anything and name the suit to follow."`, sz.rule))
+				waitJS(t, watcher, fmt.Sprintf(`document.querySelector("#waiting-rules")?.textContent.includes(%q)`, sz.rule))
 				if n := evalJS[int](t, watcher, `document.querySelectorAll("#room-rules [data-rule-remove], #add-house-rule").length`); n != 0 {
 					t.Errorf("the spectator is offered %d controls to change the room's rules", n)
 				}

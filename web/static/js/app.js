@@ -332,7 +332,7 @@ function createDialog(d) {
   mode.addEventListener("change", sync);
   seats.addEventListener("input", renderBots);
   const dlg = h("dialog", { "aria-label": `New ${d.name} room` });
-  const chooser = d.house_rules && state.me && !state.me.guest ? ruleChooser(d.id, state.me) : null; // houserules.js
+  const chooser = d.house_rules && state.me ? ruleChooser(d.id, state.me) : null; // houserules.js
   const form = h("form", { method: "dialog", id: "create-room" }, h("h2", {}, `New ${d.name} room`),
     h("label", { class: "field" }, h("span", {}, "Mode"), mode), h("label", { class: "field" }, h("span", {}, `Seats (${d.min_seats}–${d.max_seats})`), seats, h("span", { class: "error-text", "data-for": "seats" })),
     botsBox, approvalBox, opts, chooser ? chooser.el : "", h("p", { class: "error-text general", role: "alert" }),
@@ -604,7 +604,7 @@ class RoomView {
   // tableKey is what the table shows of the room beyond the view.
   tableKey() {
     const ms = (this.info?.members || []).map((m) => [m.id, m.name, m.role, m.seat, m.bot_level, m.covered, m.connected, m.avatar, m.colour]);
-    return JSON.stringify([ms, this.you?.host, this.you?.role, this.info?.paused, this.info?.ruleset]);
+    return JSON.stringify([ms, this.you?.host, this.you?.role, this.info?.paused, this.info?.ruleset, (this.info?.house_rules || []).map((r) => r.name)]);
   }
 
   renderTable(msg) {
@@ -641,6 +641,7 @@ class RoomView {
     else if (you.host) text = "You are the host: press Deal when everyone is seated.";
     const p = h("div", { class: "felt", style: "place-items:center;display:grid" }, h("div", { class: "panel", style: "text-align:center;max-width:420px" },
       h("h2", {}, `${nameOf(this.info?.ruleset || "")} · room `, h("span", { class: "code" }, this.code)), h("p", {}, text),
+      (this.info?.house_rules || []).length ? h("p", { class: "help", id: "waiting-rules" }, "House rules: ", this.info.house_rules.map((r) => r.name).join(", "), " (the room panel says what they do)") : "",
       you.host ? h("button", { class: "btn primary big", type: "button", "data-action": "deal", onclick: () => this.deal() }, "Deal") : "",
       h("p", { class: "help" }, "Send friends this link, or the code, to join or watch:"), invite(this.code)));
     p.classList.add(`ruleset-${this.info?.ruleset || ""}`);

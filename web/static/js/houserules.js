@@ -106,7 +106,7 @@ export async function houseRulesPage({ page, me, rulesets }) {
       }
     } catch (err) {
       result.replaceChildren(problemBox(err, source.value));
-      if (!err.problem) showErrors(form, err);
+      if ((err.fields || []).length) showErrors(form, err);
     } finally {
       busy(false);
     }

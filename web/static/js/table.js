@@ -606,9 +606,12 @@ export class Table {
         // actions take (a house rule's and the variant's Play) lights both.
         const n = this.sel.length;
         const label = n > 1 ? `${a.label} ${n} cards` : a.label;
-        bar.append(h("button", { class: "btn go big", type: "button", "data-action": a.type, "data-focus-key": "act-" + a.type, disabled: !fits.includes(a), onclick: () => this.play(a) }, label));
+        // Cards no action takes (unlit) may still be tried with the zone's first action: the
+        // server's refusal says why they do not go.
+        const tryable = !fits.length && n && this.cardAction(this.sel[0].zone) === a;
+        bar.append(h("button", { class: "btn go big", type: "button", "data-action": a.type, "data-focus-key": "act-" + a.type, disabled: !fits.includes(a) && !tryable, onclick: () => this.play(a) }, label));
         for (const k of flagArgs(a, v.actions || [])) bar.append(this.flagToggle(k));
-        if (fits.length && a === cardActs.filter((x) => fits.includes(x)).pop()) bar.append(h("button", { class: "btn ghost", type: "button", "data-action": "clear", "data-focus-key": "act-clear", onclick: () => { this.sel = []; this.render(); } }, "Clear"));
+        if (n && a === (fits.length ? cardActs.filter((x) => fits.includes(x)).pop() : this.cardAction(this.sel[0].zone))) bar.append(h("button", { class: "btn ghost", type: "button", "data-action": "clear", "data-focus-key": "act-clear", onclick: () => { this.sel = []; this.render(); } }, "Clear"));
         continue;
       }
       if (a.type === "flip") {
