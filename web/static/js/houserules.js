@@ -237,7 +237,7 @@ export function roomRules(room) {
   const playing = (info.game && info.game.status === "live" && info.game.house_rules) || null;
   const items = rules.map((r) => h("li", { "data-rule": r.name, "data-usable": String(r.usable) },
     h("div", { class: "row" }, h("b", { class: "grow" }, `${r.name} v${r.version}`), r.status !== "approved" ? statusChip(r.status) : "",
-      host ? h("button", { class: "btn ghost small", type: "button", "data-rule-edit": r.name, title: `Options of ${r.name}`, onclick: () => ruleDialog(room, r.name) }, "Options") : "",
+      host && (r.schema || []).length ? h("button", { class: "btn ghost small", type: "button", "data-rule-edit": r.name, title: `Options of ${r.name}`, onclick: () => ruleDialog(room, r.name) }, "Options") : "",
       host ? h("button", { class: "btn ghost small", type: "button", "data-rule-remove": r.name, title: `Remove ${r.name}`, onclick: () => removeRule(room, r.name) }, "Remove") : ""),
     h("p", { class: "help rule-description" }, r.description),
     (r.schema || []).length ? h("p", { class: "help rule-settings" }, optionWords(r.schema, r.options)) : "",
