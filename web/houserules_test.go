@@ -18,7 +18,8 @@ import (
 // desktop and a phone size, against the real server and the real Hotspot plugin: registers,
 // checks a broken wild-eight (plugins/houserules/wild-eight.lua) and sees the problem with its
 // line and a hint, fixes it, checks and uploads it, sees it under "my rules" with its review (on
-// the desktop an admin approves it with a reason, which the page shows), enables it with an option
+// the desktop an admin approves it with a reason, which the page shows), loads it back into the
+// editor and uploads version 2, enables it with an option
 // set (in the room form on the desktop, then removed and added again from the host's panel; on
 // the phone added from the host's panel, then its option changed there), deals a
 // pass-the-device game of two seats and draws until a seat holds an 8 it may lay as wild; then lays
@@ -106,6 +107,13 @@ func TestHouseRulesFromUploadToPlay(t *testing.T) {
 				tap(t, pg, `#house-rules-link`)
 				waitJS(t, pg, fmt.Sprintf(`document.querySelector('#my-rules [data-rule=%q] [data-version="1"][data-status=approved] .reason')?.textContent.includes("tried it at a table")`, sz.rule))
 			}
+			// A new version: the newest source comes back into the editor; edited, it uploads as v2,
+			// pending, beside v1.
+			tap(t, pg, fmt.Sprintf(`#my-rules [data-new-version=%q]`, sz.rule))
+			waitJS(t, pg, fmt.Sprintf(`document.querySelector('[data-editing=%q]') && document.querySelector("#rule-source").value === %q`, sz.rule, fixed))
+			typeText(t, pg, `#rule-source`, fixed+"-- v2: the same rule, said again\n")
+			tap(t, pg, `#rule-send`)
+			waitCheck(t, pg, fmt.Sprintf(`document.querySelector('[data-uploaded="%s v2"]') && document.querySelector('#my-rules [data-rule=%q] [data-version="2"][data-status=pending]') && document.querySelector('#my-rules [data-rule=%q] [data-version="1"]')`, sz.rule, sz.rule, sz.rule))
 			evalJS[bool](t, pg, `(document.querySelector("#my-rules").scrollIntoView({block: "center"}), true)`)
 			fits(t, pg, "my rules")
 			shots("my-rules")

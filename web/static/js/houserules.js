@@ -117,9 +117,23 @@ export async function houseRulesPage({ page, me, rulesets }) {
   const loadMine = async () => {
     try {
       myRules = (await api("GET", "/api/house-rules?mine=true")).house_rules || [];
-      mine.replaceChildren(...(myRules.length ? myRules.map((r) => ruleCard(r, rulesets)) : [h("p", { class: "help" }, "None yet: upload one above.")]));
+      mine.replaceChildren(...(myRules.length ? myRules.map((r) => ruleCard(r, rulesets, () => newVersion(r))) : [h("p", { class: "help" }, "None yet: upload one above.")]));
     } catch (err) {
       mine.replaceChildren(h("p", { class: "error-text" }, err.message));
+    }
+  };
+  // newVersion puts the newest version's source of rule r in the editor, its games ticked: edit
+  // it and Upload makes the next version.
+  const newVersion = async (r) => {
+    try {
+      const full = (await api("GET", `/api/house-rules/${encodeURIComponent(r.name)}`)).house_rule;
+      const newest = (full.versions || []).reduce((a, v) => (!a || v.number > a.number ? v : a), null);
+      source.value = newest ? newest.source : "";
+      for (const b of boxes.querySelectorAll("input")) b.checked = (full.rulesets || []).includes(b.value);
+      result.replaceChildren(h("p", { class: "help", "data-editing": r.name }, `Editing ${r.name} from version ${newest ? newest.number : "?"}: Upload makes the next version.`));
+      form.scrollIntoView({ block: "start" });
+    } catch (err) {
+      result.replaceChildren(problemBox(err, ""));
     }
   };
   const guest = me && me.guest;
@@ -170,12 +184,14 @@ function problemBox(err, source) {
   return box;
 }
 
-// ruleCard is one of my rules: its versions with their review and the reviewer's reason.
-function ruleCard(r, rulesets) {
+// ruleCard is one of my rules: its versions with their review and the reviewer's reason, and a
+// button that loads it into the editor for a new version (edit).
+function ruleCard(r, rulesets, edit) {
   const names = (r.rulesets || []).map((id) => (rulesets || []).find((d) => d.id === id)?.name || id).join(", ");
   const versions = [...(r.versions || [])].sort((a, b) => b.number - a.number);
   return h("article", { class: "rule-card", "data-rule": r.name },
-    h("div", { class: "row" }, h("b", { class: "grow" }, r.name), h("span", { class: "help" }, `for ${names}`)),
+    h("div", { class: "row" }, h("b", { class: "grow" }, r.name), h("span", { class: "help" }, `for ${names}`),
+      h("button", { class: "btn ghost small", type: "button", "data-new-version": r.name, onclick: edit }, "New version")),
     h("p", {}, r.description),
     h("ul", { class: "versions" }, versions.map((v) => h("li", { "data-version": v.number, "data-status": v.status },
       h("div", { class: "row" }, h("b", {}, `v${v.number}`), statusChip(v.status), h("span", { class: "help" }, new Date(v.status_at || v.created_at).toLocaleString())),
