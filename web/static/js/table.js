@@ -786,6 +786,7 @@ export class Table {
       case "shuffled": case "reshuffled": return "The pile is shuffled into a new deck";
       case "dealt": return "New deal";
       case "passed": return `${who} ends the turn`;
+      case "house_rule_suspended": return `House rule "${d.rule}" is off for the rest of this game (it kept failing)`;
       // Any other event (a house rule's own): its name in words, its cards, and the suits or
       // colours its data names ("Ada wild eight 8♠: Diamonds").
       default: {
