@@ -92,6 +92,8 @@ type roomMembers struct {
 	asks map[int64]bool
 	// pending are the membership changes not yet sent (members.go).
 	pending memberChanges
+	// bans are the users the room keeps out after a kick, by user id (kickban.go).
+	bans map[int64]store.RoomBan
 }
 
 // roomConns are the room's live connections (connections.go) and their chat rate (chat.go).
@@ -151,6 +153,9 @@ func newRoom(ctx context.Context, m *Manager, sr *store.Room, fence *store.Fence
 		}
 	}
 	if err := r.loadHouseRules(ctx); err != nil {
+		return nil, err
+	}
+	if err := r.loadBans(ctx); err != nil {
 		return nil, err
 	}
 	return r, nil

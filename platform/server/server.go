@@ -146,6 +146,8 @@ func (s *Server) routes() {
 	rg.POST("/lock", s.lock)
 	rg.POST("/requests/:member", s.decide)
 	rg.POST("/kick", s.kick)
+	rg.GET("/bans", s.bans)
+	rg.DELETE("/bans/:user", s.liftBan)
 	rg.POST("/host", s.passHost)
 	rg.PATCH("/members/:member", s.seatLook)
 	rg.POST("/bots", s.addBot)
