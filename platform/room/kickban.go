@@ -90,6 +90,9 @@ func (r *Room) keepOut(m *store.Member, opts KickOptions, by *int64) error {
 	if m.UserID == nil {
 		return nil
 	}
+	if b, ok := r.bans[*m.UserID]; ok && b.Active(r.now()) && b.ExpiresAt == nil && !opts.Ban {
+		opts.Ban = true // a player banned from the room (kicked again from another membership) stays banned
+	}
 	now := r.now().UTC()
 	b := store.RoomBan{RoomID: r.room.ID, UserID: *m.UserID, Name: m.Name, Reason: opts.Reason, ByID: by, CreatedAt: now}
 	if !opts.Ban {
@@ -112,6 +115,20 @@ func (r *Room) keepOut(m *store.Member, opts KickOptions, by *int64) error {
 	}
 	r.bans[b.UserID] = b
 	return nil
+}
+
+// kickBye is the "bye" of a player kicked from the room: reason says by whom and why, and the
+// message says until when the room keeps them out (kickban's ban of the user).
+func (r *Room) kickBye(uid int64, reason string) Outgoing {
+	bye := Outgoing{Type: MsgBye, Code: "kicked", Reason: reason}
+	if b, ok := r.bans[uid]; ok {
+		if b.ExpiresAt == nil {
+			bye.Ban = true
+		} else {
+			bye.Until = b.ExpiresAt.UnixMilli()
+		}
+	}
+	return bye
 }
 
 // checkBan refuses a user the room keeps out: by account, or a guest of the browser a kicked
