@@ -44,6 +44,10 @@ type Config struct {
 	Server string
 	// ServerPID is the process of a targeted Server, for its CPU and memory figures (0: none).
 	ServerPID int
+	// MetricsURL is where a targeted Server's metrics are read (empty: Server + "/metrics",
+	// which a server serves to anyone only with `serve --public-metrics`; else its
+	// --metrics-addr listener's /metrics). The started server gets --public-metrics.
+	MetricsURL string
 	// Exe is the cardhouse binary to start (os.Executable() for the command itself).
 	Exe string
 	// DB is a PostgreSQL DSN for the started server (empty: SQLite in its data folder). The bench
@@ -144,6 +148,7 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 		}()
 	}
 	a := newAPI(base, cfg.Parallel)
+	a.metricsURL = cfg.MetricsURL
 	if err := checkVariants(ctx, a, cfg.Variants); err != nil {
 		return nil, err
 	}

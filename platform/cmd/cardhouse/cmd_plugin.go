@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"cardhouse/sdk/engine"
 	"cardhouse/sdk/plugin"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/spf13/cobra"
 )
 
@@ -86,6 +88,13 @@ func newPluginListCmd() *cobra.Command {
 	return cmd
 }
 
+// hostConfig is how the server runs its plugins: go-plugin's records and the plugins' stderr
+// lines go to the server's slog logger at the level of --log-level (one JSON line each), not as
+// hclog text among them.
+func hostConfig() plugin.Config {
+	return plugin.Config{Logger: plugin.SlogLogger(slog.Default(), hclog.Debug).Named("plugin")}
+}
+
 // builtinIDs lists the built-in variants' ids, sorted.
 func builtinIDs() []string {
 	ids := make([]string, 0)
@@ -157,7 +166,7 @@ func openEngines(ctx context.Context, dir string) (map[string]engine.Engine, fun
 	}
 	for i, spec := range slices.Concat(builtins, found) {
 		isExternal := i >= len(builtins)
-		p := plugin.NewProcess(spec, plugin.Config{})
+		p := plugin.NewProcess(spec, hostConfig())
 		all = append(all, p)
 		d, err := p.Describe(ctx)
 		if err != nil {
