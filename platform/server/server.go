@@ -28,7 +28,7 @@ type Config struct {
 	// login_required, 403 admin_only), and a scraper reads MetricsHandler on a listener of its
 	// own (`serve --metrics-addr`).
 	PublicMetrics bool
-	Logger   *slog.Logger
+	Logger        *slog.Logger
 	// OriginPatterns are the extra hosts whose pages may open WebSockets and send state-changing
 	// requests (same-origin is always allowed), as coder/websocket patterns ("example.com").
 	OriginPatterns []string
