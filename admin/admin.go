@@ -118,6 +118,7 @@ func (a *Admin) Mount(e *echo.Echo) {
 	api.POST("/rooms/:code/kick", a.apiKick)
 	api.POST("/rooms/:code/host", a.apiSetHost)
 	api.GET("/plugins", a.apiPlugins)
+	api.POST("/plugins/rescan", a.apiRescanPlugins)
 	api.POST("/plugins/:id/restart", a.apiRestartPlugin)
 	api.POST("/plugins/:id/disable", a.apiDisablePlugin)
 	api.POST("/plugins/:id/enable", a.apiEnablePlugin)

@@ -375,7 +375,7 @@ func (a *Admin) apiSetHost(c echo.Context) error {
 }
 
 func (a *Admin) apiPlugins(c echo.Context) error {
-	return c.JSON(http.StatusOK, map[string]any{"plugins": a.Plugins(c.Request().Context(), nil)})
+	return c.JSON(http.StatusOK, map[string]any{"plugins": a.Plugins(c.Request().Context(), nil), "refused": a.refusedPlugins()})
 }
 
 // pluginAnswer answers a plugin action with the plugin as it is after.

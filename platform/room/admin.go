@@ -63,7 +63,7 @@ func (m *Manager) checkEnabled(id string) error {
 
 // Engines returns the engines rooms play, by ruleset id (a copy of the map; the engines are
 // shared). The admin area type-asserts them for plugin statistics and restarts.
-func (m *Manager) Engines() map[string]engine.Engine { return maps.Clone(m.cfg.Engines) }
+func (m *Manager) Engines() map[string]engine.Engine { return maps.Clone(m.set.Load().engines) }
 
 // Metrics returns the room layer's collectors.
 func (m *Manager) Metrics() *Metrics { return m.cfg.Metrics }

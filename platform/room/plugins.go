@@ -39,7 +39,7 @@ type supervised interface {
 // PluginStats reads the process serving ruleset id; ok is false when the ruleset runs inside the
 // server (or there is no such ruleset).
 func (m *Manager) PluginStats(id string) (PluginStats, bool) {
-	p, ok := m.cfg.Engines[id].(supervised)
+	p, ok := m.engine(id).(supervised)
 	if !ok {
 		return PluginStats{}, false
 	}
@@ -50,7 +50,7 @@ func (m *Manager) PluginStats(id string) (PluginStats, bool) {
 // go on: the host keeps every state). It returns the new process's stats, and ErrInProcess for a
 // ruleset that has no process.
 func (m *Manager) RestartPlugin(id string) (PluginStats, error) {
-	p, ok := m.cfg.Engines[id].(supervised)
+	p, ok := m.engine(id).(supervised)
 	if !ok {
 		return PluginStats{}, ErrInProcess
 	}

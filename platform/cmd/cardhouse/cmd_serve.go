@@ -168,7 +168,7 @@ func runServe(ctx context.Context, o serveOptions) error {
 		}
 	}
 
-	engines, closeEngines, err := openEngines(ctx, o.plugins)
+	engines, folder, closeEngines, err := openPlugins(ctx, o.plugins)
 	if err != nil {
 		return fmt.Errorf("starting the variant plugins: %w", err)
 	}
@@ -177,11 +177,15 @@ func runServe(ctx context.Context, o serveOptions) error {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	reg.MustRegister(st.CommitCollectors()...)
-	rooms, err := room.NewManager(ctx, room.Config{
+	rcfg := room.Config{
 		Store: st, Engines: engines, Logger: log, Metrics: room.NewMetrics(reg),
 		BotDelay: o.botDelay, ReactionTime: o.reaction, Grace: o.grace, PauseLimit: o.pause, MaxRoomsPerHost: maxRooms,
 		MaxSpectators: o.maxSpectators, Node: node, LeaseTTL: o.lease,
-	})
+	}
+	if folder != nil {
+		rcfg.Plugins = folder
+	}
+	rooms, err := room.NewManager(ctx, rcfg)
 	if err != nil {
 		return err
 	}
