@@ -117,6 +117,7 @@ func (a *Admin) Mount(e *echo.Echo) {
 	api.POST("/rooms/:code/close", a.apiCloseRoom)
 	api.POST("/rooms/:code/kick", a.apiKick)
 	api.POST("/rooms/:code/host", a.apiSetHost)
+	api.POST("/rooms/:code/bans/:user/lift", a.apiLiftRoomBan)
 	api.GET("/plugins", a.apiPlugins)
 	api.POST("/plugins/rescan", a.apiRescanPlugins)
 	api.POST("/plugins/:id/restart", a.apiRestartPlugin)

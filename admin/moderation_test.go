@@ -61,6 +61,17 @@ func TestModeration(t *testing.T) {
 		}
 		root.must("POST", "/admin/api/rooms/"+r2.Code+"/kick", map[string]any{"member": mid, "reason": "spam", "ban": true}, nil)
 		alice.refused("POST", "/api/rooms/"+r2.Code+"/join", nil, http.StatusForbidden, "room_banned")
+		var rd admin.RoomDetail
+		root.must("GET", "/admin/api/rooms/"+r2.Code, nil, &rd)
+		if len(rd.Bans) != 1 || rd.Bans[0].UserID != alice.id || !rd.Bans[0].Ban || rd.Bans[0].Reason != "spam" {
+			t.Fatalf("the room's bans: %+v", rd.Bans)
+		}
+		if page := pageOf(t, root, "/admin/rooms/"+r2.Code); !strings.Contains(page, `id="bans"`) || !strings.Contains(page, "Let back in") {
+			t.Error("the room page does not list who is kept out")
+		}
+		root.must("POST", "/admin/api/rooms/"+r2.Code+"/bans/"+itoa(alice.id)+"/lift", nil, nil)
+		root.refused("POST", "/admin/api/rooms/"+r2.Code+"/bans/"+itoa(alice.id)+"/lift", nil, http.StatusNotFound, "no_ban")
+		alice.must("POST", "/api/rooms/"+r2.Code+"/join", nil, nil)
 
 		// /metrics: admins only here.
 		if st, body := root.raw("GET", "/metrics", nil); st != http.StatusOK || !strings.Contains(string(body), "go_goroutines") {

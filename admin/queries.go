@@ -382,6 +382,8 @@ type RoomDetail struct {
 	Chat     []ChatLine      `json:"chat"`
 	Games    []GameSummary   `json:"games"`
 	Log      *GameLog        `json:"log,omitempty"`
+	// Bans are the users the room keeps out after a kick (moderation.go).
+	Bans []room.BanInfo `json:"bans"`
 }
 
 // ChatShown is how many of a room's newest chat lines the room page shows.
@@ -451,6 +453,9 @@ func (a *Admin) Room(ctx context.Context, code string, gameNumber int) (*RoomDet
 		if out.Log, err = a.GameLog(ctx, sr, gameNumber); err != nil {
 			return nil, err
 		}
+	}
+	if out.Bans, err = a.roomBans(ctx, sr); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
