@@ -132,7 +132,7 @@ func (r *Room) AdminKick(ctx context.Context, memberID int64, opts KickOptions, 
 			return err
 		}
 		if uid != nil && len(r.membersOf(*uid)) == 0 {
-			r.sendAway(*uid, r.kickBye(*uid, "an admin removed you from the room "+opts.describe()+": "+opts.Reason))
+			r.sendAway(*uid, r.kickBye(*uid, "an admin", opts.Reason))
 		}
 		if uid != nil && r.isHost(*uid) && len(r.membersOf(*uid)) == 0 {
 			if !r.passHostOn() {

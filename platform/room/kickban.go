@@ -43,14 +43,6 @@ func (o KickOptions) check() error {
 	return nil
 }
 
-// describe says how long the kicked player stays out, for the "bye" and the refusals.
-func (o KickOptions) describe() string {
-	if o.Ban {
-		return "and banned you from it"
-	}
-	return "for " + minutes(o.Cooldown)
-}
-
 // minutes says d in whole minutes, a part of a minute counted as one.
 func minutes(d time.Duration) string {
 	n := int((d + time.Minute - 1) / time.Minute)
@@ -117,16 +109,21 @@ func (r *Room) keepOut(m *store.Member, opts KickOptions, by *int64) error {
 	return nil
 }
 
-// kickBye is the "bye" of a player kicked from the room: reason says by whom and why, and the
-// message says until when the room keeps them out (kickban's ban of the user).
-func (r *Room) kickBye(uid int64, reason string) Outgoing {
-	bye := Outgoing{Type: MsgBye, Code: "kicked", Reason: reason}
+// kickBye is the "bye" of user uid kicked from the room by who ("the host", "an admin"): it says
+// how long the room keeps them out (their ban, kept by keepOut) and why, when a reason is given.
+func (r *Room) kickBye(uid int64, who, reason string) Outgoing {
+	bye := Outgoing{Type: MsgBye, Code: "kicked", Reason: who + " removed you from the room"}
 	if b, ok := r.bans[uid]; ok {
 		if b.ExpiresAt == nil {
 			bye.Ban = true
+			bye.Reason += " and banned you from it"
 		} else {
 			bye.Until = b.ExpiresAt.UnixMilli()
+			bye.Reason += " for " + minutes(b.ExpiresAt.Sub(r.now()))
 		}
+	}
+	if reason != "" {
+		bye.Reason += ": " + reason
 	}
 	return bye
 }

@@ -298,7 +298,7 @@ func (r *Room) Kick(ctx context.Context, u *store.User, memberID int64, opts Kic
 			return err
 		}
 		if uid != nil && len(r.membersOf(*uid)) == 0 {
-			r.sendAway(*uid, r.kickBye(*uid, "the host removed you from the room "+opts.describe()))
+			r.sendAway(*uid, r.kickBye(*uid, "the host", ""))
 		}
 		r.broadcastRoom()
 		r.updatePause()
