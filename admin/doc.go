@@ -7,8 +7,9 @@
 // to /admin/login, a signed-in non-admin gets 403). Each admin action is one method in actions.go
 // that does the work and writes its audit entry; the JSON API (api.go) calls those methods, and
 // the pages (pages.go, templates/) only read and render: their buttons post to the JSON API
-// through assets/admin.js, which adds the session's CSRF header. cli.go holds what the command
-// line does.
+// through assets/admin.js, which adds the session's CSRF header and asks for confirmation where a
+// form has data-confirm. moderation.go reads an account's sessions and chat and a room's bans;
+// plugins.go rescans the plugin folder. cli.go holds what the command line does.
 //
 // The platform never imports this package: the main binary mounts it (cmd_serve.go).
 package admin
