@@ -82,6 +82,9 @@ func TestModeration(t *testing.T) {
 
 		// No plugin folder: a rescan says so; the plugin list has no refusals.
 		root.refused("POST", "/admin/api/plugins/rescan", nil, http.StatusConflict, "no_plugin_folder")
+		if page := pageOf(t, root, "/admin/plugins"); strings.Contains(page, `id="rescan"`) || !strings.Contains(page, "no plugin folder") {
+			t.Error("the plugin page offers a rescan on a server without a plugin folder")
+		}
 		var pl struct {
 			Refused []any `json:"refused"`
 		}

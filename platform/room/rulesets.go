@@ -114,6 +114,9 @@ func (m *Manager) RescanPlugins(ctx context.Context) (PluginScan, error) {
 	return scan, nil
 }
 
+// HasPluginFolder reports whether the server has a plugin folder to rescan.
+func (m *Manager) HasPluginFolder() bool { return m.cfg.Plugins != nil }
+
 // RefusedPlugins lists the plugins the folder refused since the server started.
 func (m *Manager) RefusedPlugins() []RefusedPlugin {
 	if m.cfg.Plugins == nil {
