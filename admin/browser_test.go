@@ -64,8 +64,6 @@ type browse struct {
 	t   *testing.T
 	ctx context.Context
 	e   *env
-	// touch: the page is a phone's, tapped by touch (size).
-	touch bool
 }
 
 func (b *browse) open(path string) {

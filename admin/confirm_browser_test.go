@@ -17,7 +17,7 @@ func TestConfirmBanInChromium(t *testing.T) {
 	for _, sz := range []struct {
 		name string
 		w, h int64
-	}{{"desktop", desktopW, desktopH}, {"phone", phoneW, phoneH}} {
+	}{{"desktop", 1280, 800}, {"phone", 390, 844}} {
 		t.Run(sz.name, func(t *testing.T) {
 			ctx := newBrowser(t)
 			e := newEnv(t, "sqlite")
@@ -25,9 +25,10 @@ func TestConfirmBanInChromium(t *testing.T) {
 			alice, bob := e.register("Alice"), e.register("Bob")
 			info := alice.createRoom(map[string]any{"ruleset": "hotspot", "seats": 2})
 			bob.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
+			alice.must("POST", "/api/rooms/"+info.Code+"/chat", map[string]any{"text": "buy gold at example dot com"}, nil)
 			ca := alice.connect(info.Code)
 			b := &browse{t: t, ctx: ctx, e: e}
-			b.size(sz.w, sz.h)
+			b.viewport(sz.w, sz.h, sz.w < 600)
 
 			b.open("/admin/login")
 			b.typeInto("#login input[name=username]", "root")
@@ -77,6 +78,8 @@ func TestConfirmBanInChromium(t *testing.T) {
 				t.Errorf("the ban wrote %d audit entries, want 1", n)
 			}
 			b.shot("confirm-ban-done-" + sz.name)
+			eval[bool](b, `(document.querySelector("#sessions").scrollIntoView({block: "start"}), true)`)
+			b.shot("user-sessions-chat-" + sz.name)
 
 			// Log out from the header: back at the login page, and the session is over.
 			b.tap("#logout button")

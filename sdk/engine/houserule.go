@@ -181,6 +181,8 @@ type houseState struct {
 	RNG    sdk.RNG                   `json:"rng"`
 	Memory map[string]map[string]any `json:"mem,omitempty"`
 	Open   []OpenHouseAction         `json:"open,omitempty"`
+	// Suspended names the rules suspended for the rest of the game (ActSuspendHouseRule).
+	Suspended []string `json:"off,omitempty"`
 }
 
 func (st *houseState) blocking() *OpenHouseAction {
@@ -258,6 +260,11 @@ type house[S any] struct {
 // houseErr makes a house rule's failure a refusal: the action (or the start) is refused with the
 // script's message and the game stays as it was. Refusals, ruleset failures and cancellations pass.
 func houseErr(err error) error {
+	var fe *faultError
+	if errors.As(err, &fe) {
+		f := fe.fault
+		return &sdk.RuleError{Code: sdk.CodeHouseRule, Reason: err.Error(), Fault: &f}
+	}
 	if err == nil || errors.Is(err, sdk.ErrIllegal) || errors.Is(err, sdk.ErrRuleset) ||
 		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
@@ -356,7 +363,8 @@ func (h *house[S]) call(ctx context.Context, i int, c HookCall) (*HookResult, er
 		rng := h.st.RNG.Clone()
 		c.RNG = &rng
 	}
-	return h.e.cfg.house.Call(ctx, &c)
+	res, err := h.e.cfg.house.Call(ctx, &c)
+	return res, h.fault(i, c.Hook, err)
 }
 
 // edit runs a table-changing hook of every rule that has it, in order, and returns the new state
@@ -365,7 +373,7 @@ func (h *house[S]) call(ctx context.Context, i int, c HookCall) (*HookResult, er
 func (h *house[S]) edit(ctx context.Context, hook string, s S, a *sdk.Action, prior []sdk.Event) (S, []sdk.Event, error) {
 	var events []sdk.Event
 	for i, info := range h.infos {
-		if !info.Has(hook) {
+		if !info.Has(hook) || h.off(i) {
 			continue
 		}
 		var err error
@@ -396,11 +404,11 @@ func (h *house[S]) editOne(ctx context.Context, i int, c HookCall, s S) (S, []sd
 	name := h.rules[i].Name
 	if res.Changed {
 		if diff := sdk.CardDiff(tableCards(t), tableCards(res.Table)); diff != "" {
-			return s, nil, fmt.Errorf("house rule %q v%d: %s broke the card invariant (every card exactly once): %s", name, h.rules[i].Version, c.Hook, diff)
+			return s, nil, h.fault(i, c.Hook, fmt.Errorf("house rule %q v%d: %s broke the card invariant (every card exactly once): %s", name, h.rules[i].Version, c.Hook, diff))
 		}
 		ns, err := h.ed.SetTable(s, res.Table)
 		if err != nil {
-			return s, nil, fmt.Errorf("house rule %q v%d: %s left a table ruleset %s refuses: %v", name, h.rules[i].Version, c.Hook, h.e.info.ID, err)
+			return s, nil, h.fault(i, c.Hook, fmt.Errorf("house rule %q v%d: %s left a table ruleset %s refuses: %v", name, h.rules[i].Version, c.Hook, h.e.info.ID, err))
 		}
 		s = ns
 	}
@@ -416,7 +424,7 @@ func (h *house[S]) editOne(ctx context.Context, i int, c HookCall, s S) (S, []sd
 func (h *house[S]) before(ctx context.Context, s S, t sdk.Table, a *sdk.Action) error {
 	var st *sdk.Status
 	for i, info := range h.infos {
-		if !info.Has(HookBefore) {
+		if !info.Has(HookBefore) || h.off(i) {
 			continue
 		}
 		if st == nil {
@@ -443,6 +451,9 @@ func (h *house[S]) refreshOpen(ctx context.Context, s S) error {
 	}
 	var t *sdk.Table
 	for i, info := range h.infos {
+		if h.off(i) {
+			continue
+		}
 		for _, act := range info.Actions {
 			if t == nil {
 				v := h.ed.Table(s)
@@ -471,6 +482,9 @@ func (h *house[S]) refreshOpen(ctx context.Context, s S) error {
 // ruleOf returns the index of the rule that adds action type typ, or -1.
 func (h *house[S]) ruleOf(typ string) int {
 	for i, info := range h.infos {
+		if h.off(i) {
+			continue
+		}
 		for _, a := range info.Actions {
 			if a.Name == typ {
 				return i
@@ -523,7 +537,7 @@ func (k *asker[S]) Ask(question string, args map[string]string) (string, bool) {
 		return "", false
 	}
 	for i, info := range k.h.infos {
-		if !slices.Contains(info.Answers, question) {
+		if !slices.Contains(info.Answers, question) || k.h.off(i) {
 			continue
 		}
 		if k.table == nil {
@@ -554,6 +568,9 @@ func (h *house[S]) start(ctx context.Context, s S) (S, []sdk.Event, error) {
 // act applies one action with the game's house rules around it.
 func (h *house[S]) act(ctx context.Context, s S, req *ActRequest) (S, []sdk.Event, error) {
 	a := req.Action
+	if a.Type == ActSuspendHouseRule {
+		return h.suspend(s, a)
+	}
 	owner := h.ruleOf(a.Type)
 	if b := h.st.blocking(); b != nil && a.Seat >= 0 {
 		if o := h.st.openFor(a.Seat, a.Type); o == nil || !o.Blocking {
