@@ -82,7 +82,11 @@ type histogram map[float64]float64
 
 // fetchMetrics reads the server's /metrics.
 func (a *api) fetchMetrics(ctx context.Context) (serverMetrics, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, a.base+"/metrics", nil)
+	url := a.metricsURL
+	if url == "" {
+		url = a.base + "/metrics"
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return serverMetrics{}, err
 	}
@@ -92,7 +96,7 @@ func (a *api) fetchMetrics(ctx context.Context) (serverMetrics, error) {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return serverMetrics{}, fmt.Errorf("GET /metrics: %s", resp.Status)
+		return serverMetrics{}, fmt.Errorf("GET %s: %s (a targeted server serves /metrics to anyone only with serve --public-metrics; or give bench --metrics the URL of its --metrics-addr listener)", url, resp.Status)
 	}
 	return parseMetrics(resp.Body)
 }

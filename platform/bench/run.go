@@ -62,6 +62,11 @@ type Config struct {
 	// BrokerPID is the broker's process (nats-server), for its CPU in the window (0: none). Give
 	// it only when the broker serves this run alone: its CPU is counted whole.
 	BrokerPID int
+	// MetricsURL is where a targeted Server's metrics are read (empty: Server + "/metrics",
+	// which a server serves to anyone only with `serve --public-metrics`; else its
+	// --metrics-addr listener's /metrics). With several nodes it is the first node's; the
+	// others' are read at their /metrics. Started servers and nodes get --public-metrics.
+	MetricsURL string
 	// Exe is the cardhouse binary to start (os.Executable() for the command itself).
 	Exe string
 	// DB is a PostgreSQL DSN for the started server (empty: SQLite in its data folder). The bench
@@ -230,6 +235,7 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	for i, b := range bases {
 		apis[i] = newAPI(b, cfg.Parallel)
 	}
+	apis[0].metricsURL = cfg.MetricsURL
 	if err := checkVariants(ctx, apis[0], cfg.Variants); err != nil {
 		return nil, err
 	}

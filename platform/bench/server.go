@@ -125,7 +125,7 @@ func startServer(ctx context.Context, cfg *Config, dsn string, extra []string, f
 	}
 	addr := ln.Addr().String()
 	_ = ln.Close()
-	args := []string{"serve", "--addr", addr, "--data", s.dir, "--signin-rate", "0", "--log-level", "warn"}
+	args := []string{"serve", "--addr", addr, "--data", s.dir, "--signin-rate", "0", "--log-level", "warn", "--public-metrics"}
 	if dsn != "" {
 		args = append(args, "--db", dsn)
 	}

@@ -88,6 +88,10 @@ type Outgoing struct {
 	// who left, since the last room or members message.
 	Members []MemberInfo `json:"members,omitempty"`
 	Gone    []int64      `json:"gone,omitempty"`
+	// bye of a kick: Until is when the player may join again (Unix milliseconds) after a
+	// cooldown; Ban is true when the host banned them from the room.
+	Until int64 `json:"until,omitempty"`
+	Ban   bool  `json:"ban,omitempty"`
 }
 
 // You tells a connection who it is in the room.

@@ -29,6 +29,8 @@ func TestBenchCommand(t *testing.T) {
 		"cardhouse bench: 2 rooms x 4 players + 0 spectators = 8 sockets; variants lastcard,drugs",
 		"accepted actions", "actions/s", "latency p50 / p95 / p99 / max", "games finished", "refusals",
 		"server CPU", "actions per server CPU-second", "server peak RSS", "server VmHWM per process", "client CPU",
+		// Read off the started server's /metrics (it runs with --public-metrics).
+		"transactions (group commits)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the table lacks %q", want)
@@ -53,6 +55,9 @@ func TestBenchCommand(t *testing.T) {
 	}
 	if res.Rooms != 2 || res.Sockets != 8 || res.Actions <= 0 || len(res.Errors) != 0 || res.Latency.Samples != int(res.Actions) || res.ServerCPU <= 0 {
 		t.Errorf("JSON result %+v: want 2 rooms, 8 sockets, actions, no error, a sample per action, server CPU", res)
+	}
+	if strings.Contains(stderr.String(), "no group commit figures") {
+		t.Errorf("the bench could not read the server's /metrics:\n%s", stderr.String())
 	}
 	if !strings.Contains(stderr.String(), "set up 2/2 rooms") {
 		t.Errorf("no setup progress on stderr:\n%s", stderr.String())

@@ -406,7 +406,9 @@ function refusedJoin(code, err) {
 
 // BYE are the reasons a room sends a member away (the "bye" message's code), as the lobby says them.
 const BYE = {
-  kicked: (code) => `The host removed you from room ${code}.`,
+  kicked: (code, m) => m?.ban ? `The host removed you from room ${code} and banned you from it.`
+    : m?.until ? `The host removed you from room ${code}. You can join it again at ${new Date(m.until).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`
+    : `The host removed you from room ${code}.`,
   denied: (code) => `The host of room ${code} did not let you in.`,
   left: (code) => `You left room ${code}.`,
   gone: (code) => `You are no longer in room ${code}.`,
@@ -585,7 +587,7 @@ class RoomView {
         break;
       case "bye":
         // Kicked, declined, left (in another tab), banned: back to the lobby, which says why.
-        this.goBack((BYE[m.code] || (() => playerWords(m.reason || m.code)))(this.code));
+        this.goBack((BYE[m.code] || (() => playerWords(m.reason || m.code)))(this.code, m));
         break;
     }
   }
@@ -686,7 +688,7 @@ class RoomView {
     const row = (m) => h("li", { "data-member": m.id }, h("span", { class: "dot" + (m.connected || m.bot_level ? " on" : "") }), avatar({ display_name: m.name, avatar: m.avatar, colour: m.colour }),
       h("span", { class: "grow" }, m.name, m.seat >= 0 && m.role === "player" ? h("span", { class: "help" }, ` · seat ${m.seat + 1}`) : "", m.bot_level ? h("span", { class: "help" }, ` · bot ${m.bot_level}`) : "", m.id === you.member_id ? h("span", { class: "help" }, " (you)") : ""),
       info.mode === "device" && you.host && m.role === "player" && m.user_id === you.user_id ? h("button", { class: "btn ghost small", type: "button", title: `Name and look of ${m.name}`, "data-seat-look": m.seat, onclick: () => this.editSeat(m) }, "Edit") : "",
-      you.host && m.id !== you.member_id && !m.bot_level && !(info.mode === "device" && m.user_id === you.user_id) ? h("button", { class: "btn ghost small", type: "button", title: `Remove ${m.name}`, "data-kick": m.id, onclick: () => this.post("kick", { member_id: m.id }) }, "Kick") : "",
+      you.host && m.id !== you.member_id && !m.bot_level && !(info.mode === "device" && m.user_id === you.user_id) ? h("button", { class: "btn ghost small", type: "button", title: `Remove ${m.name}`, "data-kick": m.id, onclick: () => this.kick(m) }, "Kick") : "",
       you.host && m.role === "pending" ? [h("button", { class: "btn go small", type: "button", "data-approve": m.id, onclick: () => this.post(`requests/${m.id}`, { approve: true }) }, "Let in"), h("button", { class: "btn danger small", type: "button", onclick: () => this.post(`requests/${m.id}`, { approve: false }) }, "No")] : "");
     const section = (title, list) => list.length ? [h("h3", {}, title), h("ul", {}, list.map(row))] : [];
     const players = members.filter((m) => m.role === "player").sort((a, b) => a.seat - b.seat);
@@ -766,6 +768,12 @@ class RoomView {
     return lookDialog(`Seat ${m.seat + 1}`, { name: m.name, avatar: m.avatar, colour: m.colour }, (v) => api("PATCH", `/api/rooms/${this.code}/members/${m.id}`, v));
   }
 
+  // kick asks the host how long the member is kept out (docs/api.md, kick) and removes them.
+  async kick(m) {
+    const choice = await confirmKick(m.name);
+    if (choice) await this.post("kick", { member_id: m.id, ...choice });
+  }
+
   async post(path, body) {
     try {
       await api("POST", `/api/rooms/${this.code}/${path}`, body);
@@ -825,6 +833,36 @@ function confirmLeave() {
         h("button", { class: "btn danger", type: "button", "data-answer": "leave", onclick: () => done(true) }, "Leave")));
     dlg.addEventListener("cancel", () => resolve(false));
     dlg.addEventListener("close", () => dlg.remove());
+    document.body.append(dlg);
+    dlg.showModal();
+  });
+}
+
+// KICK_CHOICES are how long the host's kick keeps a player out: a cooldown or a ban from the room.
+const KICK_CHOICES = [
+  ["10", "10 minutes", { minutes: 10 }],
+  ["60", "1 hour", { minutes: 60 }],
+  ["1440", "1 day", { minutes: 1440 }],
+  ["ban", "Ban from this room", { ban: true }],
+];
+
+// confirmKick asks the host whether to remove a member and for how long they are kept out; it
+// resolves to the kick's choice ({minutes} or {ban}), or null when the host cancels.
+function confirmKick(name) {
+  return new Promise((resolve) => {
+    const dlg = h("dialog", { "aria-label": `remove ${name}`, id: "confirm-kick" });
+    let answer = null;
+    const choices = KICK_CHOICES.map(([value, label], i) => h("label", { class: "row" },
+      h("input", { type: "radio", name: "keep-out", value, "data-keep-out": value, checked: i === 0 }), label));
+    const done = (v) => { answer = v; dlg.close(); };
+    dlg.append(h("h2", {}, `Remove ${name}?`), h("p", {}, "A bot takes their seat in a game being played. Keep them out for:"),
+      h("fieldset", { class: "keep-out" }, choices),
+      h("div", { class: "row", style: "justify-content:flex-end" }, h("button", { class: "btn ghost", type: "button", "data-answer": "cancel", onclick: () => done(null) }, "Cancel"),
+        h("button", { class: "btn danger", type: "button", "data-answer": "kick", onclick: () => {
+          const v = dlg.querySelector("input[name=keep-out]:checked")?.value;
+          done((KICK_CHOICES.find((c) => c[0] === v) || KICK_CHOICES[0])[2]);
+        } }, "Remove")));
+    dlg.addEventListener("close", () => { dlg.remove(); resolve(answer); });
     document.body.append(dlg);
     dlg.showModal();
   });
