@@ -169,6 +169,10 @@ func TestStuckSocketNeverStallsTheRoom(t *testing.T) {
 	}
 }
 
+// stallLimit is how long TestStuckSocketNeverStallsTheRoom waits for a chat line to be answered
+// before it calls the room stalled (a line takes milliseconds; a stalled room never answers).
+const stallLimit = 30 * time.Second
+
 func testStuckSocket(t *testing.T, dialect string) {
 	ctx := context.Background()
 	st := storetest.Open(t, dialect)
@@ -232,14 +236,24 @@ func testStuckSocket(t *testing.T, dialect string) {
 				t.Fatalf("the stuck connection still attached after %d chat lines of %d bytes (limit %d messages)", i, len(line), limit)
 			}
 			text := fmt.Sprintf("%04d%s", i, line)
-			sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-			_, err := r.Say(sctx, users[0], text)
-			cancel()
-			if err != nil {
-				t.Fatalf("chat line %d: %v (the room waited for the stuck socket?)", i, err)
+			said := make(chan error, 1)
+			go func() { _, err := r.Say(ctx, users[0], text); said <- err }()
+			stalled := time.After(stallLimit)
+			select {
+			case err := <-said:
+				if err != nil {
+					t.Fatalf("chat line %d: %v", i, err)
+				}
+			case <-stalled:
+				t.Fatalf("chat line %d: the room did not answer within %s: it waits for the stuck socket", i, stallLimit)
 			}
-			if got := <-fastLines; got != text {
-				t.Fatalf("the other connection read line %.4q, want %.4q", got, text)
+			select {
+			case got := <-fastLines:
+				if got != text {
+					t.Fatalf("the other connection read line %.4q, want %.4q", got, text)
+				}
+			case <-stalled:
+				t.Fatalf("chat line %d did not reach the other connection within %s: the room waits for the stuck socket", i, stallLimit)
 			}
 			sent = append(sent, text)
 			continue
