@@ -94,7 +94,7 @@ func (s *Server) relay(c echo.Context, u *store.User, protocol int, el *room.Els
 		}
 		switch m.Data[0] {
 		case frameData:
-			client.Send(append([]byte(nil), m.Data[1:]...))
+			client.Send(m.Data[1:]) // the client copies what it queues
 		case frameClose:
 			var rc relayClose
 			if json.Unmarshal(m.Data[1:], &rc) != nil || rc.Code == 0 {
