@@ -16,7 +16,8 @@
 //   - membership.go (roomMembers): joining, leaving, kicks, approval, the host, bots, seats;
 //     rejoin.go: taking a dropped guest's seat back by name; members.go: membership deltas.
 //   - connections.go (roomConns): attaching and detaching connections, and what is sent to them
-//     (the room, the views, goodbyes); client.go: one connection's bounded outbox.
+//     (the room, the views, goodbyes); client.go: one connection's bounded outbox (a channel, or
+//     a Sink the actor flushes after each thing it does).
 //   - timers.go (roomTimers): deadlines, bots and turn clocks, grace periods, pause and abandon.
 //   - chat.go, dispatch.go (a WebSocket message to its operation), admin.go (the admin's view).
 //
