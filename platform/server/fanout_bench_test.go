@@ -40,7 +40,7 @@ func fanoutSockets(b *testing.B, n int, got chan<- struct{}) []fanoutConn {
 	clients := make(chan fanoutConn, n)
 	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		w := newWSWriter(64)
-		conn, err := websocket.Accept(&corkingWriter{ResponseWriter: rw, conn: w}, r, nil)
+		conn, err := websocket.Accept(&hijackingWriter{ResponseWriter: rw, conn: w}, r, nil)
 		if err != nil {
 			b.Error(err)
 			return

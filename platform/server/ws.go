@@ -156,7 +156,7 @@ func protocolAsked(v string) (int, error) {
 // a WebSocket request). Messages up to 64×MaxMessage are read and answered with an error when
 // over MaxMessage; beyond that the library closes the connection (1009).
 func (s *Server) accept(c echo.Context, code string, w *wsWriter) (conn *websocket.Conn, release func()) {
-	cw := &corkingWriter{ResponseWriter: c.Response(), conn: w}
+	cw := &hijackingWriter{ResponseWriter: c.Response(), conn: w}
 	conn, err := websocket.Accept(cw, c.Request(), &websocket.AcceptOptions{OriginPatterns: s.cfg.OriginPatterns})
 	if err != nil {
 		s.log.Info("websocket refused", "room", code, "err", err)

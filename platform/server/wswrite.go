@@ -24,7 +24,7 @@ import (
 // frames (pong, close): it sees the wsWriter as its net.Conn, and what it writes joins the pending
 // bytes in order.
 
-// wsWriter is the net.Conn the WebSocket library is given (through corkingWriter) and the room's
+// wsWriter is the net.Conn the WebSocket library is given (through hijackingWriter) and the room's
 // Sink for the connection's messages.
 type wsWriter struct {
 	net.Conn
@@ -272,19 +272,19 @@ func (w *wsWriter) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-// corkingWriter is the http.ResponseWriter handed to websocket.Accept: its Hijack gives the
+// hijackingWriter is the http.ResponseWriter handed to websocket.Accept: its Hijack gives the
 // library the connection wrapped in a wsWriter, kept in conn for the connection's client.
-type corkingWriter struct {
+type hijackingWriter struct {
 	http.ResponseWriter
 	conn *wsWriter
 }
 
-func (w *corkingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+func (w *hijackingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // Hijack takes the connection over as http.Hijacker does, with its writes going through a
 // wsWriter. net/http has flushed the handshake's response by then, so the fresh buffered writer
 // starts empty; it only ever holds the library's control frames.
-func (w *corkingWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+func (w *hijackingWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	conn, brw, err := http.NewResponseController(w.ResponseWriter).Hijack()
 	if err != nil {
 		return nil, nil, err

@@ -53,7 +53,7 @@ func wsPair(t *testing.T, limit, sndbuf, rcvbuf int, attach func(*wsWriter) *roo
 	ready := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		w := newWSWriter(limit)
-		conn, err := websocket.Accept(&corkingWriter{ResponseWriter: rw, conn: w}, r, nil)
+		conn, err := websocket.Accept(&hijackingWriter{ResponseWriter: rw, conn: w}, r, nil)
 		if err != nil {
 			t.Error(err)
 			return
