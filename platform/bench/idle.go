@@ -149,7 +149,7 @@ func RunIdle(ctx context.Context, cfg IdleConfig) (res *IdleResult, err error) {
 	if err := checkVariants(ctx, a, bcfg.Variants); err != nil {
 		return nil, err
 	}
-	r := &run{protocol: bcfg.Protocol}
+	r := &run{protocol: bcfg.Protocol, bases: []string{base}}
 	start := time.Now()
 	rooms, setupErr := setup(ctx, []*api{a}, r, &bcfg)
 	defer func() {
