@@ -163,7 +163,7 @@ func TestRunStopsANodeMidWindow(t *testing.T) {
 func startNode(t *testing.T, dsn, nats, name string) (string, *exec.Cmd) {
 	t.Helper()
 	cmd := exec.Command(cardhouseBin, "serve", "--addr", "127.0.0.1:0", "--data", t.TempDir(), "--db", dsn, "--cluster", nats,
-		"--node", fmt.Sprintf("%s-%d", name, os.Getpid()), "--signin-rate", "0", "--log-level", "warn")
+		"--node", fmt.Sprintf("%s-%d", name, os.Getpid()), "--signin-rate", "0", "--log-level", "warn", "--public-metrics")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
