@@ -198,7 +198,21 @@ func (s *Server) writeLoop(ctx context.Context, conn *websocket.Conn, w *wsWrite
 			}
 			return
 		case <-ctx.Done():
-			_ = conn.Close(websocket.StatusNormalClosure, "")
+			// The handler ended: the socket's read failed (the peer is gone: nothing to say), or
+			// the room's actor stopped under a frame (a node stopping, a room moving to another
+			// node), and the client must reconnect to find where the room runs now. A reason the
+			// room gave on its way out wins.
+			select {
+			case <-client.Gone():
+				if w.drain() {
+					code, reason := client.Reason()
+					_ = conn.Close(websocket.StatusCode(code), truncate(reason, 120))
+				} else {
+					_ = conn.CloseNow()
+				}
+			default:
+				_ = conn.Close(websocket.StatusGoingAway, "the room stopped here; reconnect")
+			}
 			return
 		}
 	}
