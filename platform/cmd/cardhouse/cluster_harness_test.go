@@ -404,7 +404,8 @@ type e2eConn struct {
 }
 
 func dialE2E(u *e2eUser, n *clusterNode, code string) (*e2eConn, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	// A frozen node accepts the TCP connection and never answers: give up on it soon.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(n.url, "http")+"/api/rooms/"+code+"/ws",
 		&websocket.DialOptions{HTTPClient: u.c, HTTPHeader: http.Header{"Origin": {n.url}}})
@@ -488,11 +489,12 @@ type clusterTable struct {
 
 	// more says whether to deal another game when one ends (read by the table's goroutine).
 	more func() bool
-	// holdHost, while set, keeps the host from acting (its turn waits).
-	holdHost atomic.Bool
+	// holdHost, while set, keeps the host from acting (its turn waits); holdAll every seat.
+	holdHost, holdAll atomic.Bool
 
 	mu           sync.Mutex // guards what follows, read by the test's goroutine
 	accepted     map[gameSeq]string
+	acceptedAt   []acceptedAt // when and through which node each was seen accepted, in order
 	games        int           // the latest game seen
 	lastAccept   time.Time     // when the latest action was seen accepted
 	longestOut   time.Duration // the longest a user went from losing a socket to its next view
@@ -721,7 +723,7 @@ func (tb *clusterTable) play() error {
 				}
 				continue
 			}
-			if len(c.view.Actions) == 0 || u == tb.host && tb.holdHost.Load() {
+			if len(c.view.Actions) == 0 || tb.holdAll.Load() || u == tb.host && tb.holdHost.Load() {
 				continue
 			}
 			a, err := tb.bot.Bot(context.Background(), sdk.BotRequest{Seat: u.seat, Level: 2, View: *c.view, RNG: &tb.rng})
@@ -772,6 +774,7 @@ func (tb *clusterTable) await(c *e2eConn, id string) error {
 				return fmt.Errorf("room %s (%s): game %d seq %d accepted twice (%s, then %s via %s)", tb.code, tb.variant, gs.game, gs.seq, who, c.u.name, c.node)
 			}
 			tb.accepted[gs] = c.u.name + " via " + c.node
+			tb.acceptedAt = append(tb.acceptedAt, acceptedAt{now, c.node})
 			if gap := now.Sub(tb.lastAccept); gs.seq > 1 && gap > tb.longestGap {
 				tb.longestGap = gap
 			}
@@ -781,6 +784,25 @@ func (tb *clusterTable) await(c *e2eConn, id string) error {
 			return nil
 		}
 	}
+}
+
+type acceptedAt struct {
+	at   time.Time
+	node string
+}
+
+// acceptedVia counts the actions seen accepted since a moment through a node other than owner:
+// over a relayed socket.
+func (tb *clusterTable) acceptedVia(since time.Time, owner string) int {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	n := 0
+	for _, a := range tb.acceptedAt {
+		if a.at.After(since) && a.node != owner {
+			n++
+		}
+	}
+	return n
 }
 
 // progress is how many actions the table has seen accepted.
