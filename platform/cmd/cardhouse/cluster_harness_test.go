@@ -494,7 +494,7 @@ type clusterTable struct {
 
 	mu           sync.Mutex // guards what follows, read by the test's goroutine
 	accepted     map[gameSeq]string
-	acceptedAt   []acceptedAt // when and through which node each was seen accepted, in order
+	acceptedAt   []acceptedAt  // when and through which node each was seen accepted, in order
 	games        int           // the latest game seen
 	lastAccept   time.Time     // when the latest action was seen accepted
 	longestOut   time.Duration // the longest a user went from losing a socket to its next view
