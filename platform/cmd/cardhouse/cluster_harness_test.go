@@ -491,6 +491,8 @@ type clusterTable struct {
 	more func() bool
 	// holdHost, while set, keeps the host from acting (its turn waits); holdAll every seat.
 	holdHost, holdAll atomic.Bool
+	// rehome, once set, sends every user back to the node it prefers (then it is cleared).
+	rehome atomic.Bool
 
 	mu           sync.Mutex // guards what follows, read by the test's goroutine
 	accepted     map[gameSeq]string
@@ -622,6 +624,18 @@ func (tb *clusterTable) read(c *e2eConn, wait time.Duration) (m map[string]json.
 // that has been silent for a while (a frozen node's socket stays open and says nothing), dropping
 // it when no pong comes.
 func (tb *clusterTable) drain() error {
+	if tb.rehome.Load() {
+		// Every user goes back to the node it prefers (one that does not run the room), if it
+		// lives: so that what follows goes over relayed sockets.
+		for _, u := range tb.users {
+			if first := tb.prefer[u][0]; tb.conns[u].node != first && tb.ce.node(first) != nil {
+				if err := tb.lost(u); err != nil {
+					return err
+				}
+			}
+		}
+		tb.rehome.Store(false)
+	}
 	for _, u := range tb.users {
 		for {
 			c := tb.conns[u]
