@@ -503,6 +503,7 @@ type clusterTable struct {
 	longestOutBy string
 	longestGap   time.Duration // the longest between two accepted actions of one game
 	reconnects   int
+	byes         map[string]int // the "bye" messages heard, by code
 }
 
 // newClusterTable makes a room of variant on node made (its host joins there) and seats a guest
@@ -519,7 +520,7 @@ func newClusterTable(t *testing.T, ce *clusterEnv, i int, made string) *clusterT
 	}
 	a, b, c := names[at], names[(at+1)%3], names[(at+2)%3]
 	tb := &clusterTable{ce: ce, variant: v.id, bot: v.bot, rng: sdk.NewRNG(uint64(i) + 1), dealt: map[int]bool{},
-		conns: map[*e2eUser]*e2eConn{}, down: map[*e2eUser]time.Time{}, accepted: map[gameSeq]string{}, more: func() bool { return false }}
+		conns: map[*e2eUser]*e2eConn{}, down: map[*e2eUser]time.Time{}, accepted: map[gameSeq]string{}, byes: map[string]int{}, more: func() bool { return false }}
 	tb.host = newE2EUser(t, ce.node(a).url, fmt.Sprintf("Host%d", i))
 	tb.guest = newE2EUser(t, ce.node(b).url, fmt.Sprintf("Guest%d", i))
 	tb.watcher = newE2EUser(t, ce.node(c).url, fmt.Sprintf("Watcher%d", i))
@@ -588,6 +589,11 @@ func (tb *clusterTable) read(c *e2eConn, wait time.Duration) (m map[string]json.
 	case m, ok := <-c.msgs:
 		if !ok {
 			return nil, true, nil
+		}
+		if jsonStr(m["type"]) == "bye" {
+			tb.mu.Lock()
+			tb.byes[jsonStr(m["code"])]++
+			tb.mu.Unlock()
 		}
 		if jsonStr(m["type"]) != "view" {
 			return m, false, nil
@@ -861,8 +867,8 @@ func (tb *clusterTable) check(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("room %s (%s): %d actions seen accepted in %d games; %d reconnections; the longest a user waited from a lost socket to its next view: %s (%s); the longest between two accepted actions: %s",
-		tb.code, tb.variant, len(tb.accepted), tb.games, tb.reconnects, tb.longestOut.Round(time.Millisecond), tb.longestOutBy, tb.longestGap.Round(time.Millisecond))
+	t.Logf("room %s (%s): %d actions seen accepted in %d games; %d reconnections; the longest a user waited from a lost socket to its next view: %s (%s); the longest between two accepted actions: %s; byes heard: %v",
+		tb.code, tb.variant, len(tb.accepted), tb.games, tb.reconnects, tb.longestOut.Round(time.Millisecond), tb.longestOutBy, tb.longestGap.Round(time.Millisecond), tb.byes)
 }
 
 // playTables plays every table in a goroutine of its own while chaos runs on the test's
