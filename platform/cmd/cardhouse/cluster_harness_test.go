@@ -407,9 +407,13 @@ func dialE2E(u *e2eUser, n *clusterNode, code string) (*e2eConn, error) {
 	// A frozen node accepts the TCP connection and never answers: give up on it soon.
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(n.url, "http")+"/api/rooms/"+code+"/ws",
+	ws, resp, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(n.url, "http")+"/api/rooms/"+code+"/ws",
 		&websocket.DialOptions{HTTPClient: u.c, HTTPHeader: http.Header{"Origin": {n.url}}})
 	if err != nil {
+		if resp != nil && resp.Body != nil {
+			b, _ := io.ReadAll(io.LimitReader(resp.Body, 1000))
+			err = fmt.Errorf("%w: %s (via %s)", err, b, n.short)
+		}
 		return nil, err
 	}
 	ws.SetReadLimit(1 << 22)
@@ -492,7 +496,8 @@ type clusterTable struct {
 	// holdHost, while set, keeps the host from acting (its turn waits); holdAll every seat.
 	holdHost, holdAll atomic.Bool
 	// rehome, once set, sends every user back to the node it prefers (then it is cleared).
-	rehome atomic.Bool
+	rehome  atomic.Bool
+	rehomed time.Time // the last try
 
 	mu           sync.Mutex // guards what follows, read by the test's goroutine
 	accepted     map[gameSeq]string
@@ -504,6 +509,8 @@ type clusterTable struct {
 	longestGap   time.Duration // the longest between two accepted actions of one game
 	reconnects   int
 	byes         map[string]int // the "bye" messages heard, by code
+	status       string         // where the table stood at its last turn of play (noteStatus)
+	rehomeErr    error          // why a user could not go back to the node it prefers, last
 }
 
 // newClusterTable makes a room of variant on node made (its host joins there) and seats a guest
@@ -630,17 +637,31 @@ func (tb *clusterTable) read(c *e2eConn, wait time.Duration) (m map[string]json.
 // that has been silent for a while (a frozen node's socket stays open and says nothing), dropping
 // it when no pong comes.
 func (tb *clusterTable) drain() error {
-	if tb.rehome.Load() {
-		// Every user goes back to the node it prefers (one that does not run the room), if it
-		// lives: so that what follows goes over relayed sockets.
+	if tb.rehome.Load() && time.Since(tb.rehomed) > 300*time.Millisecond {
+		// Every user goes back to the node it prefers (one that does not run the room), so that
+		// what follows goes over relayed sockets: a new socket there, then the old one closed.
+		// Until each is there, every 300 ms.
+		tb.rehomed = time.Now()
+		home := true
 		for _, u := range tb.users {
-			if first := tb.prefer[u][0]; tb.conns[u].node != first && tb.ce.node(first) != nil {
-				if err := tb.lost(u); err != nil {
-					return err
-				}
+			first := tb.ce.node(tb.prefer[u][0])
+			if first == nil || tb.conns[u].node == first.short {
+				continue
 			}
+			c, err := dialE2E(u, first, tb.code)
+			if err != nil {
+				home = false
+				tb.mu.Lock()
+				tb.rehomeErr = err
+				tb.mu.Unlock()
+				continue
+			}
+			tb.conns[u].ws.CloseNow()
+			tb.conns[u] = c
 		}
-		tb.rehome.Store(false)
+		if home {
+			tb.rehome.Store(false)
+		}
 	}
 	for _, u := range tb.users {
 		for {
@@ -722,6 +743,7 @@ func (tb *clusterTable) play() error {
 		if err := tb.drain(); err != nil {
 			return err
 		}
+		tb.noteStatus()
 		acted := false
 		for _, u := range []*e2eUser{tb.host, tb.guest} {
 			c := tb.conns[u]
@@ -804,6 +826,29 @@ func (tb *clusterTable) await(c *e2eConn, id string) error {
 			return nil
 		}
 	}
+}
+
+// noteStatus records where the table stands, for a failure's message.
+func (tb *clusterTable) noteStatus() {
+	var b strings.Builder
+	for _, u := range tb.users {
+		c := tb.conns[u]
+		fmt.Fprintf(&b, "%s on %s", u.name, c.node)
+		if v := c.view; v != nil {
+			fmt.Fprintf(&b, " (game %d %s, turn %d, %d actions)", c.game, v.Phase, v.Turn, len(v.Actions))
+		}
+		b.WriteString("; ")
+	}
+	tb.mu.Lock()
+	tb.status = b.String()
+	tb.mu.Unlock()
+}
+
+// String says where the table stands.
+func (tb *clusterTable) String() string {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	return fmt.Sprintf("room %s (%s): %d actions accepted; %s(rehome: %v)", tb.code, tb.variant, len(tb.accepted), tb.status, tb.rehomeErr)
 }
 
 type acceptedAt struct {
@@ -924,6 +969,6 @@ func awaitProgress(t *testing.T, tables []*clusterTable, from, n int, done <-cha
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
-	t.Fatalf("the tables saw no %d more actions accepted in a minute (%d so far)", n, totalProgress(tables)-from)
+	t.Fatalf("the tables saw no %d more actions accepted in a minute (%d so far): %v", n, totalProgress(tables)-from, tables)
 	return false
 }
