@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -13,6 +14,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -363,14 +365,28 @@ func TestRecordedViews(t *testing.T) {
 // `cardhouse serve` mounts it, each variant's engine a real plugin process built from
 // ./plugins/ID, and bots acting at once.
 func startServer(t *testing.T) (url string, ids []string) {
-	t.Helper()
-	url, ids, _ = startPlatform(t)
+	url, ids, _, _ = startFull(t)
 	return url, ids
+}
+
+// startRestartableServer is startServer, and restart: it stops the rooms and the server as a
+// process stopping on SIGTERM does (each room says "bye" going_away to its sockets and closes
+// them with 1001; then any socket left is closed), calling stopped between the two, then starts
+// new ones on the same store at the same address, as the process started again would.
+func startRestartableServer(t *testing.T) (url string, ids []string, restart func(stopped func())) {
+	url, ids, _, restart = startFull(t)
+	return url, ids, restart
 }
 
 // startPlatform is startServer that also hands back the store (for what an admin does beside the
 // page, such as a review).
 func startPlatform(t *testing.T) (url string, ids []string, st *store.Store) {
+	url, ids, st, _ = startFull(t)
+	return url, ids, st
+}
+
+// startFull is startServer with both the store and restart.
+func startFull(t *testing.T) (url string, ids []string, st *store.Store, restart func(stopped func())) {
 	t.Helper()
 	ctx := context.Background()
 	bin := t.TempDir()
@@ -391,20 +407,30 @@ func startPlatform(t *testing.T) (url string, ids []string, st *store.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rooms, err := room.NewManager(ctx, room.Config{Store: st, Engines: engines, Logger: quiet, Grace: 20 * time.Second, PauseLimit: 5 * time.Minute})
-	if err != nil {
-		t.Fatal(err)
+	var handler atomic.Pointer[http.Handler]
+	start := func() (stop func(stopped func())) {
+		rooms, err := room.NewManager(ctx, room.Config{Store: st, Engines: engines, Logger: quiet, Grace: 20 * time.Second, PauseLimit: 5 * time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := server.New(server.Config{Store: st, Rooms: rooms, Logger: quiet, BcryptCost: bcrypt.MinCost, LoginAttempts: 1000})
+		srv.Echo().StaticFS("/", web.Static())
+		h := srv.Handler()
+		handler.Store(&h)
+		return func(stopped func()) {
+			rooms.Close()
+			stopped()
+			srv.CloseConnections()
+		}
 	}
-	srv := server.New(server.Config{Store: st, Rooms: rooms, Logger: quiet, BcryptCost: bcrypt.MinCost, LoginAttempts: 1000})
-	srv.Echo().StaticFS("/", web.Static())
-	hs := httptest.NewServer(srv.Handler())
+	stop := start()
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*handler.Load()).ServeHTTP(w, r) }))
 	t.Cleanup(func() {
-		rooms.Close()
-		srv.CloseConnections()
+		stop(func() {})
 		hs.Close()
 		st.Close()
 	})
-	return hs.URL, ids, st
+	return hs.URL, ids, st, func(stopped func()) { stop(stopped); stop = start() }
 }
 
 // playStats is what the harness's autoplay says about one player's game.

@@ -29,8 +29,9 @@ var ErrFenced = errors.New("the room's lease was taken by another node")
 // Lease is a node's hold on a room.
 type Lease struct {
 	RoomID int64
-	Node   string
-	Epoch  int64
+	// Node is the holder's name; "" once the lease was released (ReleaseLease).
+	Node  string
+	Epoch int64
 	// ExpiresMs is when the lease ends, in Unix milliseconds of the database's clock.
 	ExpiresMs int64
 }
@@ -154,9 +155,11 @@ func (s *Store) RenewLeases(ctx context.Context, node string, ls []Lease, ttl ti
 
 // ReleaseLease ends l at once, so that another node may take the room without waiting for its
 // expiry (a graceful stop hands its rooms over). Releasing a lease already taken by another node
-// does nothing.
+// does nothing. A released lease names no node (Node is ""), so that a renewal of it still on its
+// way (the holder's keeper sent its round just before the release) renews nothing rather than
+// bring the lease back for another whole term.
 func (s *Store) ReleaseLease(ctx context.Context, l Lease) error {
-	q := s.params(`UPDATE room_leases SET expires_ms = 0 WHERE room_id = $1 AND node = $2 AND epoch = $3`)
+	q := s.params(`UPDATE room_leases SET expires_ms = 0, node = '' WHERE room_id = $1 AND node = $2 AND epoch = $3`)
 	if _, err := s.sqlDB.ExecContext(ctx, q, l.RoomID, l.Node, l.Epoch); err != nil {
 		return fmt.Errorf("releasing room %d's lease: %w", l.RoomID, err)
 	}

@@ -441,3 +441,38 @@ func TestRenewLeases(t *testing.T) {
 		})
 	}
 }
+
+// A renewal already on its way when the lease is released (a node stopping: its keeper's round
+// was sent just before the room's actor stopped and gave the lease up) lands after the release:
+// it must not bring the lease back, or the room waits a whole lease for its next node (the cluster
+// test's rolling restart found a stopped node still holding a live lease).
+func TestReleaseOutlastsALateRenewal(t *testing.T) {
+	for _, dialect := range storetest.Dialects() {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			st := storetest.Open(t, dialect)
+			ctx := context.Background()
+			l, err := st.AcquireLease(ctx, storetest.NewRoom(t, st, "LATE").ID, "node-a", time.Minute)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := st.ReleaseLease(ctx, l); err != nil {
+				t.Fatal(err)
+			}
+			renewed, err := st.RenewLeases(ctx, "node-a", []store.Lease{l}, time.Minute)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(renewed) != 0 {
+				t.Errorf("a renewal after the release renewed %v, want nothing", renewed)
+			}
+			if err := st.RenewLease(ctx, &l, time.Minute); !errors.Is(err, store.ErrFenced) {
+				t.Errorf("renewing the released lease gave %v, want ErrFenced", err)
+			}
+			taken, err := st.AcquireLease(ctx, l.RoomID, "node-b", time.Minute)
+			if err != nil || taken.Epoch != l.Epoch+1 {
+				t.Fatalf("another node taking the released room: %+v, %v; want it at epoch %d", taken, err, l.Epoch+1)
+			}
+		})
+	}
+}

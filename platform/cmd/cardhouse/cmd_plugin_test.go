@@ -26,7 +26,9 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeClusterBinary()
+	os.Exit(code)
 }
 
 // namedPluginSource is a plugin main whose ruleset id is its file name up to the first "-", so one

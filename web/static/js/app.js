@@ -586,7 +586,10 @@ class RoomView {
         if (!m.id) this.table.refused(m.reason || m.code);
         break;
       case "bye":
-        // Kicked, declined, left (in another tab), banned: back to the lobby, which says why.
+        // A server stopping (a restart, or its room moving to another node of a cluster) says
+        // going_away: the socket closes with 1001 next and reconnects, the player staying at the
+        // table. Kicked, declined, left (in another tab), banned: back to the lobby, which says why.
+        if (m.code === "going_away") break;
         this.goBack((BYE[m.code] || (() => playerWords(m.reason || m.code)))(this.code, m));
         break;
     }
