@@ -43,3 +43,22 @@ type TableEditor[S any] interface {
 	Table(state S) Table
 	SetTable(state S, t Table) (S, error)
 }
+
+// EndRequest asks a ruleset, on a house rule's behalf, to end the round being played or the whole
+// game (game.end_round(seat) and game.end_game(seat) in Lua).
+type EndRequest struct {
+	// Winner is the seat that wins the round (or the game).
+	Winner int `json:"winner"`
+	// Game ends the whole game, not only the round. A ruleset without rounds ends the game either way.
+	Game bool `json:"game,omitempty"`
+}
+
+// Ender is an optional extra of a TableEditor: it lets house rules end a round or a game. End
+// returns a new state (the input is not modified) in which the round, or with req.Game the game,
+// is over with req.Winner as its winner, reached through the ruleset's own end of round and
+// scoring (so a round that ends the game at its target does), and the events that announce it, as
+// the ruleset's own end would emit them. The engine calls it only while Status.Phase is
+// PhasePlaying; a request it cannot honour (a winner that is no seat) is refused with a RuleError.
+type Ender[S any] interface {
+	End(state S, req EndRequest) (S, []Event, error)
+}

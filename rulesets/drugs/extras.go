@@ -212,3 +212,21 @@ func (*Rules) SetTable(s *State, t sdk.Table) (*State, error) {
 	}
 	return c, nil
 }
+
+var _ sdk.Ender[*State] = (*Rules)(nil)
+
+// End ends the game for a house rule, as when winner holds no card left (D-9): DRUGS has no
+// rounds, so ending the round ends the game. The won event's reason is "house_rule".
+func (*Rules) End(s *State, req sdk.EndRequest) (*State, []sdk.Event, error) {
+	if s.Phase != sdk.PhasePlaying {
+		return nil, nil, sdk.Refuse(sdk.CodeGameOver, "the game is already over")
+	}
+	if req.Winner < 0 || req.Winner >= s.Seats {
+		return nil, nil, sdk.Refuse(sdk.CodeHouseRule, "winner %d is not a seat of this %d-seat game", req.Winner, s.Seats)
+	}
+	c := s.Clone()
+	var evs []sdk.Event
+	c.win(req.Winner, "house_rule", &evs)
+	c.record(evs)
+	return c, evs, nil
+}

@@ -103,6 +103,9 @@ type HookCall struct {
 	// RNG is the draws the hook may make; the engine keeps what it consumed only for hooks that may
 	// change the game.
 	RNG *sdk.RNG
+	// CanEnd is true when the hook may end the round or the game (HookResult.End): an after_action
+	// or an action's apply, while the round is being played, of a ruleset that implements sdk.Ender.
+	CanEnd bool
 }
 
 // HookResult is what a hook did. Fields a hook may not set are left at their zero values.
@@ -125,6 +128,39 @@ type HookResult struct {
 	Action *sdk.Action
 	// Log holds what the script printed.
 	Log []string
+	// End, when set, ends the round or the game through the ruleset's sdk.Ender once the hook's
+	// table is in place (only when HookCall.CanEnd).
+	End *sdk.EndRequest
+}
+
+// HouseReport is what a step's house-rule hooks did, for the rule's author and the room's admins
+// (never for players): what the rules printed and, when asked for (ActRequest.Trace,
+// NewGameRequest.Trace), every hook call.
+type HouseReport struct {
+	Log   []HouseLine `json:"log,omitempty"`
+	Calls []HookTrace `json:"calls,omitempty"`
+}
+
+// HouseLine is one line a rule printed (print or game.log) in a hook.
+type HouseLine struct {
+	Rule string `json:"rule"`
+	Hook string `json:"hook"`
+	Text string `json:"text"`
+}
+
+// HookTrace is one hook call of a step.
+type HookTrace struct {
+	Rule string `json:"rule"`
+	// Hook is the Hook constant; Name the action or question (HookOpen, HookApply, HookBot, HookAsk).
+	Hook string `json:"hook"`
+	Name string `json:"name,omitempty"`
+	// Seat is the seat asked about (HookOpen, HookBot), else sdk.NoSeat.
+	Seat int `json:"seat"`
+	// Did says what the call did, in a few words: "refused: REASON", "changed the table",
+	// "ended the round", "answered X", "open", "failed: ERROR"; "" when it did nothing.
+	Did string `json:"did,omitempty"`
+	// Events are the names of the events the call emitted.
+	Events []string `json:"events,omitempty"`
 }
 
 // HouseRuleDescriber is an Engine that reads what a house-rule script declares (its name,
@@ -181,6 +217,11 @@ type houseState struct {
 	RNG    sdk.RNG                   `json:"rng"`
 	Memory map[string]map[string]any `json:"mem,omitempty"`
 	Open   []OpenHouseAction         `json:"open,omitempty"`
+	// report collects the current call's HouseReport; never stored (a stored state is decoded
+	// afresh for every call, so it never outlives one).
+	report *HouseReport
+	// trace asks for every hook call in report.
+	trace bool
 }
 
 func (st *houseState) blocking() *OpenHouseAction {
@@ -356,7 +397,69 @@ func (h *house[S]) call(ctx context.Context, i int, c HookCall) (*HookResult, er
 		rng := h.st.RNG.Clone()
 		c.RNG = &rng
 	}
-	return h.e.cfg.house.Call(ctx, &c)
+	res, err := h.e.cfg.house.Call(ctx, &c)
+	h.record(&c, res, err)
+	return res, err
+}
+
+// record adds what a hook call printed, and with tracing the call itself, to the step's report.
+func (h *house[S]) record(c *HookCall, res *HookResult, err error) {
+	if res != nil && len(res.Log) > 0 {
+		rep := h.st.rep()
+		for _, l := range res.Log {
+			rep.Log = append(rep.Log, HouseLine{Rule: c.Rule.Name, Hook: c.Hook, Text: l})
+		}
+	}
+	if !h.st.trace {
+		return
+	}
+	t := HookTrace{Rule: c.Rule.Name, Hook: c.Hook, Name: c.Name, Seat: sdk.NoSeat}
+	if c.Hook == HookOpen || c.Hook == HookBot {
+		t.Seat = c.Seat
+	}
+	switch {
+	case err != nil:
+		t.Did = "failed: " + err.Error()
+	case res.Refusal != "":
+		t.Did = "refused: " + res.Refusal
+	case res.End != nil && res.End.Game:
+		t.Did = fmt.Sprintf("ended the game, seat %d winning", res.End.Winner)
+	case res.End != nil:
+		t.Did = fmt.Sprintf("ended the round, seat %d winning", res.End.Winner)
+	case res.Changed:
+		t.Did = "changed the table"
+	case res.Answered:
+		t.Did = "answered " + res.Answer
+	case res.Open != nil:
+		t.Did = "open"
+	case res.Action != nil:
+		t.Did = "chose " + res.Action.Type
+	}
+	if res != nil {
+		for _, ev := range res.Events {
+			t.Events = append(t.Events, ev.Name)
+		}
+	}
+	rep := h.st.rep()
+	rep.Calls = append(rep.Calls, t)
+}
+
+// rep returns the report being collected, making it on first use.
+func (st *houseState) rep() *HouseReport {
+	if st.report == nil {
+		st.report = &HouseReport{}
+	}
+	return st.report
+}
+
+// takeReport returns the report collected so far (nil when empty) and starts a new one.
+func (st *houseState) takeReport() *HouseReport {
+	if st == nil || st.report == nil || (len(st.report.Log) == 0 && len(st.report.Calls) == 0) {
+		return nil
+	}
+	r := st.report
+	st.report = nil
+	return r
 }
 
 // edit runs a table-changing hook of every rule that has it, in order, and returns the new state
@@ -384,6 +487,8 @@ func (h *house[S]) editOne(ctx context.Context, i int, c HookCall, s S) (S, []sd
 	t := h.ed.Table(s)
 	c.Table = t
 	c.Status = h.e.r.Status(s)
+	ender, canEnd := any(h.e.r).(sdk.Ender[S])
+	c.CanEnd = canEnd && (c.Hook == HookAfter || c.Hook == HookApply) && c.Status.Phase == sdk.PhasePlaying
 	rng := h.st.RNG.Clone()
 	c.RNG = &rng
 	res, err := h.call(ctx, i, c)
@@ -404,12 +509,23 @@ func (h *house[S]) editOne(ctx context.Context, i int, c HookCall, s S) (S, []sd
 		}
 		s = ns
 	}
+	events := res.Events
+	if res.End != nil {
+		if !c.CanEnd {
+			return s, nil, fmt.Errorf("house rule %q v%d: %s cannot end the round here", name, h.rules[i].Version, c.Hook)
+		}
+		ns, evs, err := ender.End(s, *res.End)
+		if err != nil {
+			return s, nil, fmt.Errorf("house rule %q v%d: %s ended the round, which ruleset %s refuses: %v", name, h.rules[i].Version, c.Hook, h.e.info.ID, err)
+		}
+		s, events = ns, append(slices.Clip(events), evs...)
+	}
 	h.st.Memory[name] = res.Memory
 	if len(res.Memory) == 0 {
 		delete(h.st.Memory, name)
 	}
 	h.st.RNG = rng
-	return s, res.Events, nil
+	return s, events, nil
 }
 
 // before asks every rule's before_action hook; the first refusal wins.

@@ -155,7 +155,7 @@ func (e *engine[S]) resolve(ctx context.Context, ref GameRef, state []byte) (S, 
 	}
 	for i, l := range ref.Tail {
 		var hs *houseState
-		if s, _, hs, err = e.apply(ctx, s, env, l.Action, l.Now); err != nil {
+		if s, _, hs, err = e.apply(ctx, s, env, l.Action, l.Now, false); err != nil {
 			if ctx.Err() != nil {
 				return s, env, ctx.Err()
 			}

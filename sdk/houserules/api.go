@@ -354,6 +354,11 @@ func parseCard(v lua.LValue) (sdk.Card, error) {
 // result reads what the hook handed back.
 func (v *vm) result(c *engine.HookCall, ret lua.LValue) (*engine.HookResult, error) {
 	res := &engine.HookResult{Table: c.Table, Memory: c.Memory}
+	if readOnlyHook(c.Hook) {
+		if err := v.checkUnchanged(c); err != nil {
+			return nil, err
+		}
+	}
 	switch c.Hook {
 	case engine.HookBefore:
 		return res, refusal(res, ret, "before_action")
@@ -387,6 +392,7 @@ func (v *vm) result(c *engine.HookCall, ret lua.LValue) (*engine.HookResult, err
 		return nil, err
 	}
 	res.Events = v.cur.events
+	res.End = v.cur.end
 	return res, nil
 }
 

@@ -2,6 +2,7 @@ package houserules_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -116,8 +117,20 @@ func TestHostileScriptsAreRefusedAndTheGameSurvives(t *testing.T) {
 		{"inventing a card code", `  game.zones.pile[1] = "ZZ"`, fast, []string{"zone pile, position 1", "unknown card code"}},
 		{"a turn that is no seat", `  game.turn = 99`, fast, []string{"left a table ruleset tiny refuses: turn 99 is not a seat"}},
 		{"a fractional turn", `  game.turn = 0.5`, fast, []string{"game.turn must be a whole number"}},
-		{"replacing the zones", `  game.zones = 5`, fast, []string{"game.zones must stay a table"}},
-		{"an unknown counter", `  game.counters.bogus = 1`, fast, []string{`no counter "bogus"`}},
+		{"replacing the zones", `  game.zones = 5`, fast, []string{"line 5: game.zones must be a table, not 5"}},
+		{"an unknown counter", `  game.counters.bogus = 1`, fast, []string{`line 5: ruleset tiny has no counter "bogus" (it has penalty, score.0, score.1)`}},
+		{"an unknown zone", `  game.zones.nowhere = {}`, fast, []string{`line 5: ruleset tiny has no zone "nowhere" (it has deck, hand.0, hand.1, pile)`}},
+		{"an unknown value", `  game.values.mood = "x"`, fast, []string{`line 5: ruleset tiny has no value "mood" (it has none)`}},
+		{"assigning the winner", `  game.winner = 1`, fast, []string{"line 5: game.winner cannot be assigned: end the round with game.end_round(seat)"}},
+		{"assigning the phase", `  game.phase = "game_over"`, fast, []string{"line 5: game.phase cannot be assigned"}},
+		{"assigning the round", `  game.round = 3`, fast, []string{"line 5: game.round is read-only"}},
+		{"assigning the winner after reading it", "  local w = game.winner\n  game.winner = 1", fast, []string{"line 6: game.winner cannot be assigned"}},
+		{"replacing the options", `  game.options = {}`, fast, []string{"line 5: game.options is read-only"}},
+		{"a field the game does not have", `  game.score = 1`, fast, []string{`line 5: the game has no field "score" that a hook can set`}},
+		{"replacing a function", `  game.move = nil`, fast, []string{"line 5: game.move is a function of the SDK"}},
+		{"ending a round the ruleset cannot end", `  game.end_round(0)`, fast, []string{"line 5: game.end_round: ruleset tiny cannot end a round for house rules"}},
+		{"ending with no seat", `  game.end_game(7)`, ends, []string{"line 5: game.end_game(seat): the winner must be a seat from 0 to 1, not 7"}},
+		{"ending twice", "  game.end_round(0)\n  game:end_game(1)", ends, []string{"line 6: game.end_game: this hook has already ended the round"}},
 		{"flooding events", `  for i = 1, 1000 do game.emit("spam") end`, fast, []string{"more than 32 events"}},
 		{"a huge memory value", `  game.memory.big = string.rep("x", 100000)`, fast, []string{"game.memory.big is 100000 bytes"}},
 		{"a table in memory", `  game.memory.t = {}`, fast, []string{"memory keeps only strings, numbers and booleans"}},
@@ -141,7 +154,63 @@ func TestMemoryAndPatternBombs(t *testing.T) {
 	})
 }
 
-var fast = tinyEngine()
+var (
+	fast = tinyEngine()
+	// ends is tiny with an sdk.Ender: house rules may end its game.
+	ends = engine.New[tinyState](tinyEnds{}, houserules.Enable())
+)
+
+// tinyEnds is tiny whose game a house rule may end.
+type tinyEnds struct{ tiny }
+
+func (tinyEnds) End(s tinyState, req sdk.EndRequest) (tinyState, []sdk.Event, error) {
+	s = s.clone()
+	s.Phase, s.Winner = sdk.PhaseGameOver, req.Winner
+	return s, []sdk.Event{{Name: "won", Seat: req.Winner}}, nil
+}
+
+// TestReadOnlyHooksCannotChangeTheGame: a change in a hook whose changes would be lost is an
+// error (with its line where a metamethod sees it), never a silent no-op.
+func TestReadOnlyHooksCannotChangeTheGame(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ name, body, want string }{
+		{"turn", "  game.turn = 1", "line 4: before_action cannot change the game (game.turn)"},
+		{"a new counter", "  game.counters.x = 1", "line 4: before_action cannot change the game (game.counters)"},
+		{"a zone in place", `  table.insert(game.zones.pile, "KS")`, "before_action changed the game, which it cannot"},
+		{"a counter in place", "  game.counters.penalty = 3", "before_action changed the game, which it cannot"},
+		{"ending the round", "  game.end_round(0)", "line 4: game.end_round works only in after_action or an action's apply, not in before_action"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			st := start(t, ends, nil, rule(header("ro")+"function before_action(game, action)\n"+tc.body+"\nend\n"))
+			_, err := ends.Act(context.Background(), &engine.ActRequest{State: st.State, Action: play(0, "5H")})
+			refused(t, err, tc.want)
+		})
+	}
+}
+
+// TestAHouseRuleEndsTheGame: game.end_game(seat) in after_action ends the game through the
+// ruleset's End, and on_round_end runs after it.
+func TestAHouseRuleEndsTheGame(t *testing.T) {
+	t.Parallel()
+	src := header("ender") + `function after_action(game, action)
+  if action.type == "play" then game.end_game(1) end
+end
+function on_round_end(game) game.emit("seen", {seat = game.winner, data = {phase = game.phase}}) end
+`
+	st := act(t, ends, start(t, ends, nil, rule(src)), play(0, "5H"))
+	if st.Status.Phase != sdk.PhaseGameOver || st.Status.Winner != 1 {
+		t.Fatalf("status %+v, want game_over won by seat 1", st.Status)
+	}
+	var names []string
+	for _, ev := range st.Events {
+		names = append(names, fmt.Sprintf("%s/%d", ev.Name, ev.Seat))
+	}
+	if diff := cmp.Diff([]string{"played/0", "turn/1", "won/1", "seen/1"}, names); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+}
 
 type hostileCase struct {
 	name string

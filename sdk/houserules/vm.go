@@ -21,6 +21,9 @@ type vm struct {
 	// game's lazy fields.
 	fns      map[string]*lua.LFunction
 	gameMeta *lua.LTable
+	// partMeta is the metatable of game.zones, game.counters and game.values: it refuses names the
+	// ruleset does not have.
+	partMeta *lua.LTable
 }
 
 // callState is what one hook call accumulates.
@@ -32,6 +35,11 @@ type callState struct {
 	events []sdk.Event
 	log    []string
 	logLen int
+	// options and eventList are game.options and game.events once built: kept here, not in the
+	// game table, so that assigning either field reaches __newindex and fails.
+	options, eventList *lua.LTable
+	// end is the round's or game's end the hook asked for (game.end_round, game.end_game).
+	end *sdk.EndRequest
 }
 
 // Lua state sizes: enough for any reasonable hook, small enough that a runaway recursion or
@@ -113,8 +121,10 @@ func newVM(r *Runner) *vm {
 		"move": L.NewFunction(v.move), "emit": L.NewFunction(v.emit), "random": L.NewFunction(v.random),
 		"choose": L.NewFunction(v.choose), "next_seat": L.NewFunction(v.nextSeat), "top": L.NewFunction(v.top),
 		"hand": L.NewFunction(v.hand), "log": L.NewFunction(v.print),
+		"end_round": L.NewFunction(v.endRound(false)), "end_game": L.NewFunction(v.endRound(true)),
 	}
-	v.gameMeta = v.table(map[string]lua.LValue{"__index": L.NewFunction(v.gameIndex), "__metatable": lua.LFalse})
+	v.gameMeta = v.table(map[string]lua.LValue{"__index": L.NewFunction(v.gameIndex), "__newindex": L.NewFunction(v.gameNewIndex), "__metatable": lua.LFalse})
+	v.partMeta = v.table(map[string]lua.LValue{"__newindex": L.NewFunction(v.partNewIndex), "__metatable": lua.LFalse})
 	return v
 }
 
@@ -228,9 +238,10 @@ func (v *vm) gameTable() *lua.LTable {
 	return g
 }
 
-// gameIndex is the game table's __index: it builds a field on first use (and keeps it in the
-// table, where the hook's changes are read back from) or finds a function. Tables fill their keys
-// in sorted order so pairs() walks them the same way every time.
+// gameIndex is the game table's __index: it builds a field on first use (and keeps the tables a
+// hook may change in the game table, where its changes are read back from) or finds a function.
+// Numbers and words are not kept, so that every write to them reaches gameNewIndex. Tables fill
+// their keys in sorted order so pairs() walks them the same way every time.
 func (v *vm) gameIndex(L *lua.LState) int {
 	g, key := L.CheckTable(1), L.Get(2)
 	k, ok := key.(lua.LString)
@@ -241,53 +252,52 @@ func (v *vm) gameIndex(L *lua.LState) int {
 	c := v.cur.call
 	var val lua.LValue
 	switch string(k) {
-	case "ruleset":
-		val = lua.LString(c.Ruleset)
-	case "hook":
-		val = lua.LString(c.Hook)
-	case "seats":
-		val = lua.LNumber(c.Status.Seats)
-	case "turn":
-		val = lua.LNumber(c.Table.Turn)
-	case "direction":
-		val = lua.LNumber(c.Table.Direction)
-	case "phase":
-		val = lua.LString(c.Status.Phase)
-	case "round":
-		val = lua.LNumber(c.Status.Round)
-	case "winner":
-		val = lua.LNumber(c.Status.Winner)
+	case "ruleset", "hook", "seats", "turn", "direction", "phase", "round", "winner":
+		L.Push(v.scalar(string(k)))
+		return 1
 	case "zones":
 		t := L.CreateTable(0, len(c.Table.Zones))
 		for _, name := range sortedKeys(c.Table.Zones) {
 			t.RawSetString(name, v.cardList(c.Table.Zones[name]))
 		}
+		t.Metatable = v.partMeta
 		val = t
 	case "counters":
 		t := L.CreateTable(0, len(c.Table.Counters))
 		for _, k := range sortedKeys(c.Table.Counters) {
 			t.RawSetString(k, lua.LNumber(c.Table.Counters[k]))
 		}
+		t.Metatable = v.partMeta
 		val = t
 	case "values":
-		val = v.stringMap(c.Table.Values)
+		t := v.stringMap(c.Table.Values)
+		t.Metatable = v.partMeta
+		val = t
 	case "options":
-		t := L.CreateTable(0, len(c.Rule.Options))
-		for _, k := range sortedKeys(c.Rule.Options) {
-			t.RawSetString(k, toLua(c.Rule.Options[k]))
+		if v.cur.options == nil {
+			t := L.CreateTable(0, len(c.Rule.Options))
+			for _, k := range sortedKeys(c.Rule.Options) {
+				t.RawSetString(k, toLua(c.Rule.Options[k]))
+			}
+			v.cur.options = t
 		}
-		val = t
+		L.Push(v.cur.options)
+		return 1
 	case "events":
-		t := L.CreateTable(len(c.Events), 0)
-		for i, ev := range c.Events {
-			e := L.CreateTable(0, 4)
-			e.RawSetString("name", lua.LString(ev.Name))
-			e.RawSetString("seat", lua.LNumber(ev.Seat))
-			e.RawSetString("cards", v.cardList(ev.Cards))
-			e.RawSetString("data", v.stringMap(ev.Data))
-			t.RawSetInt(i+1, e)
+		if v.cur.eventList == nil {
+			t := L.CreateTable(len(c.Events), 0)
+			for i, ev := range c.Events {
+				e := L.CreateTable(0, 4)
+				e.RawSetString("name", lua.LString(ev.Name))
+				e.RawSetString("seat", lua.LNumber(ev.Seat))
+				e.RawSetString("cards", v.cardList(ev.Cards))
+				e.RawSetString("data", v.stringMap(ev.Data))
+				t.RawSetInt(i+1, e)
+			}
+			v.cur.eventList = t
 		}
-		val = t
+		L.Push(v.cur.eventList)
+		return 1
 	case "memory":
 		t := L.CreateTable(0, len(c.Memory))
 		for _, k := range sortedKeys(c.Memory) {
@@ -305,6 +315,30 @@ func (v *vm) gameIndex(L *lua.LState) int {
 	g.RawSetString(string(k), val)
 	L.Push(val)
 	return 1
+}
+
+// scalar is one of the game's numbers or words, as the call gives it.
+func (v *vm) scalar(key string) lua.LValue {
+	c := v.cur.call
+	switch key {
+	case "ruleset":
+		return lua.LString(c.Ruleset)
+	case "hook":
+		return lua.LString(c.Hook)
+	case "seats":
+		return lua.LNumber(c.Status.Seats)
+	case "turn":
+		return lua.LNumber(c.Table.Turn)
+	case "direction":
+		return lua.LNumber(c.Table.Direction)
+	case "phase":
+		return lua.LString(c.Status.Phase)
+	case "round":
+		return lua.LNumber(c.Status.Round)
+	case "winner":
+		return lua.LNumber(c.Status.Winner)
+	}
+	return lua.LNil
 }
 
 func (v *vm) stringMap(m map[string]string) *lua.LTable {

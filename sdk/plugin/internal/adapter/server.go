@@ -124,7 +124,7 @@ func (s *Server) act(ctx context.Context, req *pb.ActRequest, done *func()) (res
 		return s.step("act", nil, err)
 	}
 	ar := &engine.ActRequest{GameRef: ref, State: req.State, Action: a, Now: req.Now, NoViews: req.NoViews, NoSpectator: req.NoSpectator,
-		OmitState: req.OmitState, Phase: req.Phase, DryRun: req.DryRun, Patches: req.Patches}
+		OmitState: req.OmitState, Phase: req.Phase, DryRun: req.DryRun, Patches: req.Patches, Trace: req.Trace}
 	var bp *[]byte
 	if done != nil && !req.NoViews {
 		bp = viewBufs.Get().(*[]byte)
