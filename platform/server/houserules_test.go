@@ -187,8 +187,16 @@ func testHouseRuleEndToEnd(t *testing.T, dialect string, p *plugin.Process) {
 	if diff := cmp.Diff(wantOpts, up.HouseRule.Versions[0].Options); diff != "" {
 		t.Errorf("declared options -want +got:\n%s", diff)
 	}
-	if len(up.DryRun) != houseDryRun.Games || up.DryRun[0].Actions == 0 {
-		t.Errorf("dry run: %+v, want %d games played", up.DryRun, houseDryRun.Games)
+	// Last Card seats 2 to 4: one game per seat count, more than houseDryRun.Games.
+	var seats []int
+	for _, g := range up.DryRun {
+		seats = append(seats, g.Seats)
+	}
+	if diff := cmp.Diff([]int{2, 3, 4}, seats); diff != "" || up.DryRun[0].Actions == 0 {
+		t.Errorf("dry run: %+v, want a game of each seat count (-want +got):\n%s", up.DryRun, diff)
+	}
+	if h := up.DryRun[0].Hooks; len(h) != 1 || h[0].Hook != "on_round_end" || h[0].Calls == 0 {
+		t.Errorf("dry run game 1 hooks: %+v, want on_round_end called", h)
 	}
 	alice.refused("POST", "/api/house-rules", map[string]any{"source": bonus, "rulesets": []string{"lastcard"}}, 409, "name_taken", "new version")
 	alice.refused("POST", "/api/house-rules/winner-bonus/versions", map[string]any{"source": bonus}, 409, "unchanged", "version 1")
@@ -479,4 +487,23 @@ func testHouseRuleHostileUploads(t *testing.T, dialect string, p *plugin.Process
 	// The plugin survived them all: a good rule still uploads.
 	var up houseRuleResp
 	alice.must("POST", "/api/house-rules", map[string]any{"source": exampleRule(t, "winner-bonus.lua"), "rulesets": []string{"lastcard"}}, &up)
+}
+
+// TestUploadDryRunCoversEverySeatCount: the upload's dry run plays every seat count the ruleset
+// allows, however few games it is set to, so a rule that breaks only at 5 seats is refused.
+func TestUploadDryRunCoversEverySeatCount(t *testing.T) {
+	p, d := variantPlugin(t, "hotspot")
+	if d.MaxSeats < 5 {
+		t.Fatalf("hotspot seats at most %d", d.MaxSeats)
+	}
+	five := "name = \"five-breaks\"\ndescription = \"Breaks at five seats.\"\nfunction after_action(game, action)\n" +
+		"  if game.seats >= 5 then error(\"too many seats\") end\nend\n"
+	for _, dialect := range []string{"sqlite", "postgres"} {
+		t.Run(dialect, func(t *testing.T) {
+			e := newHouseEnv(t, dialect, map[string]engine.Engine{"hotspot": p})
+			alice := e.register("Alice")
+			alice.refused("POST", "/api/house-rules", map[string]any{"source": five, "rulesets": []string{"hotspot"}},
+				400, "bad_house_rule", "(5 seats,", `house rule "five-breaks"`, "line 4", "too many seats")
+		})
+	}
 }

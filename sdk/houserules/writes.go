@@ -151,15 +151,7 @@ func (v *vm) endRound(game bool) lua.LGFunction {
 }
 
 // hookName names a call's hook for messages: "before_action", "actions.swap.open", "answers.may_play".
-func hookName(c *engine.HookCall) string {
-	switch c.Hook {
-	case engine.HookOpen, engine.HookApply, engine.HookBot:
-		return "actions." + c.Name + "." + c.Hook
-	case engine.HookAsk:
-		return "answers." + c.Name
-	}
-	return c.Hook
-}
+func hookName(c *engine.HookCall) string { return engine.HookTrace{Hook: c.Hook, Name: c.Name}.Where() }
 
 // luaKey shows a table key as a script writes it.
 func luaKey(k lua.LValue) string {

@@ -75,3 +75,55 @@ func TestRulesCheck(t *testing.T) {
 		})
 	}
 }
+
+// TestRulesCheckShowsLogTraceAndCounts: what a rule prints shows under each game (cut at
+// --log-lines), --trace lists the hook calls, and the counts name a hook that never did anything.
+func TestRulesCheckShowsLogTraceAndCounts(t *testing.T) {
+	t.Parallel()
+	chatty := writeRule(t, "name = \"chatty\"\ndescription = \"says what was played\"\n"+
+		"function before_action(game, action)\n  if action.type == \"nothing-ever\" then return \"no\" end\nend\n"+
+		"function after_action(game, action)\n  if action.type == \"play\" then game.log(\"played\", action.cards[1]) end\n"+
+		"  if action.type == \"draw\" and not game.memory.bonus then game.memory.bonus = true; game.emit(\"first_draw\") end\nend\n")
+	cases := []struct {
+		name  string
+		trace bool
+		want  []string
+		not   []string
+	}{
+		{"log and counts", false, []string{
+			"ok    game 1: 2 seats",
+			", after_action: played\t",
+			"more lines of game 1 not shown",
+			"before_action ",
+			"note  never did anything: before_action (is its condition ever true",
+			"2 passed, 0 failed",
+		}, []string{"trace "}},
+		{"trace", true, []string{
+			"      trace action 1 (",
+			"): chatty after_action: nothing",
+			"): chatty after_action: nothing; events first_draw",
+			"): chatty before_action: nothing",
+		}, []string{"not shown"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var out strings.Builder
+			err := runRulesCheck(context.Background(), &out, inProcess(true), rulesCheck{file: chatty, ruleset: "lastcard", games: 2, seed: 1, maxSteps: 5000,
+				options: []string{"target=single"}, trace: tc.trace, logLines: 2})
+			if err != nil {
+				t.Fatalf("error %v\n%s", err, out.String())
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("output lacks %q:\n%s", w, out.String())
+				}
+			}
+			for _, n := range tc.not {
+				if strings.Contains(out.String(), n) {
+					t.Errorf("output has %q:\n%s", n, out.String())
+				}
+			}
+		})
+	}
+}
