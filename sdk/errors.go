@@ -15,12 +15,23 @@ var ErrRuleset = errors.New("ruleset failure")
 
 // RuleError is a refused action: a player's mistake, with a reason a player can read.
 // Code is a stable machine word ("not_your_turn", "no_match"); Reason is the sentence to show.
+// Detail, when set, is the full story for the people who can act on it (a house rule's author,
+// the room's host and admins: the script's error with its line), which Reason words for players
+// (`house rule "x" failed; the action was not applied`).
 type RuleError struct {
 	Code   string `json:"code"`
 	Reason string `json:"reason"`
+	Detail string `json:"detail,omitempty"`
 }
 
-func (e *RuleError) Error() string { return e.Reason }
+// Error is the Detail when there is one, else the Reason: logs and tools get the full story;
+// what a player is shown is Reason.
+func (e *RuleError) Error() string {
+	if e.Detail != "" {
+		return e.Detail
+	}
+	return e.Reason
+}
 
 // Is makes errors.Is(err, ErrIllegal) true for every RuleError.
 func (e *RuleError) Is(target error) bool { return target == ErrIllegal }

@@ -118,7 +118,7 @@ func (e *engine[S]) apply(ctx context.Context, s S, env envelope, a sdk.Action, 
 		}
 		h.st.trace = trace
 		if res.State, res.Events, err = h.act(ctx, s, &ActRequest{Action: a, Now: now}); err != nil {
-			return s, nil, nil, houseErr(err)
+			return s, nil, nil, houseActErr(err)
 		}
 		hs = h.st
 	} else {

@@ -306,6 +306,48 @@ func houseErr(err error) error {
 	return &sdk.RuleError{Code: sdk.CodeHouseRule, Reason: err.Error()}
 }
 
+// RuleFailure is a house rule that failed (a runner's error names its rule with this method):
+// the engine words it for players as "house rule X failed" and keeps the error as the refusal's
+// Detail.
+type RuleFailure interface {
+	error
+	RuleName() string
+}
+
+// ruleFailure is a failure the engine finds in what a rule's hook did (a broken card invariant,
+// a table the ruleset refuses).
+type ruleFailure struct {
+	rule string
+	msg  string
+}
+
+func (e *ruleFailure) Error() string    { return e.msg }
+func (e *ruleFailure) RuleName() string { return e.rule }
+
+// failed returns the engine's failure of rule i, its message prefixed with the rule's name and
+// version (when it has one).
+func (h *house[S]) failed(i int, format string, args ...any) error {
+	r := h.rules[i]
+	label := fmt.Sprintf("house rule %q", r.Name)
+	if r.Version > 0 {
+		label += fmt.Sprintf(" v%d", r.Version)
+	}
+	return &ruleFailure{rule: r.Name, msg: label + ": " + fmt.Sprintf(format, args...)}
+}
+
+// houseActErr is houseErr for an action: a rule that failed refuses it with a reason for players
+// ("house rule X failed; the action was not applied"), never the script's error, which is the
+// refusal's Detail for the rule's author and the room's admins. A refusal a hook chose passes as
+// it is: the rule's own reason.
+func houseActErr(err error) error {
+	var rf RuleFailure
+	if errors.As(err, &rf) && !errors.Is(err, sdk.ErrIllegal) && !errors.Is(err, sdk.ErrRuleset) &&
+		!errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+		return &sdk.RuleError{Code: sdk.CodeHouseRule, Reason: fmt.Sprintf("house rule %q failed; the action was not applied", rf.RuleName()), Detail: err.Error()}
+	}
+	return houseErr(err)
+}
+
 // openHouse readies a game's house rules; errors are plain (the caller decides their kind).
 func (e *engine[S]) openHouse(ctx context.Context, rules []sdk.HouseRule, st *houseState) (*house[S], error) {
 	names := make([]string, len(rules))
@@ -501,22 +543,22 @@ func (h *house[S]) editOne(ctx context.Context, i int, c HookCall, s S) (S, []sd
 	name := h.rules[i].Name
 	if res.Changed {
 		if diff := sdk.CardDiff(tableCards(t), tableCards(res.Table)); diff != "" {
-			return s, nil, fmt.Errorf("house rule %q v%d: %s broke the card invariant (every card exactly once): %s", name, h.rules[i].Version, c.Hook, diff)
+			return s, nil, h.failed(i, "%s broke the card invariant (every card exactly once): %s", c.Hook, diff)
 		}
 		ns, err := h.ed.SetTable(s, res.Table)
 		if err != nil {
-			return s, nil, fmt.Errorf("house rule %q v%d: %s left a table ruleset %s refuses: %v", name, h.rules[i].Version, c.Hook, h.e.info.ID, err)
+			return s, nil, h.failed(i, "%s left a table ruleset %s refuses: %v", c.Hook, h.e.info.ID, err)
 		}
 		s = ns
 	}
 	events := res.Events
 	if res.End != nil {
 		if !c.CanEnd {
-			return s, nil, fmt.Errorf("house rule %q v%d: %s cannot end the round here", name, h.rules[i].Version, c.Hook)
+			return s, nil, h.failed(i, "%s cannot end the round here", c.Hook)
 		}
 		ns, evs, err := ender.End(s, *res.End)
 		if err != nil {
-			return s, nil, fmt.Errorf("house rule %q v%d: %s ended the round, which ruleset %s refuses: %v", name, h.rules[i].Version, c.Hook, h.e.info.ID, err)
+			return s, nil, h.failed(i, "%s ended the round, which ruleset %s refuses: %v", c.Hook, h.e.info.ID, err)
 		}
 		s, events = ns, append(slices.Clip(events), evs...)
 	}

@@ -66,7 +66,8 @@ func observe(t *testing.T, eng engine.Engine, st *engine.Step) sdk.Observation {
 
 func rule(src string) sdk.HouseRule { return sdk.HouseRule{Version: 3, Source: src} }
 
-// refused checks that err is a house-rule refusal whose reason holds every want.
+// refused checks that err is a house-rule refusal whose full text (its Detail, else its reason)
+// holds every want.
 func refused(t *testing.T, err error, want ...string) {
 	t.Helper()
 	re, ok := sdk.AsRefusal(err)
@@ -74,8 +75,8 @@ func refused(t *testing.T, err error, want ...string) {
 		t.Fatalf("want a refusal, got %v", err)
 	}
 	for _, w := range want {
-		if !strings.Contains(re.Reason, w) {
-			t.Errorf("reason %q does not contain %q", re.Reason, w)
+		if !strings.Contains(re.Error(), w) {
+			t.Errorf("refusal %q does not contain %q", re.Error(), w)
 		}
 	}
 }
@@ -96,20 +97,24 @@ func TestHostileScriptsAreRefusedAndTheGameSurvives(t *testing.T) {
 		{"string.rep bomb", `  local s = string.rep("x", 1e9)`, fast, []string{"string.rep: a result of 1000000000 bytes is over"}},
 		{"string.rep as a method", `  local s = ("xy"):rep(1e9, ",")`, fast, []string{"string.rep"}},
 		{"huge format width", `  local s = string.format("%999999999d", 1)`, fast, []string{"capped at 99"}},
-		{"os.execute", `  os.execute("touch /tmp/cardhouse-pwned")`, fast, []string{"line 5", "attempt to index"}},
-		{"io.open", `  io.open("/etc/passwd")`, fast, []string{"line 5", "attempt to index"}},
-		{"require", `  require("os")`, fast, []string{"line 5", "attempt to call"}},
-		{"load", `  load("return 1")()`, fast, []string{"attempt to call"}},
-		{"loadstring", `  loadstring("return 1")()`, fast, []string{"attempt to call"}},
-		{"dofile", `  dofile("/etc/passwd")`, fast, []string{"attempt to call"}},
-		{"debug", `  debug.traceback()`, fast, []string{"attempt to index"}},
-		{"getfenv", `  getfenv(1).x = 1`, fast, []string{"attempt to call"}},
-		{"collectgarbage", `  collectgarbage()`, fast, []string{"attempt to call"}},
-		{"coroutines", `  coroutine.create(function() end)`, fast, []string{"attempt to index"}},
-		{"string.dump", `  string.dump(print)`, fast, []string{"attempt to call"}},
+		{"os.execute", `  os.execute("touch /tmp/cardhouse-pwned")`, fast, []string{"line 5: os.execute: os is not available in house rules (see"}},
+		{"io.open", `  io.open("/etc/passwd")`, fast, []string{"line 5: io.open: io is not available in house rules"}},
+		{"require", `  require("os")`, fast, []string{"line 5: require is not available in house rules"}},
+		{"load", `  load("return 1")()`, fast, []string{"line 5: load is not available in house rules"}},
+		{"loadstring", `  loadstring("return 1")()`, fast, []string{"loadstring is not available in house rules"}},
+		{"dofile", `  dofile("/etc/passwd")`, fast, []string{"dofile is not available in house rules"}},
+		{"debug", `  debug.traceback()`, fast, []string{"debug.traceback: debug is not available in house rules"}},
+		{"getfenv", `  getfenv(1).x = 1`, fast, []string{"getfenv is not available in house rules"}},
+		{"collectgarbage", `  collectgarbage()`, fast, []string{"collectgarbage is not available in house rules"}},
+		{"coroutines", `  coroutine.create(function() end)`, fast, []string{"coroutine.create: coroutine is not available in house rules"}},
+		{"string.dump", `  string.dump(print)`, fast, []string{"string.dump is not available in house rules"}},
+		{"calling a misspelt function", `  game.nope(1)`, fast, []string{"line 5: attempt to call game.nope, which is not a function (misspelt, or nil?) (in after_action)"}},
+		{"calling a misspelt library function", `  local r = cards.rnk("QH")`, fast, []string{"line 5: attempt to call cards.rnk, which is not a function"}},
+		{"calling a method that is not there", "  local t = {}\n  t:go()", fast, []string{"line 6: attempt to call t:go, which is not a function"}},
+		{"two calls on the failing line", `  print(nope())`, fast, []string{"line 5: attempt to call something that is not a function (this line calls print, nope)"}},
 		{"changing the string library", `  string.rep = function() return "" end`, fast, []string{"string is read-only"}},
 		{"changing the string metatable", `  getmetatable("").__index = {}`, fast, []string{"attempt to index"}},
-		{"rawset on a library", `  rawset(string, "rep", print)`, fast, []string{"attempt to call"}},
+		{"rawset on a library", `  rawset(string, "rep", print)`, fast, []string{"rawset is not available in house rules"}},
 		{"endless recursion", "  local function f() return 1 + f() end\n  f()", fast, []string{"stack overflow"}},
 		{"unpacking too much", `  unpack({}, 1, 1e8)`, fast, []string{"unpack: 100000000 values, over the cap"}},
 		{"losing cards", `  game.zones["hand.1"] = {}`, fast, []string{"after_action broke the card invariant", "5C"}},
@@ -235,6 +240,10 @@ func runHostile(t *testing.T, parallel bool, cases []hostileCase) {
 			refused(t, err, tc.want...)
 			if re, _ := sdk.AsRefusal(err); re != nil && re.Code != sdk.CodeHouseRule {
 				t.Errorf("code %q, want %q", re.Code, sdk.CodeHouseRule)
+			}
+			// A player is told the rule failed, never the script's error.
+			if re, _ := sdk.AsRefusal(err); re != nil && re.Reason != `house rule "hostile" failed; the action was not applied` {
+				t.Errorf("the player's reason is %q", re.Reason)
 			}
 			// Nothing changed, and the same game goes on.
 			if diff := cmp.Diff(before, observe(t, tc.eng, st)); diff != "" {

@@ -15,6 +15,8 @@ type vm struct {
 	r   *Runner
 	L   *lua.LState
 	cur *callState
+	// sc is the script being run, for messages.
+	sc *script
 	// envMeta is the metatable of every call's globals: reads fall through to the read-only sandbox.
 	envMeta *lua.LTable
 	// fns are the game table's functions, made once per state; gameMeta finds them and builds the
@@ -104,6 +106,7 @@ func newVM(r *Runner) *vm {
 	stringLib := v.stringLib()
 	L.SetMetatable(lua.LString(""), v.table(map[string]lua.LValue{"__index": stringLib, "__metatable": lua.LFalse}))
 
+	v.unavailable(base, stringLib)
 	base.RawSetString("table", v.readOnly(tableLib, "table"))
 	base.RawSetString("math", v.readOnly(mathLib, "math"))
 	base.RawSetString("string", v.readOnly(stringLib, "string"))
@@ -126,6 +129,37 @@ func newVM(r *Runner) *vm {
 	v.gameMeta = v.table(map[string]lua.LValue{"__index": L.NewFunction(v.gameIndex), "__newindex": L.NewFunction(v.gameNewIndex), "__metatable": lua.LFalse})
 	v.partMeta = v.table(map[string]lua.LValue{"__newindex": L.NewFunction(v.partNewIndex), "__metatable": lua.LFalse})
 	return v
+}
+
+// sandboxHint ends the message of everything the sandbox leaves out.
+const sandboxHint = "not available in house rules (see \"The sandbox and its limits\" in docs/house-rules.md)"
+
+// unavailable puts stand-ins for what the sandbox leaves out into base (and string.dump into
+// stringLib): using one fails with a message saying so, instead of "attempt to index a nil value".
+func (v *vm) unavailable(base, stringLib *lua.LTable) {
+	for _, lib := range []string{"os", "io", "debug", "package", "coroutine"} {
+		fail := v.L.NewFunction(func(L *lua.LState) int {
+			if k, ok := L.Get(2).(lua.LString); ok {
+				L.RaiseError("%s.%s: %s is %s", lib, string(k), lib, sandboxHint)
+			}
+			L.RaiseError("%s is %s", lib, sandboxHint)
+			return 0
+		})
+		t := v.L.NewTable()
+		t.Metatable = v.table(map[string]lua.LValue{"__index": fail, "__newindex": fail, "__call": fail, "__metatable": lua.LFalse})
+		base.RawSetString(lib, t)
+	}
+	for _, fn := range []string{"require", "module", "load", "loadstring", "loadfile", "dofile", "getfenv", "setfenv",
+		"rawset", "collectgarbage", "newproxy"} {
+		base.RawSetString(fn, v.L.NewFunction(func(L *lua.LState) int {
+			L.RaiseError("%s is %s", fn, sandboxHint)
+			return 0
+		}))
+	}
+	stringLib.RawSetString("dump", v.L.NewFunction(func(L *lua.LState) int {
+		L.RaiseError("string.dump is %s", sandboxHint)
+		return 0
+	}))
 }
 
 func (v *vm) table(fields map[string]lua.LValue) *lua.LTable {

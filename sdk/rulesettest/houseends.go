@@ -72,7 +72,7 @@ func HouseRuleEnds(t *testing.T, e engine.Engine, seats int, options map[string]
 		HouseRules: []sdk.HouseRule{{Name: "bad-write", Source: badWrite}},
 		Bot:        botplay.EngineBot(e, botplay.Level(firstLevel(ctx, e)), func(t *botplay.Turn) uint64 { return uint64(t.N + 1) }), MaxSteps: 50})
 	re, ok := sdk.AsRefusal(err)
-	if !ok || re.Code != sdk.CodeHouseRule || !strings.Contains(re.Reason, "line 4") || !strings.Contains(re.Reason, "game.winner cannot be assigned") {
+	if !ok || re.Code != sdk.CodeHouseRule || !strings.Contains(re.Error(), "line 4") || !strings.Contains(re.Error(), "game.winner cannot be assigned") {
 		t.Errorf("assigning game.winner: %v, want a house_rule refusal naming line 4", err)
 	}
 	return round, game

@@ -47,7 +47,7 @@ func (s *Server) errorToPB(op string, err error) (*pb.Error, error) {
 		return &pb.Error{Kind: &pb.Error_Failure{Failure: &pb.Failure{Ruleset: fe.Ruleset, Op: fe.Op, Message: fmt.Sprint(fe.Err)}}}, nil
 	}
 	if re, ok := sdk.AsRefusal(err); ok {
-		return &pb.Error{Kind: &pb.Error_Refusal{Refusal: &pb.Refusal{Code: re.Code, Reason: re.Reason}}}, nil
+		return &pb.Error{Kind: &pb.Error_Refusal{Refusal: &pb.Refusal{Code: re.Code, Reason: re.Reason, Detail: re.Detail}}}, nil
 	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		return nil, status.FromContextError(err).Err()

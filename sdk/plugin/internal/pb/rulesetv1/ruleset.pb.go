@@ -297,9 +297,11 @@ func (x *Logged) GetNow() int64 {
 
 // Refusal is sdk.RuleError: a player's mistake; the game goes on unchanged.
 type Refusal struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Code          string                 `protobuf:"bytes,1,opt,name=code,proto3" json:"code,omitempty"`
-	Reason        string                 `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Code   string                 `protobuf:"bytes,1,opt,name=code,proto3" json:"code,omitempty"`
+	Reason string                 `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
+	// detail is sdk.RuleError.Detail: the full error for the rule's author and admins.
+	Detail        string `protobuf:"bytes,3,opt,name=detail,proto3" json:"detail,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -344,6 +346,13 @@ func (x *Refusal) GetCode() string {
 func (x *Refusal) GetReason() string {
 	if x != nil {
 		return x.Reason
+	}
+	return ""
+}
+
+func (x *Refusal) GetDetail() string {
+	if x != nil {
+		return x.Detail
 	}
 	return ""
 }
@@ -2478,10 +2487,11 @@ const file_ruleset_proto_rawDesc = "" +
 	"\x04tail\x18\x03 \x03(\v2\x1c.cardhouse.ruleset.v1.LoggedR\x04tail\"P\n" +
 	"\x06Logged\x124\n" +
 	"\x06action\x18\x01 \x01(\v2\x1c.cardhouse.ruleset.v1.ActionR\x06action\x12\x10\n" +
-	"\x03now\x18\x02 \x01(\x03R\x03now\"5\n" +
+	"\x03now\x18\x02 \x01(\x03R\x03now\"M\n" +
 	"\aRefusal\x12\x12\n" +
 	"\x04code\x18\x01 \x01(\tR\x04code\x12\x16\n" +
-	"\x06reason\x18\x02 \x01(\tR\x06reason\"M\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\x12\x16\n" +
+	"\x06detail\x18\x03 \x01(\tR\x06detail\"M\n" +
 	"\aFailure\x12\x18\n" +
 	"\aruleset\x18\x01 \x01(\tR\aruleset\x12\x0e\n" +
 	"\x02op\x18\x02 \x01(\tR\x02op\x12\x18\n" +
