@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -25,8 +28,62 @@ func newRulesCmd() *cobra.Command {
 		Use:   "rules",
 		Short: "Tools for house-rule scripts (Lua)",
 	}
-	cmd.AddCommand(newRulesCheckCmd())
+	cmd.AddCommand(newRulesCheckCmd(), newRulesReferenceCmd())
 	return cmd
+}
+
+// newRulesReferenceCmd is `cardhouse rules reference --ruleset ID [--out DIR]`: the modder's
+// reference of a variant (houserules.Reference), written to DIR/ID.md.
+func newRulesReferenceCmd() *cobra.Command {
+	var ruleset, out, plugins string
+	cmd := &cobra.Command{
+		Use:   "reference --ruleset ID [--out DIR]",
+		Short: "Write a variant's reference for house-rule authors (zones, counters, values, actions, card codes, questions)",
+		Long: `Write the modder's reference of a variant, generated from the ruleset itself through its plugin
+process: the zones, counters and values a house rule sees (read by a probe rule in a few bot
+games), the actions its views offer and their fields, its card codes and the questions it asks
+house rules. The file is DIR/ID.md (default docs/house-rules/ID.md); the committed ones are
+checked by a test, so regenerate them when a variant changes.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			defer stop()
+			return runRulesReference(ctx, cmd.OutOrStdout(), openEngines, plugins, ruleset, out)
+		},
+	}
+	cmd.Flags().StringVar(&ruleset, "ruleset", "", "ruleset id (required)")
+	cmd.Flags().StringVar(&out, "out", filepath.Join("docs", "house-rules"), "folder to write ID.md into")
+	cmd.Flags().StringVar(&plugins, "plugins", os.Getenv(pluginsEnv), "folder of external ruleset plugins (default $"+pluginsEnv+")")
+	_ = cmd.MarkFlagRequired("ruleset")
+	return cmd
+}
+
+// runRulesReference writes the reference of ruleset into dir/ID.md and says so on w.
+func runRulesReference(ctx context.Context, w io.Writer, open engineOpener, plugins, ruleset, dir string) error {
+	engines, closeAll, err := open(ctx, plugins)
+	if err != nil {
+		return fmt.Errorf("opening the rulesets: %w", err)
+	}
+	if closeAll != nil {
+		defer closeAll()
+	}
+	eng, ok := engines[ruleset]
+	if !ok {
+		return fmt.Errorf("no ruleset %q (available: %s)", ruleset, strings.Join(slices.Sorted(maps.Keys(engines)), ", "))
+	}
+	md, err := houserules.Reference(ctx, eng)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	path := filepath.Join(dir, ruleset+".md")
+	if err := os.WriteFile(path, []byte(md), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "wrote %s\n", path)
+	return nil
 }
 
 // rulesCheck is what `rules check` was asked to do.

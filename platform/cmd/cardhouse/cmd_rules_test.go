@@ -127,3 +127,25 @@ func TestRulesCheckShowsLogTraceAndCounts(t *testing.T) {
 		})
 	}
 }
+
+// TestRulesReference writes a variant's reference into the folder asked for.
+func TestRulesReference(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var out strings.Builder
+	if err := runRulesReference(context.Background(), &out, inProcess(true), "", "lastcard", dir); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "lastcard.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"# House-rule reference: Last Card (`lastcard`)", "| `hand.N` | 7 |", "| `score.N` |", "| `play` | a seat |", "`W+4` ×4"} {
+		if !strings.Contains(string(b), w) {
+			t.Errorf("the reference lacks %q:\n%s", w, b)
+		}
+	}
+	if err := runRulesReference(context.Background(), &out, inProcess(true), "", "poker", dir); err == nil || !strings.Contains(err.Error(), `no ruleset "poker"`) {
+		t.Errorf("an unknown ruleset: %v", err)
+	}
+}
