@@ -35,6 +35,20 @@ func (t Table) Clone() Table {
 	return c
 }
 
+// Cards lists every card of the table's zones, gaps left out: the cards a house rule's change
+// must keep, each exactly once.
+func (t Table) Cards() []Card {
+	var out []Card
+	for _, z := range t.Zones {
+		for _, c := range z {
+			if c != 0 {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
 // TableEditor is an optional extra every built-in ruleset implements: house-rule hooks read the
 // table and hand back an edited one. SetTable returns a new state (the input is not modified) with
 // the table's zones, turn, direction, counters and values, or a refusal naming what it cannot take

@@ -542,7 +542,7 @@ func (h *house[S]) editOne(ctx context.Context, i int, c HookCall, s S) (S, []sd
 	}
 	name := h.rules[i].Name
 	if res.Changed {
-		if diff := sdk.CardDiff(tableCards(t), tableCards(res.Table)); diff != "" {
+		if diff := sdk.CardDiff(t.Cards(), res.Table.Cards()); diff != "" {
 			return s, nil, h.failed(i, "%s broke the card invariant (every card exactly once): %s", c.Hook, diff)
 		}
 		ns, err := h.ed.SetTable(s, res.Table)
@@ -894,19 +894,6 @@ func candidates(v sdk.View, seat int) []sdk.Action {
 			}
 		default:
 			out = append(out, base)
-		}
-	}
-	return out
-}
-
-// tableCards lists every card of a table's zones (gaps left out).
-func tableCards(t sdk.Table) []sdk.Card {
-	var out []sdk.Card
-	for _, z := range t.Zones {
-		for _, c := range z {
-			if c != 0 {
-				out = append(out, c)
-			}
 		}
 	}
 	return out

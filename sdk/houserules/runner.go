@@ -188,7 +188,12 @@ func (v *vm) call(parent context.Context, sc *script, c *engine.HookCall) (*engi
 	v.L.Pop(1)
 	res, err := v.result(c, ret)
 	if err != nil {
-		return nil, (&Error{Hook: c.Hook, Msg: err.Error()}).named(c.Rule)
+		e, ok := err.(*Error)
+		if !ok {
+			e = &Error{Msg: err.Error()}
+		}
+		e.Hook = c.Hook
+		return nil, e.named(c.Rule)
 	}
 	for _, line := range cs.log {
 		res.Log = append(res.Log, line)

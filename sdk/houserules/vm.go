@@ -23,9 +23,10 @@ type vm struct {
 	// game's lazy fields.
 	fns      map[string]*lua.LFunction
 	gameMeta *lua.LTable
-	// partMeta is the metatable of game.zones, game.counters and game.values: it refuses names the
-	// ruleset does not have.
-	partMeta *lua.LTable
+	// partMeta is the metatable of game.counters and game.values: it refuses names the ruleset
+	// does not have; zonesMeta is that of game.zones, a proxy whose writes are seen (with their
+	// line); listMeta that of each zone's list, whose appends are seen.
+	partMeta, zonesMeta, listMeta *lua.LTable
 }
 
 // callState is what one hook call accumulates.
@@ -42,6 +43,10 @@ type callState struct {
 	options, eventList *lua.LTable
 	// end is the round's or game's end the hook asked for (game.end_round, game.end_game).
 	end *sdk.EndRequest
+	// zonesProxy is game.zones as the script sees it and zonesBacking the table behind it, once
+	// built; editLine is the line of the last change to the cards the runner saw.
+	zonesProxy, zonesBacking *lua.LTable
+	editLine                 int
 }
 
 // Lua state sizes: enough for any reasonable hook, small enough that a runaway recursion or
@@ -79,12 +84,27 @@ func newVM(r *Runner) *vm {
 	}
 	g := L.G.Global
 	base := L.NewTable()
-	for _, name := range []string{"assert", "error", "ipairs", "pairs", "next", "pcall", "xpcall",
+	for _, name := range []string{"assert", "error", "ipairs", "pcall", "xpcall",
 		"select", "tonumber", "tostring", "type", "getmetatable", "setmetatable", "rawget",
 		"rawequal", "_VERSION"} {
 		base.RawSetString(name, g.RawGetString(name))
 	}
 	base.RawSetString("print", L.NewFunction(v.print))
+	// pairs and next see through game.zones, a proxy, to its zones.
+	next := g.RawGetString("next").(*lua.LFunction)
+	base.RawSetString("next", L.NewFunction(func(L *lua.LState) int {
+		if t, ok := L.Get(1).(*lua.LTable); ok {
+			L.Replace(1, v.seeThrough(t))
+		}
+		return next.GFunction(L)
+	}))
+	base.RawSetString("pairs", L.NewFunction(func(L *lua.LState) int {
+		t := v.seeThrough(L.CheckTable(1))
+		L.Push(next)
+		L.Push(t)
+		L.Push(lua.LNil)
+		return 3
+	}))
 	unpack := g.RawGetString("unpack").(*lua.LFunction).GFunction
 	base.RawSetString("unpack", L.NewFunction(func(L *lua.LState) int {
 		t := L.CheckTable(1)
@@ -96,6 +116,20 @@ func newVM(r *Runner) *vm {
 
 	tableLib := L.NewTable()
 	g.RawGetString("table").(*lua.LTable).ForEach(func(k, val lua.LValue) { tableLib.RawSet(k, val) })
+	// table.insert and table.remove on a zone's list are changes to the cards: seen, with their
+	// line, and refused in a hook that cannot change the game.
+	for _, name := range []string{"insert", "remove"} {
+		orig := tableLib.RawGetString(name).(*lua.LFunction).GFunction
+		tableLib.RawSetString(name, L.NewFunction(func(L *lua.LState) int {
+			if t, ok := L.Get(1).(*lua.LTable); ok && v.cur != nil && v.zoneList(t) {
+				if readOnlyHook(v.cur.call.Hook) {
+					L.RaiseError("%s cannot change the game (table.%s on a zone): only %s can", hookName(v.cur.call), name, changingHooks)
+				}
+				v.noteEdit(L)
+			}
+			return orig(L)
+		}))
+	}
 	mathLib := L.NewTable()
 	g.RawGetString("math").(*lua.LTable).ForEach(func(k, val lua.LValue) { mathLib.RawSet(k, val) })
 	mathLib.RawSetString("random", L.NewFunction(v.mathRandom))
@@ -128,6 +162,8 @@ func newVM(r *Runner) *vm {
 	}
 	v.gameMeta = v.table(map[string]lua.LValue{"__index": L.NewFunction(v.gameIndex), "__newindex": L.NewFunction(v.gameNewIndex), "__metatable": lua.LFalse})
 	v.partMeta = v.table(map[string]lua.LValue{"__newindex": L.NewFunction(v.partNewIndex), "__metatable": lua.LFalse})
+	v.zonesMeta = v.table(map[string]lua.LValue{"__newindex": L.NewFunction(v.partNewIndex), "__metatable": lua.LFalse})
+	v.listMeta = v.table(map[string]lua.LValue{"__newindex": L.NewFunction(v.listNewIndex), "__metatable": lua.LFalse})
 	return v
 }
 
@@ -292,10 +328,17 @@ func (v *vm) gameIndex(L *lua.LState) int {
 	case "zones":
 		t := L.CreateTable(0, len(c.Table.Zones))
 		for _, name := range sortedKeys(c.Table.Zones) {
-			t.RawSetString(name, v.cardList(c.Table.Zones[name]))
+			list := v.cardList(c.Table.Zones[name])
+			list.Metatable = v.listMeta
+			t.RawSetString(name, list)
 		}
-		t.Metatable = v.partMeta
-		val = t
+		p := L.NewTable()
+		p.Metatable = L.NewTable()
+		p.Metatable.(*lua.LTable).RawSetString("__index", t)
+		p.Metatable.(*lua.LTable).RawSetString("__newindex", v.zonesMeta.RawGetString("__newindex"))
+		p.Metatable.(*lua.LTable).RawSetString("__metatable", lua.LFalse)
+		v.cur.zonesProxy, v.cur.zonesBacking = p, t
+		val = p
 	case "counters":
 		t := L.CreateTable(0, len(c.Table.Counters))
 		for _, k := range sortedKeys(c.Table.Counters) {

@@ -81,9 +81,13 @@ func (v *vm) partNewIndex(L *lua.LState) int {
 			part = p
 		}
 	}
+	target := t
 	switch part {
 	case "zones":
 		known = sortedKeys(c.Table.Zones)
+		if t == v.cur.zonesProxy {
+			target = v.cur.zonesBacking
+		}
 	case "counters":
 		known = sortedKeys(c.Table.Counters)
 	case "values":
@@ -103,8 +107,54 @@ func (v *vm) partNewIndex(L *lua.LState) int {
 		}
 		L.RaiseError("ruleset %s has no %s %s (it has %s)", c.Ruleset, strings.TrimSuffix(part, "s"), luaKey(key), has)
 	}
+	if part == "zones" {
+		v.noteEdit(L)
+	}
+	target.RawSet(key, val)
+	return 0
+}
+
+// listNewIndex is the __newindex of a zone's list: an appended card is a change to the cards
+// (refused in a hook that cannot change the game).
+func (v *vm) listNewIndex(L *lua.LState) int {
+	t, key, val := L.CheckTable(1), L.Get(2), L.Get(3)
+	if v.cur != nil {
+		if readOnlyHook(v.cur.call.Hook) {
+			L.RaiseError("%s cannot change the game (game.zones): only %s can", hookName(v.cur.call), changingHooks)
+		}
+		v.noteEdit(L)
+	}
 	t.RawSet(key, val)
 	return 0
+}
+
+// zoneList reports whether t is one of the game's zone lists.
+func (v *vm) zoneList(t *lua.LTable) bool { return t.Metatable == v.listMeta }
+
+// noteEdit keeps the script line running now as the last change to the cards.
+func (v *vm) noteEdit(L *lua.LState) {
+	if v.cur == nil {
+		return
+	}
+	for level := 0; level < 8; level++ {
+		dbg, ok := L.GetStack(level)
+		if !ok {
+			return
+		}
+		if _, err := L.GetInfo("l", dbg, lua.LNil); err == nil && dbg.CurrentLine > 0 {
+			v.cur.editLine = dbg.CurrentLine
+			return
+		}
+	}
+}
+
+// seeThrough returns the table behind game.zones for the functions that walk tables (pairs,
+// next), so that a script iterates the zones as it would a plain table.
+func (v *vm) seeThrough(t *lua.LTable) *lua.LTable {
+	if v.cur != nil && t == v.cur.zonesProxy && t != nil {
+		return v.cur.zonesBacking
+	}
+	return t
 }
 
 // checkUnchanged fails a hook that cannot change the game but changed a zone, counter or value
