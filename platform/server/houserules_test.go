@@ -507,3 +507,67 @@ func TestUploadDryRunCoversEverySeatCount(t *testing.T) {
 		})
 	}
 }
+
+// TestHouseRuleLogReachesItsOwner: what a house rule prints in a room's game goes to the
+// connections of the rule's owner and of admins, never to the other players and spectators.
+func TestHouseRuleLogReachesItsOwner(t *testing.T) {
+	p := lastcardPlugin(t)
+	chatty := "name = \"chatty\"\ndescription = \"Says what happens.\"\nfunction on_start(game)\n  print(\"dealt\", game.seats)\nend\n" +
+		"function after_action(game, action)\n  game.log(\"after\", action.type)\nend\n"
+	for _, dialect := range []string{"sqlite", "postgres"} {
+		t.Run(dialect, func(t *testing.T) {
+			e := newHouseEnv(t, dialect, map[string]engine.Engine{"lastcard": p})
+			alice, bob, root := e.register("Alice"), e.register("Bob"), e.register("Root")
+			if err := e.st.SetRole(context.Background(), root.id, store.RoleAdmin); err != nil {
+				t.Fatal(err)
+			}
+			alice.must("POST", "/api/house-rules", map[string]any{"source": chatty, "rulesets": []string{"lastcard"}}, nil)
+			info := alice.createRoom(map[string]any{"ruleset": "lastcard", "mode": "computer", "bots": []int{1}, "options": map[string]any{"target": "single"}})
+			alice.must("POST", "/api/rooms/"+info.Code+"/house-rules", map[string]any{"name": "chatty"}, nil)
+			for _, u := range []*user{bob, root} {
+				u.must("POST", "/api/rooms/"+info.Code+"/join", map[string]any{"spectate": true}, nil)
+			}
+			ca, cb, cr := alice.connect(info.Code), bob.connect(info.Code), root.connect(info.Code)
+			alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
+			logs := func(c *conn) []engine.HouseLine {
+				var out []engine.HouseLine
+				for _, m := range c.sync() {
+					if str(m["type"]) == "house_log" {
+						var lines []engine.HouseLine
+						if err := json.Unmarshal(m["house_log"], &lines); err != nil {
+							t.Fatal(err)
+						}
+						out = append(out, lines...)
+					}
+				}
+				return out
+			}
+			want := []engine.HouseLine{{Rule: "chatty", Hook: "on_start", Text: "dealt\t2"}}
+			if diff := cmp.Diff(want, logs(ca)); diff != "" {
+				t.Errorf("the owner's log after the deal (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(want, logs(cr)); diff != "" {
+				t.Errorf("the admin's log after the deal (-want +got):\n%s", diff)
+			}
+			if got := logs(cb); len(got) != 0 {
+				t.Errorf("a spectator who owns nothing got the rule's log: %+v", got)
+			}
+			v := ca.latestView()
+			if v == nil {
+				t.Fatal("no view after the deal")
+			}
+			a := chooseWithColour(*v)
+			if a == nil {
+				t.Fatalf("nothing for seat 0 to do: %+v", v.Actions)
+			}
+			ca.send(map[string]any{"type": "act", "action": a})
+			ca.expect("accepted")
+			if got := logs(ca); len(got) == 0 || got[0] != (engine.HouseLine{Rule: "chatty", Hook: "after_action", Text: "after\t" + a.Type}) {
+				t.Errorf("the owner's log after an action: %+v", got)
+			}
+			if got := logs(cb); len(got) != 0 {
+				t.Errorf("a spectator got the rule's log: %+v", got)
+			}
+		})
+	}
+}
