@@ -211,9 +211,13 @@ func (a *Admin) DeleteUser(ctx context.Context, by Actor, id int64, confirm stri
 	}
 	// The account is gone (it cannot sign in or join again); now take it out of the open rooms.
 	left := 0
-	var failed []string
+	var failed, elsewhere []string
 	for _, sr := range rooms {
 		r, err := a.rooms.Get(ctx, sr.Code)
+		if _, ok := room.Elsewhere(err); ok {
+			elsewhere = append(elsewhere, sr.Code)
+			continue
+		}
 		if err != nil {
 			continue // closed meanwhile
 		}
@@ -226,8 +230,15 @@ func (a *Admin) DeleteUser(ctx context.Context, by Actor, id int64, confirm stri
 			left++
 		}
 	}
+	if len(elsewhere) > 0 {
+		// Other nodes run those rooms: each takes the account out of its own.
+		a.rooms.RemoveUserElsewhere(id, "deleted", "this account was deleted")
+	}
 	a.rooms.DisconnectUser(context.WithoutCancel(ctx), id, "deleted", "this account was deleted")
 	detail := fmt.Sprintf("removed from %d open rooms", left)
+	if len(elsewhere) > 0 {
+		detail += fmt.Sprintf("; %d run by other nodes asked to remove it (%s)", len(elsewhere), strings.Join(elsewhere, ", "))
+	}
 	if len(failed) > 0 {
 		detail += "; not removed from " + strings.Join(failed, "; ")
 	}

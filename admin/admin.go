@@ -70,9 +70,11 @@ func New(ctx context.Context, cfg Config) (*Admin, error) {
 	if err != nil {
 		return nil, fmt.Errorf("admin: reading the disabled rulesets: %w", err)
 	}
+	ids := map[string]string{}
 	for _, d := range disabled {
-		cfg.Rooms.SetRulesetDisabled(d.Ruleset, true, d.Reason)
+		ids[d.Ruleset] = d.Reason
 	}
+	cfg.Rooms.LoadDisabledRulesets(ids)
 	return a, nil
 }
 
@@ -97,10 +99,13 @@ func (a *Admin) Mount(e *echo.Echo) {
 	g.GET("/users/:id", a.userPage)
 	g.GET("/rooms", a.roomsPage)
 	g.GET("/rooms/:code", a.roomPage)
+	g.GET("/rooms/:code/games/:n/replay", a.replayPage)
+	g.GET("/problems", a.problemsPage)
 	g.GET("/plugins", a.pluginsPage)
 	g.GET("/houserules", a.houseRulesPage)
 	g.GET("/houserules/:id", a.houseRulePage)
 	g.GET("/audit", a.auditPage)
+	g.GET("/nodes", a.nodesPage)
 
 	api := e.Group(Prefix+"/api", a.guard)
 	api.GET("/dashboard", a.apiDashboard)
@@ -114,6 +119,9 @@ func (a *Admin) Mount(e *echo.Echo) {
 	api.GET("/rooms", a.apiRooms)
 	api.GET("/rooms/:code", a.apiRoom)
 	api.GET("/rooms/:code/games/:n", a.apiGameLog)
+	api.GET("/rooms/:code/games/:n/replay", a.apiReplay)
+	api.POST("/rooms/close", a.apiCloseRooms)
+	api.GET("/problems", a.apiProblems)
 	api.POST("/rooms/:code/close", a.apiCloseRoom)
 	api.POST("/rooms/:code/kick", a.apiKick)
 	api.POST("/rooms/:code/host", a.apiSetHost)
@@ -127,6 +135,7 @@ func (a *Admin) Mount(e *echo.Echo) {
 	api.POST("/houserules/versions/:id/reject", a.apiRejectVersion)
 	api.POST("/houserules/versions/:id/disable", a.apiDisableVersion)
 	api.GET("/audit", a.apiAudit)
+	api.GET("/nodes", a.apiNodes)
 }
 
 // isAPI reports whether the request is for the JSON API (errors in JSON) or a page (errors and
@@ -149,6 +158,9 @@ func (a *Admin) guard(next echo.HandlerFunc) echo.HandlerFunc {
 			return a.renderStatus(c, http.StatusForbidden, "Admins only", "Only admins can use the admin area. You are signed in as "+u.DisplayName+".")
 		}
 		err := next(c)
+		if _, ok := room.Elsewhere(err); ok {
+			return err // another node runs the room: the request is forwarded there
+		}
 		var e *Error
 		if errors.As(err, &e) {
 			if isAPI(c) {

@@ -255,7 +255,11 @@ func (a *Admin) apiRooms(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	l, err := a.Rooms(c.Request().Context(), q)
+	activity, minutes, err := roomActivity(c)
+	if err != nil {
+		return err
+	}
+	l, err := a.Rooms(c.Request().Context(), q, activity, minutes)
 	if err != nil {
 		return err
 	}

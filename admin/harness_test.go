@@ -12,10 +12,12 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"cardhouse/admin"
+	"cardhouse/platform/cluster"
 	"cardhouse/platform/room"
 	"cardhouse/platform/server"
 	"cardhouse/platform/store"
@@ -65,12 +67,16 @@ func hotspotPlugin(t *testing.T) *plugin.Process {
 // real plugin process.
 type env struct {
 	t      *testing.T
+	dsn    string
 	st     *store.Store
 	rooms  *room.Manager
 	adm    *admin.Admin
 	srv    *server.Server
 	http   *httptest.Server
 	plugin *plugin.Process
+	// skew moves the admin area's clock ahead of the real one (nanoseconds): rooms look as idle
+	// as they would that much later.
+	skew *atomic.Int64
 }
 
 func quietLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
@@ -78,27 +84,61 @@ func quietLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard
 func newEnv(t *testing.T, dialect string) *env {
 	t.Helper()
 	storetest.SkipUnlessAvailable(t, dialect)
+	return startEnv(t, storetest.DSN(t, dialect, t.TempDir()), "", nil)
+}
+
+// newCluster starts a node of a cluster named node on a fresh database of dialect, routing over
+// bus; (*env).nodeOn starts more on its database.
+func newCluster(t *testing.T, dialect, node string, bus cluster.Bus) *env {
+	t.Helper()
+	storetest.SkipUnlessAvailable(t, dialect)
+	return startEnv(t, storetest.DSN(t, dialect, t.TempDir()), node, bus)
+}
+
+// nodeOn starts another node of e's cluster, with its own plugin process, on e's database.
+func (e *env) nodeOn(node string, bus cluster.Bus) *env {
+	e.t.Helper()
+	return startEnv(e.t, e.dsn, node, bus)
+}
+
+// startEnv starts a server on the database at dsn: a single one (node "") or a node of a cluster
+// named node that routes over bus, with short leases.
+func startEnv(t *testing.T, dsn, node string, bus cluster.Bus) *env {
+	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, store.Config{DSN: storetest.DSN(t, dialect, t.TempDir())})
+	st, err := store.Open(ctx, store.Config{DSN: dsn})
 	if err != nil {
 		t.Fatalf("opening the store: %v", err)
 	}
 	p := hotspotPlugin(t)
-	rooms, err := room.NewManager(ctx, room.Config{Store: st, Engines: map[string]engine.Engine{"hotspot": p}, Logger: quietLogger()})
+	rcfg := room.Config{Store: st, Engines: map[string]engine.Engine{"hotspot": p}, Logger: quietLogger()}
+	scfg := server.Config{Store: st, Logger: quietLogger(), BcryptCost: bcrypt.MinCost, LoginAttempts: 10000}
+	if node != "" {
+		rcfg.Node, rcfg.LeaseTTL, rcfg.Bus = node, 3*time.Second, bus
+		scfg.Node, scfg.Bus = node, bus
+	}
+	rooms, err := room.NewManager(ctx, rcfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(server.Config{Store: st, Rooms: rooms, Logger: quietLogger(), BcryptCost: bcrypt.MinCost, LoginAttempts: 10000})
-	adm, err := admin.New(ctx, admin.Config{Store: st, Rooms: rooms, Logger: quietLogger(), BcryptCost: bcrypt.MinCost})
+	scfg.Rooms = rooms
+	srv := server.New(scfg)
+	if err := srv.StartRouting(); err != nil {
+		t.Fatal(err)
+	}
+	skew := &atomic.Int64{}
+	adm, err := admin.New(ctx, admin.Config{Store: st, Rooms: rooms, Logger: quietLogger(), BcryptCost: bcrypt.MinCost,
+		Now: func() time.Time { return time.Now().Add(time.Duration(skew.Load())) }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	adm.Mount(srv.Echo())
-	e := &env{t: t, st: st, rooms: rooms, adm: adm, srv: srv, http: httptest.NewServer(srv.Handler()), plugin: p}
+	e := &env{t: t, dsn: dsn, st: st, rooms: rooms, adm: adm, srv: srv, http: httptest.NewServer(srv.Handler()), plugin: p, skew: skew}
 	t.Cleanup(func() {
 		e.http.Config.SetKeepAlivesEnabled(false)
 		rooms.Close()
 		srv.CloseConnections()
+		srv.StopRouting()
 		e.http.Close()
 		st.Close()
 	})

@@ -24,7 +24,7 @@ import (
 )
 
 // pageNames are the page templates under templates/, each rendered inside layout.html.
-var pageNames = []string{"dashboard", "users", "user", "rooms", "room", "plugins", "houserules", "houserule", "audit", "status", "login"}
+var pageNames = []string{"dashboard", "users", "user", "rooms", "room", "plugins", "houserules", "houserule", "audit", "nodes", "status", "login", "problems", "replay"}
 
 type pageSet struct {
 	byName map[string]*template.Template
@@ -245,7 +245,11 @@ func (a *Admin) roomsPage(c echo.Context) error {
 	if q.Offset, err = listPage(c, pageSize); err != nil {
 		return err
 	}
-	l, err := a.Rooms(c.Request().Context(), q)
+	activity, minutes, err := roomActivity(c)
+	if err != nil {
+		return err
+	}
+	l, err := a.Rooms(c.Request().Context(), q, activity, minutes)
 	if err != nil {
 		return err
 	}
@@ -253,7 +257,7 @@ func (a *Admin) roomsPage(c echo.Context) error {
 	for _, d := range a.rooms.Rulesets() {
 		ids = append(ids, d.ID)
 	}
-	return a.render(c, http.StatusOK, "rooms", "Rooms", "rooms", map[string]any{"L": l, "Rulesets": ids}, newPager(c, l.Page))
+	return a.render(c, http.StatusOK, "rooms", "Rooms", "rooms", map[string]any{"L": l, "Rulesets": ids, "Minutes": minutes, "Now": a.now()}, newPager(c, l.Page))
 }
 
 func (a *Admin) roomPage(c echo.Context) error {

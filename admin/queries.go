@@ -45,6 +45,8 @@ type Dashboard struct {
 	Actions map[string]float64 `json:"actions"`
 	// RecentAudit are the newest admin actions.
 	RecentAudit []store.AuditEntry `json:"recent_audit"`
+	// Problems counts what the problems view lists (problems.go).
+	Problems ProblemCounts `json:"problems"`
 }
 
 // liveInfos returns the info of every running room, by code.
@@ -121,6 +123,11 @@ func (a *Admin) Dashboard(ctx context.Context) (*Dashboard, error) {
 	}
 	d.ActionsPerMinute = float64(n15) / 15
 	d.Plugins = a.Plugins(ctx, nil)
+	p, err := a.Problems(ctx, 0)
+	if err != nil {
+		return nil, err
+	}
+	d.Problems = p.Counts
 	if d.RecentAudit, _, err = a.st.Audit(ctx, store.AuditQuery{Limit: 10}); err != nil {
 		return nil, err
 	}
@@ -210,6 +217,17 @@ type RoomSummary struct {
 	// Game is the current (or last) game's number and status, when any.
 	Game       int    `json:"game,omitempty"`
 	GameStatus string `json:"game_status,omitempty"`
+	// Owner is the node of a cluster whose actor runs the room (it holds the room's live lease);
+	// "" on a single node or when no node runs it.
+	Owner string `json:"owner,omitempty"`
+	// LastActivity is when the room last changed or its game last moved (liverooms.go). Idle
+	// marks an open room with nobody connected; Stuck one whose live game has not moved for the
+	// minutes asked; Stale an idle one whose game was abandoned or that nothing happened in for
+	// that long.
+	LastActivity time.Time `json:"last_activity"`
+	Idle         bool      `json:"idle,omitempty"`
+	Stuck        bool      `json:"stuck,omitempty"`
+	Stale        bool      `json:"stale,omitempty"`
 }
 
 // GameSummary is a game in a list, without its state.
@@ -280,10 +298,17 @@ func (a *Admin) User(ctx context.Context, id int64) (*UserDetail, error) {
 }
 
 func (a *Admin) roomSummaries(ctx context.Context, rooms []store.Room) []RoomSummary {
+	return a.roomSummariesFor(ctx, rooms, DefaultStuckMinutes)
+}
+
+// roomSummariesFor summarises rooms, marking them stuck or stale after minutes without activity.
+func (a *Admin) roomSummariesFor(ctx context.Context, rooms []store.Room, minutes int) []RoomSummary {
 	out := []RoomSummary{}
+	owners := a.owners(ctx, rooms)
 	for _, sr := range rooms {
+		var lastMove time.Time
 		s := RoomSummary{Code: sr.Code, Ruleset: sr.Ruleset, Mode: sr.Mode, Status: sr.Status, HostID: sr.HostID,
-			Capacity: sr.Capacity, CreatedAt: sr.CreatedAt, UpdatedAt: sr.UpdatedAt}
+			Capacity: sr.Capacity, CreatedAt: sr.CreatedAt, UpdatedAt: sr.UpdatedAt, Owner: owners[sr.ID]}
 		if r := a.rooms.Running(sr.Code); r != nil {
 			if in, err := r.Info(ctx); err == nil {
 				s.Running, s.Members = true, len(in.Members)
@@ -293,18 +318,43 @@ func (a *Admin) roomSummaries(ctx context.Context, rooms []store.Room) []RoomSum
 					}
 				}
 				if in.Game != nil {
-					s.Game, s.GameStatus = in.Game.Number, in.Game.Status
+					s.Game, s.GameStatus, lastMove = in.Game.Number, in.Game.Status, in.Game.LastMove
 				}
 			}
 		}
 		if !s.Running && sr.GameID != nil {
 			if g, err := a.st.GameByID(ctx, *sr.GameID); err == nil {
-				s.Game, s.GameStatus = g.Number, g.Status
+				s.Game, s.GameStatus, lastMove = g.Number, g.Status, g.StartedAt
+				if sr.Status == store.RoomOpen && g.LastSeq > 0 {
+					if last, err := a.st.ActionsAfter(ctx, g.ID, g.LastSeq-1); err == nil && len(last) > 0 {
+						lastMove = last[len(last)-1].CreatedAt
+					}
+				}
 			}
 		}
+		a.activity(ctx, &s, &sr, lastMove, minutes)
 		out = append(out, s)
 	}
 	return out
+}
+
+// owners names the node running each open room of a cluster (none on a single node). A failure to
+// read them leaves the owners out: the list is still worth showing.
+func (a *Admin) owners(ctx context.Context, rooms []store.Room) map[int64]string {
+	if a.rooms.Node() == "" {
+		return nil
+	}
+	var ids []int64
+	for _, sr := range rooms {
+		if sr.Status == store.RoomOpen {
+			ids = append(ids, sr.ID)
+		}
+	}
+	owners, err := a.st.RoomOwners(ctx, ids)
+	if err != nil {
+		a.log.Warn("reading the rooms' owners", "err", err)
+	}
+	return owners
 }
 
 // RoomList is a page of rooms.
@@ -313,16 +363,30 @@ type RoomList struct {
 	Rooms []RoomSummary `json:"rooms"`
 }
 
-// Rooms lists rooms.
-func (a *Admin) Rooms(ctx context.Context, q store.RoomQuery) (*RoomList, error) {
+// Rooms lists rooms. activity ("" for any, or ActivityIdle, ActivityStuck, ActivityStale) keeps
+// the open rooms of that activity, stuck or stale after minutes (0: DefaultStuckMinutes).
+func (a *Admin) Rooms(ctx context.Context, q store.RoomQuery, activity string, minutes int) (*RoomList, error) {
 	if q.Limit <= 0 || q.Limit > 200 {
 		q.Limit = 50
 	}
-	rooms, total, err := a.st.Rooms(ctx, q)
+	if minutes <= 0 {
+		minutes = DefaultStuckMinutes
+	}
+	if activity == "" {
+		rooms, total, err := a.st.Rooms(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		return &RoomList{Page: Page{Offset: q.Offset, Limit: q.Limit, Total: total}, Rooms: a.roomSummariesFor(ctx, rooms, minutes)}, nil
+	}
+	all := q
+	all.Status, all.Offset, all.Limit = store.RoomOpen, 0, maxActivityScan
+	rooms, _, err := a.st.Rooms(ctx, all)
 	if err != nil {
 		return nil, err
 	}
-	return &RoomList{Page: Page{Offset: q.Offset, Limit: q.Limit, Total: total}, Rooms: a.roomSummaries(ctx, rooms)}, nil
+	kept, total := filterActivity(a.roomSummariesFor(ctx, rooms, minutes), activity, q.Offset, q.Limit)
+	return &RoomList{Page: Page{Offset: q.Offset, Limit: q.Limit, Total: total}, Rooms: kept}, nil
 }
 
 // MemberDetail is a room member as the admin sees it.
@@ -387,7 +451,13 @@ func (a *Admin) Room(ctx context.Context, code string, gameNumber int) (*RoomDet
 	if err != nil {
 		return nil, err
 	}
-	out := &RoomDetail{Room: a.roomSummaries(ctx, []store.Room{*sr})[0], Options: json.RawMessage(sr.Options),
+	summary := a.roomSummaries(ctx, []store.Room{*sr})[0]
+	if summary.Owner != "" && summary.Owner != a.rooms.Node() && !summary.Running {
+		// Another node runs the room: the request goes there (platform/server forwards it), which
+		// reads the room live.
+		return nil, room.RunElsewhere(sr)
+	}
+	out := &RoomDetail{Room: summary, Options: json.RawMessage(sr.Options),
 		Approval: sr.Approval, Locked: sr.Locked, Paused: sr.PausedAt != nil, Members: []MemberDetail{}, Chat: []ChatLine{}}
 	if !json.Valid(out.Options) {
 		out.Options = json.RawMessage("{}")

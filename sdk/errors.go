@@ -22,6 +22,19 @@ type RuleError struct {
 	Code   string `json:"code"`
 	Reason string `json:"reason"`
 	Detail string `json:"detail,omitempty"`
+	// Fault, when set, says the refusal is a house rule's failure (it raised an error, overran a
+	// limit, broke the card invariant...), not a choice of the rule or of the ruleset: the host
+	// counts it against the rule and may suspend the rule for the game.
+	Fault *HouseFault `json:"fault,omitempty"`
+}
+
+// HouseFault names the house rule that failed: its name and version, the hook that ran
+// ("before_action", "open", ...) and the script line (0 when unknown).
+type HouseFault struct {
+	Rule    string `json:"rule"`
+	Version int    `json:"version"`
+	Hook    string `json:"hook,omitempty"`
+	Line    int    `json:"line,omitempty"`
 }
 
 // Error is the Detail when there is one, else the Reason: logs and tools get the full story;

@@ -25,6 +25,7 @@ type Keeper struct {
 	onLost func(roomID int64, err error)
 	log    *slog.Logger
 	now    func() time.Time
+	m      *Metrics
 
 	mu   sync.Mutex
 	held map[int64]*heldLease
@@ -47,7 +48,15 @@ func NewKeeper(st *store.Store, node string, ttl time.Duration, onLost func(room
 	if onLost == nil {
 		onLost = func(int64, error) {}
 	}
-	return &Keeper{st: st, node: node, ttl: ttl, onLost: onLost, log: log, now: time.Now, held: map[int64]*heldLease{}}
+	return &Keeper{st: st, node: node, ttl: ttl, onLost: onLost, log: log, now: time.Now, m: NewMetrics(nil), held: map[int64]*heldLease{}}
+}
+
+// Instrument makes the keeper count its leases in m (RoomsOwned, LeasesTaken, LeasesLost,
+// RenewalFailures). Call it before Take or Run.
+func (k *Keeper) Instrument(m *Metrics) {
+	if m != nil {
+		k.m = m
+	}
 }
 
 // Node is the name of the node whose leases these are.
@@ -66,7 +75,9 @@ func (k *Keeper) Take(ctx context.Context, roomID int64) (store.Fence, error) {
 	}
 	k.mu.Lock()
 	k.held[roomID] = &heldLease{lease: l, valid: start.Add(k.ttl)}
+	k.m.RoomsOwned.Set(float64(len(k.held)))
 	k.mu.Unlock()
+	k.m.LeasesTaken.Inc()
 	k.log.Info("took a room's lease", "room_id", roomID, "epoch", l.Epoch)
 	return l.Fence(), nil
 }
@@ -99,11 +110,26 @@ func (k *Keeper) Release(ctx context.Context, roomID int64) error {
 	k.mu.Lock()
 	h := k.held[roomID]
 	delete(k.held, roomID)
+	k.m.RoomsOwned.Set(float64(len(k.held)))
 	k.mu.Unlock()
 	if h == nil {
 		return nil
 	}
 	return k.st.ReleaseLease(ctx, h.lease)
+}
+
+// Fenced forgets the room's lease, which a commit of the room found taken by another node
+// (store.ErrFenced), and counts it lost; a lease already forgotten (the renewal found it first)
+// is not counted twice.
+func (k *Keeper) Fenced(roomID int64) {
+	k.mu.Lock()
+	_, held := k.held[roomID]
+	delete(k.held, roomID)
+	k.m.RoomsOwned.Set(float64(len(k.held)))
+	k.mu.Unlock()
+	if held {
+		k.m.LeasesLost.WithLabelValues("taken").Inc()
+	}
 }
 
 // ReleaseAll gives every lease up (a graceful stop hands the rooms over).
@@ -117,17 +143,34 @@ func (k *Keeper) ReleaseAll(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// Run renews the leases until ctx ends.
+// Leave gives every lease up and deletes the node's row (store.NodeLeft): a graceful stop.
+func (k *Keeper) Leave(ctx context.Context) error {
+	return errors.Join(k.ReleaseAll(ctx), k.st.NodeLeft(ctx, k.node))
+}
+
+// Run renews the leases and writes the node's row (store.NodeSeen: the admin area's nodes page)
+// every third of a lease until ctx ends.
 func (k *Keeper) Run(ctx context.Context) {
 	t := time.NewTicker(k.ttl / 3)
 	defer t.Stop()
+	k.seen(ctx, true)
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
 			k.renew(ctx)
+			k.seen(ctx, false)
 		}
+	}
+}
+
+// seen writes the node's row; a failure is logged (the row is only shown, never relied on).
+func (k *Keeper) seen(ctx context.Context, starting bool) {
+	sctx, cancel := context.WithTimeout(ctx, k.ttl/3)
+	defer cancel()
+	if err := k.st.NodeSeen(sctx, k.node, k.ttl, starting); err != nil && ctx.Err() == nil {
+		k.log.Warn("writing the node's row", "err", err)
 	}
 }
 
@@ -143,6 +186,7 @@ func (k *Keeper) renew(ctx context.Context) {
 	renewed, rerr := k.st.RenewLeases(rctx, k.node, held, k.ttl)
 	cancel()
 	if rerr != nil {
+		k.m.RenewalFailures.Inc()
 		k.log.Warn("renewing the room leases failed; trying again", "leases", len(held), "err", rerr)
 	}
 	for _, l := range held {
@@ -161,16 +205,19 @@ func (k *Keeper) renew(ctx context.Context) {
 			continue
 		}
 		var lost error
+		reason := "taken"
 		switch {
 		case err == nil:
 			h.lease, h.valid = l, start.Add(k.ttl)
 		case errors.Is(err, store.ErrFenced):
 			lost = err
 		case !k.now().Before(h.valid):
-			lost = fmt.Errorf("%w: %w", ErrLeaseExpired, err)
+			lost, reason = fmt.Errorf("%w: %w", ErrLeaseExpired, err), "expired"
 		}
 		if lost != nil {
 			delete(k.held, l.RoomID)
+			k.m.RoomsOwned.Set(float64(len(k.held)))
+			k.m.LeasesLost.WithLabelValues(reason).Inc()
 		}
 		k.mu.Unlock()
 		if lost != nil {

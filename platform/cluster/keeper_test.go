@@ -10,6 +10,8 @@ import (
 	"cardhouse/platform/cluster"
 	"cardhouse/platform/store"
 	"cardhouse/platform/store/storetest"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
 type lostLog struct {
@@ -60,6 +62,9 @@ func TestKeeper(t *testing.T) {
 			lostA := newLostLog()
 			a := cluster.NewKeeper(nodes[0], "node-a", ttl, lostA.onLost, nil)
 			b := cluster.NewKeeper(nodes[1], "node-b", ttl, nil, nil)
+			mA, mB := cluster.NewMetrics(nil), cluster.NewMetrics(nil)
+			a.Instrument(mA)
+			b.Instrument(mB)
 			ctx := context.Background()
 
 			fa, err := a.Take(ctx, room)
@@ -72,6 +77,8 @@ func TestKeeper(t *testing.T) {
 			if _, err := b.Take(ctx, room); !errors.Is(err, store.ErrLeaseHeld) {
 				t.Fatalf("node-b took a held room: %v", err)
 			}
+			figures(t, "node-a after its take", mA, 1, 1, 0)
+			figures(t, "node-b refused", mB, 0, 0, 0)
 
 			// Renewing, node-a keeps the room for two lease durations.
 			runA, stopA := context.WithCancel(ctx)
@@ -126,20 +133,32 @@ func TestKeeper(t *testing.T) {
 			if len(a.Held()) != 0 {
 				t.Errorf("node-a still holds %+v", a.Held())
 			}
+			figures(t, "node-a after its loss", mA, 0, 1, 1)
 
 			// A graceful stop: node-b hands its rooms over and node-a takes them at once.
 			if _, err := b.Take(ctx, other); err != nil {
 				t.Fatal(err)
 			}
+			figures(t, "node-b holding two", mB, 2, 2, 0)
 			if err := b.ReleaseAll(ctx); err != nil {
 				t.Fatal(err)
 			}
+			figures(t, "node-b after its stop", mB, 0, 2, 0)
 			for _, r := range []int64{room, other} {
 				if _, err := a.Take(ctx, r); err != nil {
 					t.Errorf("node-a could not take room %d after node-b released it: %v", r, err)
 				}
 			}
 		})
+	}
+}
+
+// figures checks a keeper's lease figures: rooms owned, leases taken, leases lost to another node.
+func figures(t *testing.T, when string, m *cluster.Metrics, owned, taken, lost float64) {
+	t.Helper()
+	got := [3]float64{testutil.ToFloat64(m.RoomsOwned), testutil.ToFloat64(m.LeasesTaken), testutil.ToFloat64(m.LeasesLost.WithLabelValues("taken"))}
+	if want := [3]float64{owned, taken, lost}; got != want {
+		t.Errorf("%s: owned, taken, lost = %v, want %v", when, got, want)
 	}
 }
 

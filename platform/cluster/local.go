@@ -101,6 +101,13 @@ func (b *LocalBus) Request(ctx context.Context, subject string, data []byte) ([]
 	}
 }
 
+// Connected reports whether the bus is open (it has no broker to lose).
+func (b *LocalBus) Connected() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return !b.closed
+}
+
 // Close stops every subscription; messages queued and not yet handled are dropped.
 func (b *LocalBus) Close() error {
 	b.mu.Lock()

@@ -113,6 +113,10 @@ func (b *NATSBus) Request(ctx context.Context, subject string, data []byte) ([]b
 	return m.Data, nil
 }
 
+// Connected reports whether the connection to the broker is up (it is not while nats.go
+// reconnects).
+func (b *NATSBus) Connected() bool { return b.nc.IsConnected() }
+
 func (b *NATSBus) Close() error {
 	b.nc.Close()
 	return nil

@@ -106,7 +106,7 @@ func engineErr(err error) error {
 		return nil
 	}
 	if re, ok := sdk.AsRefusal(err); ok {
-		return &Error{Kind: KindConflict, Code: re.Code, Reason: re.Reason}
+		return &Error{Kind: KindConflict, Code: re.Code, Reason: re.Reason, Fault: re.Fault}
 	}
 	if e, ok := AsError(err); ok {
 		return e

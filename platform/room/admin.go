@@ -26,8 +26,22 @@ func (m *Manager) disabledSet() *disabledSet {
 }
 
 // SetRulesetDisabled disables (disabled true, with reason) or enables again the ruleset id for
-// new rooms. Rooms already playing it go on: their games, deals and new rounds are untouched.
+// new rooms, on this node and, in a cluster, on every other (events.go). Rooms already playing it
+// go on: their games, deals and new rounds are untouched.
 func (m *Manager) SetRulesetDisabled(id string, disabled bool, reason string) {
+	m.setRulesetDisabledHere(id, disabled, reason)
+	m.publish(eventRuleset, event{Ruleset: id, Disabled: disabled, Reason: reason})
+}
+
+// LoadDisabledRulesets disables the rulesets named (id → reason) for new rooms on this node only:
+// what the store says at start, which every node reads for itself.
+func (m *Manager) LoadDisabledRulesets(ids map[string]string) {
+	for id, reason := range ids {
+		m.setRulesetDisabledHere(id, true, reason)
+	}
+}
+
+func (m *Manager) setRulesetDisabledHere(id string, disabled bool, reason string) {
 	d := m.disabledSet()
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -64,6 +78,9 @@ func (m *Manager) checkEnabled(id string) error {
 // Engines returns the engines rooms play, by ruleset id (a copy of the map; the engines are
 // shared). The admin area type-asserts them for plugin statistics and restarts.
 func (m *Manager) Engines() map[string]engine.Engine { return maps.Clone(m.cfg.Engines) }
+
+// Node is the name of this node of a cluster ("" on a single node).
+func (m *Manager) Node() string { return m.cfg.Node }
 
 // Metrics returns the room layer's collectors.
 func (m *Manager) Metrics() *Metrics { return m.cfg.Metrics }

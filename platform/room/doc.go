@@ -26,5 +26,7 @@
 //
 // House rules: houserulecheck.go validates an uploaded script through the rulesets' plugins with a
 // dry run of bot games (Manager.CheckHouseRule); houserules.go enables rules in a room and hands
-// the enabled versions to each Deal, which pins them to the game.
+// the enabled versions to each Deal, which pins them to the game. faults.go keeps a failing rule
+// from freezing a live game: bots fall back to other actions, every failure is stored and counted,
+// and a rule that keeps failing is suspended for the game by an action of its log.
 package room

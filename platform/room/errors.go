@@ -3,6 +3,8 @@ package room
 import (
 	"errors"
 	"fmt"
+
+	"cardhouse/sdk"
 )
 
 // Kinds of room errors; the HTTP layer maps each to a status code.
@@ -20,6 +22,9 @@ type Error struct {
 	Kind   string `json:"-"`
 	Code   string `json:"code"`
 	Reason string `json:"reason"`
+	// Fault names the house rule whose failure refused the action (sdk.RuleError.Fault); nil for
+	// every other refusal.
+	Fault *sdk.HouseFault `json:"-"`
 }
 
 // Error returns the reason.

@@ -134,6 +134,7 @@ func (r *Room) apply(a sdk.Action) error {
 			result = "refused"
 		}
 		r.cfg.Metrics.Actions.WithLabelValues(r.room.Ruleset, result).Inc()
+		r.fault(a, err)
 		return engineErr(err)
 	}
 	act, _ := json.Marshal(a)
@@ -168,6 +169,7 @@ func (r *Room) apply(a sdk.Action) error {
 		return errf(KindUnavailable, "store_failure", "the action could not be stored; the game is unchanged, try again")
 	}
 	r.cfg.Metrics.Actions.WithLabelValues(r.room.Ruleset, "accepted").Inc()
+	r.lastMove = r.now().UTC()
 	prevPhase := r.game.Phase
 	r.game.Seq, r.game.Phase, r.game.Status, r.game.EndedAt = rec.Seq, step.Status.Phase, status, ended
 	if step.State != nil {
@@ -324,6 +326,7 @@ func (r *Room) deal(u *store.User) (err error) {
 		return errf(KindUnavailable, "store_failure", "the new game could not be stored; try again")
 	}
 	r.game, r.status, r.broken, r.gameRules = g, step.Status, nil, ruleNames
+	r.lastMove = g.StartedAt
 	r.storedSeq, r.unapplied, r.tail = 0, nil, nil
 	r.views, r.spectator = step.Views, step.Spectator
 	r.viewGen++

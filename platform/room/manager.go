@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"cardhouse/platform/cluster"
 	"cardhouse/platform/store"
 	"cardhouse/sdk"
 	"cardhouse/sdk/engine"
@@ -62,6 +63,15 @@ type Config struct {
 	// LeaseTTL is how long a room's lease lasts without being renewed (default 10 s): about how
 	// long a dead node's rooms wait before another node takes them.
 	LeaseTTL time.Duration
+	// Bus, on a node of a cluster, carries the cluster-wide events (events.go): a ban's
+	// disconnect, a look change and an admin's plugin changes made on this node reach every
+	// node, and theirs this one. Nil: they act on this node only (a single node).
+	Bus cluster.Bus
+	// ClusterMetrics counts the node's leases and events (default: not registered).
+	ClusterMetrics *cluster.Metrics
+	// SuspendAfter is how many failures of one house rule in one game suspend it for the rest of
+	// that game (default DefaultSuspendAfter), faults.go.
+	SuspendAfter int
 }
 
 // DefaultMaxRoomsPerHost is the default of Config.MaxRoomsPerHost: a few tables to hop between,
@@ -108,6 +118,12 @@ func (c *Config) defaults() {
 	if c.LeaseTTL == 0 {
 		c.LeaseTTL = 10 * time.Second
 	}
+	if c.ClusterMetrics == nil {
+		c.ClusterMetrics = cluster.NewMetrics(nil)
+	}
+	if c.SuspendAfter <= 0 {
+		c.SuspendAfter = DefaultSuspendAfter
+	}
 }
 
 // Manager owns the live rooms: it creates them, reloads them at start and finds them by code.
@@ -127,6 +143,10 @@ type Manager struct {
 
 	// owning is set on a node of a cluster (Config.Node; ownership.go).
 	owning *owning
+	// events is the subscription to the cluster-wide events (Config.Bus; events.go).
+	events cluster.Subscription
+	// instance names this manager in its events, so that it skips its own.
+	instance string
 }
 
 // NewManager describes every engine (a ruleset that cannot describe itself is left out and
@@ -146,6 +166,11 @@ func NewManager(ctx context.Context, cfg Config) (*Manager, error) {
 			continue
 		}
 		m.descs[id] = d
+	}
+	if cfg.Bus != nil {
+		if err := m.startEvents(); err != nil {
+			return nil, err
+		}
 	}
 	if cfg.Node != "" {
 		m.startOwning()
@@ -267,6 +292,7 @@ func (m *Manager) Close() {
 		r.stop()
 	}
 	m.wg.Wait()
+	m.stopEvents()
 	m.stopOwning()
 }
 
@@ -480,8 +506,14 @@ func (m *Manager) Create(ctx context.Context, host *store.User, req CreateReques
 }
 
 // NoteLook shows user u's new avatar and colour in every live room u is a member of, at once
-// (a room otherwise learns a look when u joins or connects).
+// (a room otherwise learns a look when u joins or connects), on this node and, in a cluster, on
+// every other (events.go).
 func (m *Manager) NoteLook(ctx context.Context, u *store.User) {
+	m.noteLookHere(ctx, u)
+	m.publish(eventLook, event{User: u.ID, Avatar: u.Avatar, Colour: u.Colour})
+}
+
+func (m *Manager) noteLookHere(ctx context.Context, u *store.User) {
 	for _, r := range m.Live() {
 		_ = r.do(ctx, func() error {
 			if len(r.membersOf(u.ID)) > 0 {
@@ -493,9 +525,16 @@ func (m *Manager) NoteLook(ctx context.Context, u *store.User) {
 	}
 }
 
-// DisconnectUser closes every connection of user uid in every live room with reason (a ban).
-// Memberships stay; a seated player's seat is covered after the grace period as for any drop.
+// DisconnectUser closes every connection of user uid in every live room with reason (a ban), on
+// this node and, in a cluster, on every other (events.go): the owner of each room closes its
+// connections, relayed ones included, whatever node their sockets are on. Memberships stay; a
+// seated player's seat is covered after the grace period as for any drop.
 func (m *Manager) DisconnectUser(ctx context.Context, uid int64, code, reason string) {
+	m.disconnectHere(ctx, uid, code, reason)
+	m.publish(eventDisconnect, event{User: uid, Code: code, Reason: reason})
+}
+
+func (m *Manager) disconnectHere(ctx context.Context, uid int64, code, reason string) {
 	for _, r := range m.Live() {
 		_ = r.do(ctx, func() error {
 			if r.connected(uid) {

@@ -75,7 +75,7 @@ func (r *Room) info() Info {
 	_ = json.Unmarshal([]byte(r.room.Options), &in.Options)
 	if r.game != nil {
 		in.Game = &GameInfo{Number: r.game.Number, Status: r.game.Status, Phase: r.game.Phase, Turn: r.status.Turn,
-			Winner: r.status.Winner, Seats: r.game.Seats, Seq: r.game.Seq, HouseRules: r.gameRules}
+			Winner: r.status.Winner, Seats: r.game.Seats, Seq: r.game.Seq, HouseRules: r.gameRules, LastMove: r.lastMove}
 	}
 	if len(r.houseRules) > 0 {
 		in.HouseRules = r.houseRuleInfos()

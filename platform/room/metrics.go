@@ -14,6 +14,9 @@ type Metrics struct {
 	CommitWait prometheus.Histogram
 	ActTime    prometheus.Histogram
 	Errors     *prometheus.CounterVec
+	// HouseRuleFailures counts the failures of house rules' hooks in live games, by rule and
+	// version (faults.go).
+	HouseRuleFailures *prometheus.CounterVec
 }
 
 // latencyBuckets are the upper bounds (seconds) of the latency histograms: fine below 20 ms,
@@ -35,9 +38,11 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		ActTime: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "cardhouse_act_seconds",
 			Help: "A player's act in its room, from reaching the room's queue to its views queued for every connection (queue, plugin call, commit, encoding).", Buckets: latencyBuckets}),
 		Errors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "cardhouse_errors_total", Help: "Errors by kind (engine, store, slow_client)."}, []string{"kind"}),
+		HouseRuleFailures: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "cardhouse_house_rule_failures_total",
+			Help: "Failures of house rules' hooks in live games, by rule and version."}, []string{"rule", "version"}),
 	}
 	if reg != nil {
-		reg.MustRegister(m.Rooms, m.Connections, m.Actions, m.EngineCalls, m.CommitWait, m.ActTime, m.Errors)
+		reg.MustRegister(m.Rooms, m.Connections, m.Actions, m.EngineCalls, m.CommitWait, m.ActTime, m.Errors, m.HouseRuleFailures)
 	}
 	return m
 }

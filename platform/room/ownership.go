@@ -26,10 +26,7 @@ type owning struct {
 }
 
 // errElsewhere is the answer for a room another node runs.
-func errElsewhere(sr *store.Room) error {
-	return &ElsewhereError{RoomID: sr.ID, Code: sr.Code,
-		err: errf(KindUnavailable, "room_elsewhere", "room %s is being run by another server right now; try again in a moment", sr.Code)}
-}
+func errElsewhere(sr *store.Room) error { return RunElsewhere(sr) }
 
 func isElsewhere(err error) bool {
 	e, ok := AsError(err)
@@ -40,6 +37,7 @@ func (m *Manager) startOwning() {
 	ctx, cancel := context.WithCancel(context.Background())
 	o := &owning{cancel: cancel, done: make(chan struct{})}
 	o.keeper = cluster.NewKeeper(m.cfg.Store, m.cfg.Node, m.cfg.LeaseTTL, m.leaseLost, m.cfg.Logger)
+	o.keeper.Instrument(m.cfg.ClusterMetrics)
 	m.owning = o
 	go func() {
 		defer close(o.done)
@@ -48,8 +46,8 @@ func (m *Manager) startOwning() {
 	}()
 }
 
-// stopOwning ends the renewals and the sweep and gives every lease still held up (the rooms'
-// actors have stopped: Close).
+// stopOwning ends the renewals and the sweep, gives every lease still held up (the rooms'
+// actors have stopped: Close) and deletes the node's row.
 func (m *Manager) stopOwning() {
 	o := m.owning
 	if o == nil {
@@ -59,7 +57,7 @@ func (m *Manager) stopOwning() {
 	<-o.done
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := o.keeper.ReleaseAll(ctx); err != nil {
+	if err := o.keeper.Leave(ctx); err != nil {
 		m.cfg.Logger.Warn("releasing the room leases", "err", err)
 	}
 }
@@ -94,6 +92,9 @@ func (m *Manager) disown(r *Room) {
 // leaseLost stops the actor of a room whose lease another node has taken (or that could not be
 // renewed in time).
 func (m *Manager) leaseLost(roomID int64, err error) {
+	if m.owning != nil {
+		m.owning.keeper.Fenced(roomID) // a commit found it taken (the keeper has forgotten a lease it lost)
+	}
 	m.mu.Lock()
 	var lost *Room
 	for _, r := range m.rooms {

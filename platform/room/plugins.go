@@ -47,9 +47,18 @@ func (m *Manager) PluginStats(id string) (PluginStats, bool) {
 }
 
 // RestartPlugin kills the process serving ruleset id and launches a fresh one (the rooms' games
-// go on: the host keeps every state). It returns the new process's stats, and ErrInProcess for a
-// ruleset that has no process.
+// go on: the host keeps every state), on this node and, in a cluster, on every other (each node
+// runs its own plugin processes; events.go). It returns this node's new process's stats, and
+// ErrInProcess for a ruleset that has no process.
 func (m *Manager) RestartPlugin(id string) (PluginStats, error) {
+	st, err := m.restartPluginHere(id)
+	if !errors.Is(err, ErrInProcess) {
+		m.publish(eventPluginRestart, event{Ruleset: id})
+	}
+	return st, err
+}
+
+func (m *Manager) restartPluginHere(id string) (PluginStats, error) {
 	p, ok := m.cfg.Engines[id].(supervised)
 	if !ok {
 		return PluginStats{}, ErrInProcess

@@ -146,6 +146,8 @@ type GameInfo struct {
 	Seq    int    `json:"seq"`
 	// HouseRules name the house rules this game started with and keeps, as "name vN".
 	HouseRules []string `json:"house_rules,omitempty"`
+	// LastMove is when the game last moved: its newest accepted action, or its start.
+	LastMove time.Time `json:"last_move"`
 }
 
 // MemberInfo is one member as everyone in the room sees it.

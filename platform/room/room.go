@@ -38,6 +38,7 @@ type Room struct {
 	roomMembers
 	roomConns
 	roomTimers
+	roomFaults
 	// houseRules are the room's enabled house rules; gameRules name the current game's pinned
 	// versions ("name vN"), houserules.go.
 	houseRules []store.EnabledHouseRule
@@ -77,6 +78,8 @@ type roomGame struct {
 	// tail are the accepted actions after r.game.State (a sticky engine sends a state back only
 	// when it is stored): r.game.State is the game after r.game.Seq-len(tail) actions (sticky.go).
 	tail []engine.Logged
+	// lastMove is when the game last moved: its newest accepted action, or its start.
+	lastMove time.Time
 	// epoch is drawn when the room is loaded; it keeps the room's game keys apart from any other
 	// copy's in a sticky engine (gameKey).
 	epoch uint64
@@ -145,7 +148,16 @@ func newRoom(ctx context.Context, m *Manager, sr *store.Room, fence *store.Fence
 		if err != nil {
 			return nil, fmt.Errorf("loading the game of room %s: %w", sr.Code, err)
 		}
-		r.game, r.storedSeq = g, g.Seq
+		r.game, r.storedSeq, r.lastMove = g, g.Seq, g.StartedAt
+		if g.LastSeq > 0 {
+			last, err := m.cfg.Store.ActionsAfter(ctx, g.ID, g.LastSeq-1)
+			if err != nil {
+				return nil, fmt.Errorf("loading the last action of room %s's game: %w", sr.Code, err)
+			}
+			if len(last) > 0 {
+				r.lastMove = last[len(last)-1].CreatedAt
+			}
+		}
 		if g.LastSeq > g.Seq { // live, or abandoned between two stored states
 			if r.unapplied, err = m.cfg.Store.ActionsAfter(ctx, g.ID, g.Seq); err != nil {
 				return nil, fmt.Errorf("loading the actions of room %s's game: %w", sr.Code, err)

@@ -112,6 +112,9 @@ func (r *Room) fireDeadline(gameID int64, id string) {
 	}
 	if err := r.apply(sdk.Action{Seat: sdk.Clock, Type: sdk.ActDeadline, Deadline: id}); err != nil {
 		r.log.Error("a deadline's clock action failed", "deadline", id, "err", err)
+		if e, ok := AsError(err); ok && e.Fault != nil && r.live() {
+			r.schedule() // a house rule failed: fire again (its failures count to its suspension)
+		}
 	}
 }
 
@@ -130,6 +133,8 @@ func (r *Room) botMove(gameID int64, seq, seat int, turnClock bool) {
 	if level == 0 {
 		level = r.coverLevel()
 	}
+	r.botActing = true
+	defer func() { r.botActing = false }()
 	seed := uint64(r.game.Seed) ^ uint64(seq+1)*0x9E3779B97F4A7C15 ^ uint64(seat+1)<<56
 	var ans *engine.BotAnswer
 	err := r.call("bot", func(ctx context.Context) error {
@@ -140,6 +145,10 @@ func (r *Room) botMove(gameID int64, seq, seat int, turnClock bool) {
 		})
 	})
 	if err != nil {
+		if r.fault(sdk.Action{Seat: seat, Type: "bot"}, err) {
+			r.botFallback(seq, seat, nil)
+			return
+		}
 		r.log.Error("bot failed to choose", "seat", seat, "level", level, "err", err)
 		return
 	}
@@ -149,7 +158,27 @@ func (r *Room) botMove(gameID int64, seq, seat int, turnClock bool) {
 	a := *ans.Action
 	a.Seat = seat
 	if err := r.apply(a); err != nil {
+		if e, ok := AsError(err); ok && e.Fault != nil {
+			r.botFallback(seq, seat, &a)
+			return
+		}
 		r.log.Error("bot action refused", "seat", seat, "action", a.Type, "err", err)
+	}
+}
+
+// botFallback goes on after a house rule failed on a bot's move (faults.go): the game may have
+// moved on already (the rule was suspended, and the suspension armed the next moves); else the
+// bot tries the other actions its view offers, and when none is accepted it tries again after
+// its delay (each failure counts, until the rule is suspended).
+func (r *Room) botFallback(seq, seat int, failed *sdk.Action) {
+	if !r.live() || r.game.Seq != seq {
+		return
+	}
+	if r.fallback(seat, failed) {
+		return
+	}
+	if r.live() && r.game.Seq == seq {
+		r.schedule()
 	}
 }
 

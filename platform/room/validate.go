@@ -27,27 +27,11 @@ const (
 // engine and the room, and are not checked here.
 func (r *Room) checkAction(a sdk.Action) error {
 	switch a.Type {
-	case "":
-		return errf(KindInvalid, "bad_action", "the action has no type")
 	case sdk.ActDeadline, sdk.ActDeal:
 		return errf(KindForbidden, "bad_action", "%q actions come from the clock and the host, not from a seat", a.Type)
 	}
-	if len(a.Type) > MaxArgKey {
-		return errf(KindInvalid, "bad_action", "an action type has at most %d bytes", MaxArgKey)
-	}
-	if a.Deadline != "" {
-		return errf(KindInvalid, "bad_action", "deadline is set by the clock, not by a seat")
-	}
-	if len(a.Cards) > MaxActionCards {
-		return errf(KindInvalid, "bad_action", "an action names at most %d cards, this one %d", MaxActionCards, len(a.Cards))
-	}
-	if len(a.Args) > MaxActionArgs {
-		return errf(KindInvalid, "bad_action", "an action carries at most %d args, this one %d", MaxActionArgs, len(a.Args))
-	}
-	for k, v := range a.Args {
-		if len(k) > MaxArgKey || len(v) > MaxArgValue {
-			return errf(KindInvalid, "bad_action", "args keys have at most %d bytes and values at most %d", MaxArgKey, MaxArgValue)
-		}
+	if why := boundsRefuse(a); why != "" {
+		return errf(KindInvalid, "bad_action", "%s", why)
 	}
 	if !carriesArguments(a) {
 		return nil // a bare type: the ruleset says whether it is open
@@ -69,6 +53,30 @@ func (r *Room) checkAction(a sdk.Action) error {
 		why = fmt.Sprintf("%s is not open to seat %d now, so it takes nothing but its type", a.Type, a.Seat)
 	}
 	return errf(KindInvalid, "bad_action", "%s", why)
+}
+
+// boundsRefuse says why a seat's action is out of bounds whatever its type takes (no type, a
+// deadline, more cards or args than the limits, an args key or value too long), or "" when it is
+// within them.
+func boundsRefuse(a sdk.Action) string {
+	switch {
+	case a.Type == "":
+		return "the action has no type"
+	case len(a.Type) > MaxArgKey:
+		return fmt.Sprintf("an action type has at most %d bytes", MaxArgKey)
+	case a.Deadline != "":
+		return "deadline is set by the clock, not by a seat"
+	case len(a.Cards) > MaxActionCards:
+		return fmt.Sprintf("an action names at most %d cards, this one %d", MaxActionCards, len(a.Cards))
+	case len(a.Args) > MaxActionArgs:
+		return fmt.Sprintf("an action carries at most %d args, this one %d", MaxActionArgs, len(a.Args))
+	}
+	for k, v := range a.Args {
+		if len(k) > MaxArgKey || len(v) > MaxArgValue {
+			return fmt.Sprintf("args keys have at most %d bytes and values at most %d", MaxArgKey, MaxArgValue)
+		}
+	}
+	return ""
 }
 
 // carriesArguments reports whether a has any field besides its type (and the seat the room sets).

@@ -3,8 +3,10 @@ package room
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -54,6 +56,46 @@ func TestSpecRefuses(t *testing.T) {
 		switch {
 		case tc.want == "" && got != "":
 			t.Errorf("%s: refused (%s), want it to fit", tc.name, got)
+		case tc.want != "" && !strings.Contains(got, tc.want):
+			t.Errorf("%s: %q, want a refusal saying %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestBoundsRefuse: whatever an action's type takes, it has a type, no deadline, and at most
+// MaxActionCards cards and MaxActionArgs args of bounded size; at the limits it is within bounds.
+func TestBoundsRefuse(t *testing.T) {
+	t.Parallel()
+	args := func(n, keyLen, valueLen int) map[string]string {
+		m := map[string]string{}
+		for i := range n {
+			m[fmt.Sprintf("%0*d", keyLen, i)] = strings.Repeat("v", valueLen)
+		}
+		return m
+	}
+	cards := func(n int) []sdk.Card { return slices.Repeat(sdk.MustParseCards("AS"), n) }
+	for _, tc := range []struct {
+		name string
+		a    sdk.Action
+		want string // "" within bounds; else a fragment of the refusal
+	}{
+		{"a bare type", sdk.Action{Type: sdk.ActDraw}, ""},
+		{"no type", sdk.Action{}, "no type"},
+		{"a type at the limit", sdk.Action{Type: strings.Repeat("t", MaxArgKey)}, ""},
+		{"a type too long", sdk.Action{Type: strings.Repeat("t", MaxArgKey+1)}, "at most 32 bytes"},
+		{"a deadline", sdk.Action{Type: sdk.ActDraw, Deadline: "turn"}, "deadline is set by the clock"},
+		{"cards at the limit", sdk.Action{Type: sdk.ActPlay, Cards: cards(MaxActionCards)}, ""},
+		{"too many cards", sdk.Action{Type: sdk.ActPlay, Cards: cards(MaxActionCards + 1)}, "at most 108 cards"},
+		{"args at the limits", sdk.Action{Type: "rule", Args: args(MaxActionArgs, MaxArgKey, MaxArgValue)}, ""},
+		{"one arg too many", sdk.Action{Type: "rule", Args: args(MaxActionArgs+1, 1, 1)}, "at most 8 args, this one 9"},
+		{"an args key too long", sdk.Action{Type: "rule", Args: args(1, MaxArgKey+1, 1)}, "keys have at most 32 bytes"},
+		{"an args value too long", sdk.Action{Type: "rule", Args: args(1, 1, MaxArgValue+1)}, "values at most 128"},
+		{"15 KB in one value", sdk.Action{Type: "rule", Args: map[string]string{"note": strings.Repeat("x", 15<<10)}}, "values at most 128"},
+	} {
+		got := boundsRefuse(tc.a)
+		switch {
+		case tc.want == "" && got != "":
+			t.Errorf("%s: refused (%s), want it within bounds", tc.name, got)
 		case tc.want != "" && !strings.Contains(got, tc.want):
 			t.Errorf("%s: %q, want a refusal saying %q", tc.name, got, tc.want)
 		}

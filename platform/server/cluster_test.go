@@ -8,12 +8,16 @@ import (
 	"testing"
 	"time"
 
+	"cardhouse/platform/cluster"
 	"cardhouse/platform/room"
 	"cardhouse/platform/server"
 	"cardhouse/sdk"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 )
 
 // node starts a second server on e's database as another node of a cluster.
@@ -26,10 +30,14 @@ func (e *env) node(name string) *env {
 }
 
 // asNode tunes a server into a node of a cluster, with short leases so that the test's rooms move
-// within a second.
+// within a second, and a /metrics of its own (a registry per start).
 func asNode(name string) func(*room.Config, *server.Config) {
-	return func(rc *room.Config, _ *server.Config) {
+	return func(rc *room.Config, sc *server.Config) {
 		rc.Node, rc.LeaseTTL = name, 600*time.Millisecond
+		reg := prometheus.NewRegistry()
+		cm := cluster.NewMetrics(reg)
+		rc.Metrics, rc.ClusterMetrics = room.NewMetrics(reg), cm
+		sc.Cluster, sc.Gatherer = cm, reg
 	}
 }
 
@@ -109,6 +117,9 @@ func testRoomsMoveBetweenNodes(t *testing.T, dialect string) {
 	if slices.ContainsFunc(b.rooms.Live(), func(r *room.Room) bool { return r.Code() == code }) {
 		t.Fatal("node-b still runs the room whose lease it lost")
 	}
+	if lost, owned := figure(t, b, "cardhouse_cluster_leases_lost_total", map[string]string{"reason": "taken"}), figure(t, b, "cardhouse_cluster_rooms_owned", nil); lost != 1 || owned != 0 {
+		t.Errorf("node-b's figures after the lease was taken: %v lost, %v owned; want 1 and 0", lost, owned)
+	}
 
 	// The new owner dies without a word (its lease just runs out): node-b's sweep takes the room
 	// again, under a new epoch, and the game goes on from the 8 stored actions.
@@ -150,4 +161,44 @@ func answerOf(t *testing.T, c *conn) string {
 			t.Fatalf("%s: no answer within %s", c.u.name, waitFor)
 		}
 	}
+}
+
+// figure reads node n's /metrics over HTTP and returns the value of the series name with labels
+// (a histogram's: its count of observations), summed over the series that have those labels
+// among theirs; 0 when there is none.
+func figure(t *testing.T, n *env, name string, labels map[string]string) float64 {
+	t.Helper()
+	resp, err := http.Get(n.http.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	families, err := parser.TextToMetricFamilies(resp.Body)
+	if err != nil {
+		t.Fatalf("reading /metrics: %v", err)
+	}
+	var sum float64
+	for _, m := range families[name].GetMetric() {
+		have := map[string]string{}
+		for _, lp := range m.GetLabel() {
+			have[lp.GetName()] = lp.GetValue()
+		}
+		match := true
+		for k, v := range labels {
+			match = match && have[k] == v
+		}
+		if !match {
+			continue
+		}
+		switch {
+		case m.Counter != nil:
+			sum += m.Counter.GetValue()
+		case m.Gauge != nil:
+			sum += m.Gauge.GetValue()
+		case m.Histogram != nil:
+			sum += float64(m.Histogram.GetSampleCount())
+		}
+	}
+	return sum
 }

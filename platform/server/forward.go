@@ -85,14 +85,17 @@ func (s *Server) forwardTo(c echo.Context, el *room.ElsewhereError, body []byte)
 	}
 	data, _ := json.Marshal(forwardedRequest{Method: req.Method, URI: req.RequestURI, Host: req.Host,
 		RemoteAddr: req.RemoteAddr, Header: req.Header, Body: body})
-	answer, err := s.cfg.Bus.Request(ctx, nodeSubject(owner, "http"), data)
+	answer, err := s.request(ctx, "http", nodeSubject(owner, "http"), data)
 	if err != nil {
+		s.cfg.Cluster.Forwarded.WithLabelValues("sent", "unanswered").Inc()
 		return s.ownerGone(el, owner, err)
 	}
 	var resp forwardedResponse
 	if err := json.Unmarshal(answer, &resp); err != nil || resp.Status == 0 {
+		s.cfg.Cluster.Forwarded.WithLabelValues("sent", "unanswered").Inc()
 		return apiError(http.StatusBadGateway, "bad_relay", "the server running room "+el.Code+" sent an answer that is not one")
 	}
+	s.cfg.Cluster.Forwarded.WithLabelValues("sent", statusClass(resp.Status)).Inc()
 	h := c.Response().Header()
 	for k, vs := range resp.Header {
 		h[k] = vs
@@ -151,6 +154,7 @@ func (s *Server) serveForwarded(m cluster.Msg) {
 			resp = forwardedResponse{Status: http.StatusBadGateway, Header: http.Header{"Content-Type": {"application/json"}},
 				Body: []byte(`{"error":{"code":"too_large_to_relay","reason":"the answer is too large to pass between servers"}}`)}
 		}
+		s.cfg.Cluster.Forwarded.WithLabelValues("served", statusClass(resp.Status)).Inc()
 		_ = m.Respond(mustJSON(resp))
 	}()
 }

@@ -346,6 +346,12 @@ func testHouseRuleEndToEnd(t *testing.T, dialect string, p *plugin.Process) {
 // returns the last view. Bots act at once, so a view with nothing to do is followed by another.
 func playToEnd(t *testing.T, c *conn) sdk.View {
 	t.Helper()
+	return playUntil(t, c, nil)
+}
+
+// playUntil is playToEnd that also stops once stop (when not nil) says so of the latest view.
+func playUntil(t *testing.T, c *conn, stop func(sdk.View) bool) sdk.View {
+	t.Helper()
 	refusals := 0
 	for range 5000 {
 		v := c.latestView()
@@ -353,7 +359,7 @@ func playToEnd(t *testing.T, c *conn) sdk.View {
 			c.expect("view")
 			continue
 		}
-		if v.Phase == sdk.PhaseGameOver {
+		if v.Phase == sdk.PhaseGameOver || (stop != nil && stop(*v)) {
 			return *v
 		}
 		a := chooseWithColour(*v)

@@ -41,7 +41,7 @@ func (s *Server) lobbyRooms(ctx context.Context) []room.LobbyRoom {
 			defer wg.Done()
 			rctx, cancel := context.WithTimeout(ctx, lobbyTimeout)
 			defer cancel()
-			answer, err := s.cfg.Bus.Request(rctx, nodeSubject(n, "lobby"), nil)
+			answer, err := s.request(rctx, "lobby", nodeSubject(n, "lobby"), nil)
 			var theirs []room.LobbyRoom
 			if err == nil {
 				err = json.Unmarshal(answer, &theirs)

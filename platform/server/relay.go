@@ -104,7 +104,7 @@ func (s *Server) relay(c echo.Context, u *store.User, protocol int, el *room.Els
 		return err
 	}
 	defer func() { _ = sub.Stop() }()
-	answer, err := s.cfg.Bus.Request(actx, nodeSubject(owner, "attach"),
+	answer, err := s.request(actx, "attach", nodeSubject(owner, "attach"),
 		mustJSON(attachRequest{Room: el.Code, User: u.ID, Conn: connID, Node: s.cfg.Node, Protocol: protocol}))
 	if err != nil {
 		return s.ownerGone(el, owner, err)
@@ -127,6 +127,9 @@ func (s *Server) relay(c echo.Context, u *store.User, protocol int, el *room.Els
 		return nil
 	}
 	defer release()
+	relayed := s.cfg.Cluster.Relayed.WithLabelValues("edge")
+	relayed.Inc()
+	defer relayed.Dec()
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -244,7 +247,10 @@ func (s *Server) attachRelayed(m cluster.Msg, ar attachRequest) {
 		return
 	}
 	_ = m.Respond(mustJSON(attachAnswer{}))
+	relayed := s.cfg.Cluster.Relayed.WithLabelValues("owner")
+	relayed.Inc()
 	go func() {
+		defer relayed.Dec()
 		defer cancel()
 		defer func() { _ = sub.Stop() }()
 		defer r.Detach(client)

@@ -1,8 +1,11 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"regexp"
+	"strconv"
+	"time"
 
 	"cardhouse/platform/cluster"
 )
@@ -17,7 +20,10 @@ import (
 //	cardhouse.node.NODE.in.CONN         the relayed socket's frames, from the browser's node
 //	cardhouse.node.NODE.conn.CONN       what the owner sends that socket, to the browser's node
 //
-// The owner is found by the room's lease in the database (store.LeaseOf).
+// The owner is found by the room's lease in the database (store.LeaseOf). What must reach every
+// node rather than a room's owner (a ban's disconnect, a look change, an admin's plugin changes)
+// travels as events on cardhouse.all.KIND (platform/room, events.go). Config.Cluster counts the
+// requests sent and served, their latency, and the relayed sockets (cluster.Metrics).
 
 // NodeName is what a node's name may hold: one token of a bus subject.
 var NodeName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
@@ -31,6 +37,18 @@ func nodeSubject(node string, parts ...string) string {
 	}
 	return s
 }
+
+// request sends a request of kind (http, attach, lobby) to another node over the bus and
+// records its latency and result (Config.Cluster's BusRequests).
+func (s *Server) request(ctx context.Context, kind, subject string, data []byte) ([]byte, error) {
+	start := time.Now()
+	answer, err := s.cfg.Bus.Request(ctx, subject, data)
+	s.cfg.Cluster.BusRequests.WithLabelValues(kind, cluster.RequestResult(err)).Observe(time.Since(start).Seconds())
+	return answer, err
+}
+
+// statusClass is the result label of a forwarded request: 2xx, 3xx, 4xx or 5xx.
+func statusClass(status int) string { return strconv.Itoa(status/100) + "xx" }
 
 // StartRouting subscribes this node to what other nodes send it (a node of a cluster: Config.Bus
 // set). Call it once, before serving.

@@ -45,7 +45,7 @@ func nodeName(prefix string) string {
 func onBus(name string, bus cluster.Bus) func(*room.Config, *server.Config) {
 	return func(rc *room.Config, sc *server.Config) {
 		asNode(name)(rc, sc)
-		sc.Bus, sc.Node = bus, name
+		rc.Bus, sc.Bus, sc.Node = bus, bus, name
 	}
 }
 
@@ -145,6 +145,34 @@ func testRoomsRoutedBetweenNodes(t *testing.T, dialect string) {
 		t.Errorf("Alice's chat message: %s", m["chat"])
 	}
 
+	// The figures of what was routed, on each node's /metrics and /healthz.
+	for _, f := range []struct {
+		node   *env
+		name   string
+		labels map[string]string
+		want   float64
+	}{
+		{b, "cardhouse_cluster_forwarded_requests_total", map[string]string{"direction": "sent", "result": "2xx"}, 4}, // 2 joins, a read, a chat
+		{b, "cardhouse_cluster_forwarded_requests_total", map[string]string{"direction": "sent", "result": "4xx"}, 1}, // Carol's deal
+		{a, "cardhouse_cluster_forwarded_requests_total", map[string]string{"direction": "served", "result": "2xx"}, 4},
+		{a, "cardhouse_cluster_forwarded_requests_total", map[string]string{"direction": "served", "result": "4xx"}, 1},
+		{b, "cardhouse_cluster_bus_request_seconds", map[string]string{"kind": "http", "result": "ok"}, 5},
+		{b, "cardhouse_cluster_bus_request_seconds", map[string]string{"kind": "attach", "result": "ok"}, 2},
+		{b, "cardhouse_cluster_bus_request_seconds", map[string]string{"kind": "lobby", "result": "ok"}, 1},
+		{b, "cardhouse_cluster_relayed_sockets", map[string]string{"side": "edge"}, 2},
+		{a, "cardhouse_cluster_relayed_sockets", map[string]string{"side": "owner"}, 2},
+		{a, "cardhouse_cluster_rooms_owned", nil, 1},
+		{b, "cardhouse_cluster_rooms_owned", nil, 0},
+		{a, "cardhouse_cluster_leases_taken_total", nil, 1},
+	} {
+		if got := figure(t, f.node, f.name, f.labels); got != f.want {
+			t.Errorf("%s%v on %s: %v, want %v", f.name, f.labels, map[*env]string{a: nameA, b: nameB}[f.node], got, f.want)
+		}
+	}
+	if h := healthOf(t, b); h.Node != nameB || h.Bus != "connected" || h.Status != "ok" {
+		t.Errorf("node-b's /healthz: %+v, want its name and the bus connected", h)
+	}
+
 	// node-a goes silent on the bus: node-b closes the relayed sockets with "going away" and,
 	// while node-a's lease stands, answers "try again".
 	busA.Close()
@@ -155,6 +183,13 @@ func testRoomsRoutedBetweenNodes(t *testing.T, dialect string) {
 	}
 	if st := bob.call("GET", "/api/rooms/"+code, nil, &refused); st != http.StatusServiceUnavailable || refused.Error.Code != "room_moving" {
 		t.Errorf("a request for the silent node's room: %d %+v, want 503 room_moving", st, refused)
+	}
+	if got := figure(t, b, "cardhouse_cluster_forwarded_requests_total", map[string]string{"direction": "sent", "result": "unanswered"}); got != 1 {
+		t.Errorf("node-b's unanswered forwarded requests: %v, want 1", got)
+	}
+	waitFigure(t, b, "cardhouse_cluster_relayed_sockets", map[string]string{"side": "edge"}, 0)
+	if h := healthOf(t, a); h.Node != nameA || h.Bus != "disconnected" || h.Status != "ok" {
+		t.Errorf("the silent node-a's /healthz: %+v, want ok with the bus disconnected", h)
 	}
 
 	// node-a stops: node-b takes the room and the game goes on from the 6 actions, each once.
@@ -167,4 +202,37 @@ func testRoomsRoutedBetweenNodes(t *testing.T, dialect string) {
 	if err != nil || !rep.Matches || len(rep.Log) != 8 {
 		t.Fatalf("replay: %d actions, matches %v, %v; want a match over 8", len(rep.Log), rep.Matches, err)
 	}
+}
+
+// health is what /healthz says.
+type health struct {
+	Status, Database, Node, Bus string
+	Rooms                       int
+}
+
+func healthOf(t *testing.T, n *env) health {
+	t.Helper()
+	resp, err := http.Get(n.http.URL + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var h health
+	if err := json.NewDecoder(resp.Body).Decode(&h); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("/healthz: %d, %v", resp.StatusCode, err)
+	}
+	return h
+}
+
+// waitFigure waits until node n's figure (as figure reads it) is want.
+func waitFigure(t *testing.T, n *env, name string, labels map[string]string, want float64) {
+	t.Helper()
+	var got float64
+	for range 500 {
+		if got = figure(t, n, name, labels); got == want {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("%s%v: %v, want %v", name, labels, got, want)
 }

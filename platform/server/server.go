@@ -48,6 +48,10 @@ type Config struct {
 	// a room another node runs goes to that node over the bus. Nil: a single node.
 	Bus  cluster.Bus
 	Node string
+	// Cluster counts what the node routes (forwarded requests, relayed sockets, bus latency;
+	// default: not registered). Give it the room manager's Config.ClusterMetrics, so that one
+	// /metrics shows both.
+	Cluster *cluster.Metrics
 	// HouseRuleDryRun bounds the bot games played with an uploaded house rule (zero: room.DryRun's
 	// defaults).
 	HouseRuleDryRun room.DryRun
@@ -88,6 +92,9 @@ func New(cfg Config) *Server {
 	}
 	if cfg.QueueSize == 0 {
 		cfg.QueueSize = 64
+	}
+	if cfg.Cluster == nil {
+		cfg.Cluster = cluster.NewMetrics(nil)
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, login: newLimiter(cfg.LoginAttempts, cfg.LoginWindow), conns: map[*websocket.Conn]struct{}{}}
 	e := echo.New()
@@ -159,13 +166,28 @@ func (s *Server) routes() {
 	s.houseRuleRoutes(api, rg)
 }
 
+// healthz answers 200 with the node's state while the database answers (503 when it does not):
+// status "ok", the database's dialect, the rooms whose actors run here, the node's name in a
+// cluster, and the bus: "none" (a single node), "connected" or "disconnected".
 func (s *Server) healthz(c echo.Context) error {
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
 	defer cancel()
 	if err := s.cfg.Store.Ping(ctx); err != nil {
 		return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unhealthy", "database": err.Error()})
 	}
-	return c.JSON(http.StatusOK, map[string]any{"status": "ok", "database": s.cfg.Store.Dialect(), "rooms": len(s.cfg.Rooms.Live())})
+	h := map[string]any{"status": "ok", "database": s.cfg.Store.Dialect(), "rooms": len(s.cfg.Rooms.Live()), "bus": "none"}
+	if s.cfg.Node != "" {
+		h["node"] = s.cfg.Node
+	}
+	if s.cfg.Bus != nil {
+		// A node cut off from the broker still serves its own rooms: it says so, and stays "ok"
+		// (the broker restarting would otherwise take every node out of a load balancer at once).
+		h["bus"] = "connected"
+		if !cluster.Connected(s.cfg.Bus) {
+			h["bus"] = "disconnected"
+		}
+	}
+	return c.JSON(http.StatusOK, h)
 }
 
 // CloseConnections closes every WebSocket still open with "going away". Call it after the rooms

@@ -217,6 +217,8 @@ type houseState struct {
 	RNG    sdk.RNG                   `json:"rng"`
 	Memory map[string]map[string]any `json:"mem,omitempty"`
 	Open   []OpenHouseAction         `json:"open,omitempty"`
+	// Suspended names the rules suspended for the rest of the game (ActSuspendHouseRule).
+	Suspended []string `json:"off,omitempty"`
 	// report collects the current call's HouseReport; never stored (a stored state is decoded
 	// afresh for every call, so it never outlives one).
 	report *HouseReport
@@ -299,6 +301,11 @@ type house[S any] struct {
 // houseErr makes a house rule's failure a refusal: the action (or the start) is refused with the
 // script's message and the game stays as it was. Refusals, ruleset failures and cancellations pass.
 func houseErr(err error) error {
+	var fe *faultError
+	if errors.As(err, &fe) {
+		f := fe.fault
+		return &sdk.RuleError{Code: sdk.CodeHouseRule, Reason: err.Error(), Fault: &f}
+	}
 	if err == nil || errors.Is(err, sdk.ErrIllegal) || errors.Is(err, sdk.ErrRuleset) ||
 		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
@@ -337,15 +344,17 @@ func (h *house[S]) failed(i int, format string, args ...any) error {
 
 // houseActErr is houseErr for an action: a rule that failed refuses it with a reason for players
 // ("house rule X failed; the action was not applied"), never the script's error, which is the
-// refusal's Detail for the rule's author and the room's admins. A refusal a hook chose passes as
-// it is: the rule's own reason.
+// refusal's Detail for the rule's author and the room's admins (and its Fault says which rule,
+// hook and line). A refusal a hook chose passes as it is: the rule's own reason.
 func houseActErr(err error) error {
+	out := houseErr(err)
 	var rf RuleFailure
-	if errors.As(err, &rf) && !errors.Is(err, sdk.ErrIllegal) && !errors.Is(err, sdk.ErrRuleset) &&
-		!errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
-		return &sdk.RuleError{Code: sdk.CodeHouseRule, Reason: fmt.Sprintf("house rule %q failed; the action was not applied", rf.RuleName()), Detail: err.Error()}
+	if re, ok := out.(*sdk.RuleError); ok && re.Code == sdk.CodeHouseRule && re.Detail == "" &&
+		!errors.Is(err, sdk.ErrIllegal) && errors.As(err, &rf) {
+		re.Detail = re.Reason
+		re.Reason = fmt.Sprintf("house rule %q failed; the action was not applied", rf.RuleName())
 	}
-	return houseErr(err)
+	return out
 }
 
 // openHouse readies a game's house rules; errors are plain (the caller decides their kind).
@@ -441,7 +450,7 @@ func (h *house[S]) call(ctx context.Context, i int, c HookCall) (*HookResult, er
 	}
 	res, err := h.e.cfg.house.Call(ctx, &c)
 	h.record(&c, res, err)
-	return res, err
+	return res, h.fault(i, c.Hook, err)
 }
 
 // record adds what a hook call printed, and with tracing the call itself, to the step's report.
@@ -510,7 +519,7 @@ func (st *houseState) takeReport() *HouseReport {
 func (h *house[S]) edit(ctx context.Context, hook string, s S, a *sdk.Action, prior []sdk.Event) (S, []sdk.Event, error) {
 	var events []sdk.Event
 	for i, info := range h.infos {
-		if !info.Has(hook) {
+		if !info.Has(hook) || h.off(i) {
 			continue
 		}
 		var err error
@@ -543,22 +552,22 @@ func (h *house[S]) editOne(ctx context.Context, i int, c HookCall, s S) (S, []sd
 	name := h.rules[i].Name
 	if res.Changed {
 		if diff := sdk.CardDiff(t.Cards(), res.Table.Cards()); diff != "" {
-			return s, nil, h.failed(i, "%s broke the card invariant (every card exactly once): %s", c.Hook, diff)
+			return s, nil, h.fault(i, c.Hook, h.failed(i, "%s broke the card invariant (every card exactly once): %s", c.Hook, diff))
 		}
 		ns, err := h.ed.SetTable(s, res.Table)
 		if err != nil {
-			return s, nil, h.failed(i, "%s left a table ruleset %s refuses: %v", c.Hook, h.e.info.ID, err)
+			return s, nil, h.fault(i, c.Hook, h.failed(i, "%s left a table ruleset %s refuses: %v", c.Hook, h.e.info.ID, err))
 		}
 		s = ns
 	}
 	events := res.Events
 	if res.End != nil {
 		if !c.CanEnd {
-			return s, nil, h.failed(i, "%s cannot end the round here", c.Hook)
+			return s, nil, h.fault(i, c.Hook, h.failed(i, "%s cannot end the round here", c.Hook))
 		}
 		ns, evs, err := ender.End(s, *res.End)
 		if err != nil {
-			return s, nil, h.failed(i, "%s ended the round, which ruleset %s refuses: %v", c.Hook, h.e.info.ID, err)
+			return s, nil, h.fault(i, c.Hook, h.failed(i, "%s ended the round, which ruleset %s refuses: %v", c.Hook, h.e.info.ID, err))
 		}
 		s, events = ns, append(slices.Clip(events), evs...)
 	}
@@ -574,7 +583,7 @@ func (h *house[S]) editOne(ctx context.Context, i int, c HookCall, s S) (S, []sd
 func (h *house[S]) before(ctx context.Context, s S, t sdk.Table, a *sdk.Action) error {
 	var st *sdk.Status
 	for i, info := range h.infos {
-		if !info.Has(HookBefore) {
+		if !info.Has(HookBefore) || h.off(i) {
 			continue
 		}
 		if st == nil {
@@ -601,6 +610,9 @@ func (h *house[S]) refreshOpen(ctx context.Context, s S) error {
 	}
 	var t *sdk.Table
 	for i, info := range h.infos {
+		if h.off(i) {
+			continue
+		}
 		for _, act := range info.Actions {
 			if t == nil {
 				v := h.ed.Table(s)
@@ -629,6 +641,9 @@ func (h *house[S]) refreshOpen(ctx context.Context, s S) error {
 // ruleOf returns the index of the rule that adds action type typ, or -1.
 func (h *house[S]) ruleOf(typ string) int {
 	for i, info := range h.infos {
+		if h.off(i) {
+			continue
+		}
 		for _, a := range info.Actions {
 			if a.Name == typ {
 				return i
@@ -681,7 +696,7 @@ func (k *asker[S]) Ask(question string, args map[string]string) (string, bool) {
 		return "", false
 	}
 	for i, info := range k.h.infos {
-		if !slices.Contains(info.Answers, question) {
+		if !slices.Contains(info.Answers, question) || k.h.off(i) {
 			continue
 		}
 		if k.table == nil {
@@ -712,6 +727,9 @@ func (h *house[S]) start(ctx context.Context, s S) (S, []sdk.Event, error) {
 // act applies one action with the game's house rules around it.
 func (h *house[S]) act(ctx context.Context, s S, req *ActRequest) (S, []sdk.Event, error) {
 	a := req.Action
+	if a.Type == ActSuspendHouseRule {
+		return h.suspend(s, a)
+	}
 	owner := h.ruleOf(a.Type)
 	if b := h.st.blocking(); b != nil && a.Seat >= 0 {
 		if o := h.st.openFor(a.Seat, a.Type); o == nil || !o.Blocking {

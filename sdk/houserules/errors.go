@@ -116,3 +116,7 @@ func splitLuaError(err error) (int, string) {
 	}
 	return line, strings.TrimSpace(msg)
 }
+
+// ScriptLine is the script line the rule failed at (0 when unknown): the engine reads it into
+// sdk.HouseFault.
+func (e *Error) ScriptLine() int { return e.Line }

@@ -452,6 +452,19 @@ func TestKilledWhileIdle(t *testing.T) {
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
+	// Before any call, the stats already show the death: a crash, not running, the last error.
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		s := p.Stats()
+		if !s.Running {
+			if s.Crashes != 1 || !strings.Contains(s.LastError, "died between calls") {
+				t.Errorf("killed while idle: crashes %d, last error %q; want 1 and the death", s.Crashes, s.LastError)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the stats still show the killed process running")
+		}
+	}
 	// Whether the host has noticed the death yet or not, at most one call fails (as a crash),
 	// and the game goes on with the same state.
 	req := &engine.ActRequest{State: st.State, Action: play(0, "AS")}

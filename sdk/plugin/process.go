@@ -220,6 +220,7 @@ func (p *Process) instance() (*instance, error) {
 			// It died between calls: count the crash and reap it.
 			p.detach(inst)
 			p.crashes.Add(1)
+			p.lastErr = idleDeath(inst.pid)
 			go p.reap(inst)
 		}
 		return nil, false, nil
@@ -536,6 +537,11 @@ type Stats struct {
 	Description *engine.Description `json:"description,omitempty"`
 }
 
+// idleDeath is the last error of a process that died while no call was in flight.
+func idleDeath(pid int) string {
+	return fmt.Sprintf("the plugin process (pid %d) died between calls (killed, or it exited on its own)", pid)
+}
+
 // Stats returns a snapshot of the counters.
 func (p *Process) Stats() Stats {
 	p.mu.Lock()
@@ -544,6 +550,12 @@ func (p *Process) Stats() Stats {
 		s.PID, s.Protocol = p.last.pid, p.last.version
 	}
 	s.Running = p.cur != nil && !p.cur.exited()
+	// A process that died between calls is a crash now, not at the next call (which reaps it
+	// and counts it then: this one stands in for that count until it does).
+	idle := p.cur != nil && !s.Running
+	if idle {
+		s.LastError = idleDeath(p.cur.pid)
+	}
 	d := p.desc
 	p.mu.Unlock()
 	if d != nil {
@@ -555,6 +567,9 @@ func (p *Process) Stats() Stats {
 	}
 	s.Calls, s.Refusals, s.Errors, s.NeedState = p.calls.Load(), p.refusals.Load(), p.errs.Load(), p.misses.Load()
 	s.Crashes, s.Timeouts = p.crashes.Load(), p.timeouts.Load()
+	if idle {
+		s.Crashes++
+	}
 	s.Latency = p.latency.snapshot()
 	return s
 }

@@ -170,10 +170,11 @@ func runServe(ctx context.Context, o serveOptions) error {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	reg.MustRegister(st.CommitCollectors()...)
+	clusterMetrics := cluster.NewMetrics(reg)
 	rooms, err := room.NewManager(ctx, room.Config{
 		Store: st, Engines: engines, Logger: log, Metrics: room.NewMetrics(reg),
 		BotDelay: o.botDelay, ReactionTime: o.reaction, Grace: o.grace, PauseLimit: o.pause, MaxRoomsPerHost: maxRooms,
-		MaxSpectators: o.maxSpectators, Node: node, LeaseTTL: o.lease,
+		MaxSpectators: o.maxSpectators, Node: node, LeaseTTL: o.lease, Bus: bus, ClusterMetrics: clusterMetrics,
 	})
 	if err != nil {
 		return err
@@ -186,7 +187,7 @@ func runServe(ctx context.Context, o serveOptions) error {
 		loginAttempts = -1 // no limit
 	}
 	srv := server.New(server.Config{Store: st, Rooms: rooms, Gatherer: reg, Logger: log,
-		OriginPatterns: o.origins, SecureCookies: o.secureCookies, LoginAttempts: loginAttempts, Bus: bus, Node: node})
+		OriginPatterns: o.origins, SecureCookies: o.secureCookies, LoginAttempts: loginAttempts, Bus: bus, Node: node, Cluster: clusterMetrics})
 	if err := srv.StartRouting(); err != nil {
 		rooms.Close()
 		return err

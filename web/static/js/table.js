@@ -717,6 +717,7 @@ export class Table {
       case "shuffled": case "reshuffled": return "The pile is shuffled into a new deck";
       case "dealt": return "New deal";
       case "passed": return `${who} ends the turn`;
+      case "house_rule_suspended": return `House rule "${d.rule}" is off for the rest of this game (it kept failing)`;
       default: return `${who} ${e.name.replace(/_/g, " ")}`.trim();
     }
   }

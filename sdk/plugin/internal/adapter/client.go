@@ -114,7 +114,11 @@ func noAnswer(op string) error {
 func errorFromPB(e *pb.Error) error {
 	switch k := e.GetKind().(type) {
 	case *pb.Error_Refusal:
-		return &sdk.RuleError{Code: k.Refusal.GetCode(), Reason: k.Refusal.GetReason(), Detail: k.Refusal.GetDetail()}
+		re := &sdk.RuleError{Code: k.Refusal.GetCode(), Reason: k.Refusal.GetReason(), Detail: k.Refusal.GetDetail()}
+		if f := k.Refusal.GetFault(); f != nil {
+			re.Fault = &sdk.HouseFault{Rule: f.GetRule(), Version: int(f.GetVersion()), Hook: f.GetHook(), Line: int(f.GetLine())}
+		}
+		return re
 	case *pb.Error_Failure:
 		return &sdk.FailureError{Ruleset: k.Failure.GetRuleset(), Op: k.Failure.GetOp(), Err: errors.New(k.Failure.GetMessage())}
 	case *pb.Error_NeedState:

@@ -300,8 +300,10 @@ type Refusal struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
 	Code   string                 `protobuf:"bytes,1,opt,name=code,proto3" json:"code,omitempty"`
 	Reason string                 `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
+	// fault is set when a house rule failed (sdk.HouseFault).
+	Fault *HouseFault `protobuf:"bytes,3,opt,name=fault,proto3" json:"fault,omitempty"`
 	// detail is sdk.RuleError.Detail: the full error for the rule's author and admins.
-	Detail        string `protobuf:"bytes,3,opt,name=detail,proto3" json:"detail,omitempty"`
+	Detail        string `protobuf:"bytes,4,opt,name=detail,proto3" json:"detail,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -350,11 +352,87 @@ func (x *Refusal) GetReason() string {
 	return ""
 }
 
+func (x *Refusal) GetFault() *HouseFault {
+	if x != nil {
+		return x.Fault
+	}
+	return nil
+}
+
 func (x *Refusal) GetDetail() string {
 	if x != nil {
 		return x.Detail
 	}
 	return ""
+}
+
+// HouseFault is sdk.HouseFault: the house rule that failed, its version, hook and line.
+type HouseFault struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Rule          string                 `protobuf:"bytes,1,opt,name=rule,proto3" json:"rule,omitempty"`
+	Version       int32                  `protobuf:"varint,2,opt,name=version,proto3" json:"version,omitempty"`
+	Hook          string                 `protobuf:"bytes,3,opt,name=hook,proto3" json:"hook,omitempty"`
+	Line          int32                  `protobuf:"varint,4,opt,name=line,proto3" json:"line,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *HouseFault) Reset() {
+	*x = HouseFault{}
+	mi := &file_ruleset_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *HouseFault) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*HouseFault) ProtoMessage() {}
+
+func (x *HouseFault) ProtoReflect() protoreflect.Message {
+	mi := &file_ruleset_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use HouseFault.ProtoReflect.Descriptor instead.
+func (*HouseFault) Descriptor() ([]byte, []int) {
+	return file_ruleset_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *HouseFault) GetRule() string {
+	if x != nil {
+		return x.Rule
+	}
+	return ""
+}
+
+func (x *HouseFault) GetVersion() int32 {
+	if x != nil {
+		return x.Version
+	}
+	return 0
+}
+
+func (x *HouseFault) GetHook() string {
+	if x != nil {
+		return x.Hook
+	}
+	return ""
+}
+
+func (x *HouseFault) GetLine() int32 {
+	if x != nil {
+		return x.Line
+	}
+	return 0
 }
 
 // Failure is sdk.FailureError: a ruleset bug, a panic, a state that cannot be read.
@@ -369,7 +447,7 @@ type Failure struct {
 
 func (x *Failure) Reset() {
 	*x = Failure{}
-	mi := &file_ruleset_proto_msgTypes[5]
+	mi := &file_ruleset_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -381,7 +459,7 @@ func (x *Failure) String() string {
 func (*Failure) ProtoMessage() {}
 
 func (x *Failure) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[5]
+	mi := &file_ruleset_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -394,7 +472,7 @@ func (x *Failure) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Failure.ProtoReflect.Descriptor instead.
 func (*Failure) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{5}
+	return file_ruleset_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Failure) GetRuleset() string {
@@ -426,7 +504,7 @@ type DescribeRequest struct {
 
 func (x *DescribeRequest) Reset() {
 	*x = DescribeRequest{}
-	mi := &file_ruleset_proto_msgTypes[6]
+	mi := &file_ruleset_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -438,7 +516,7 @@ func (x *DescribeRequest) String() string {
 func (*DescribeRequest) ProtoMessage() {}
 
 func (x *DescribeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[6]
+	mi := &file_ruleset_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -451,7 +529,7 @@ func (x *DescribeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DescribeRequest.ProtoReflect.Descriptor instead.
 func (*DescribeRequest) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{6}
+	return file_ruleset_proto_rawDescGZIP(), []int{7}
 }
 
 type DescribeResponse struct {
@@ -465,7 +543,7 @@ type DescribeResponse struct {
 
 func (x *DescribeResponse) Reset() {
 	*x = DescribeResponse{}
-	mi := &file_ruleset_proto_msgTypes[7]
+	mi := &file_ruleset_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -477,7 +555,7 @@ func (x *DescribeResponse) String() string {
 func (*DescribeResponse) ProtoMessage() {}
 
 func (x *DescribeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[7]
+	mi := &file_ruleset_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -490,7 +568,7 @@ func (x *DescribeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DescribeResponse.ProtoReflect.Descriptor instead.
 func (*DescribeResponse) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{7}
+	return file_ruleset_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *DescribeResponse) GetDescriptionJson() []byte {
@@ -532,7 +610,7 @@ type NewGameRequest struct {
 
 func (x *NewGameRequest) Reset() {
 	*x = NewGameRequest{}
-	mi := &file_ruleset_proto_msgTypes[8]
+	mi := &file_ruleset_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -544,7 +622,7 @@ func (x *NewGameRequest) String() string {
 func (*NewGameRequest) ProtoMessage() {}
 
 func (x *NewGameRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[8]
+	mi := &file_ruleset_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -557,7 +635,7 @@ func (x *NewGameRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NewGameRequest.ProtoReflect.Descriptor instead.
 func (*NewGameRequest) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{8}
+	return file_ruleset_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *NewGameRequest) GetSeats() int32 {
@@ -664,7 +742,7 @@ type ActRequest struct {
 
 func (x *ActRequest) Reset() {
 	*x = ActRequest{}
-	mi := &file_ruleset_proto_msgTypes[9]
+	mi := &file_ruleset_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -676,7 +754,7 @@ func (x *ActRequest) String() string {
 func (*ActRequest) ProtoMessage() {}
 
 func (x *ActRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[9]
+	mi := &file_ruleset_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -689,7 +767,7 @@ func (x *ActRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ActRequest.ProtoReflect.Descriptor instead.
 func (*ActRequest) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{9}
+	return file_ruleset_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ActRequest) GetState() []byte {
@@ -788,7 +866,7 @@ type Action struct {
 
 func (x *Action) Reset() {
 	*x = Action{}
-	mi := &file_ruleset_proto_msgTypes[10]
+	mi := &file_ruleset_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -800,7 +878,7 @@ func (x *Action) String() string {
 func (*Action) ProtoMessage() {}
 
 func (x *Action) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[10]
+	mi := &file_ruleset_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -813,7 +891,7 @@ func (x *Action) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Action.ProtoReflect.Descriptor instead.
 func (*Action) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{10}
+	return file_ruleset_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Action) GetSeat() int32 {
@@ -911,7 +989,7 @@ type StepResponse struct {
 
 func (x *StepResponse) Reset() {
 	*x = StepResponse{}
-	mi := &file_ruleset_proto_msgTypes[11]
+	mi := &file_ruleset_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -923,7 +1001,7 @@ func (x *StepResponse) String() string {
 func (*StepResponse) ProtoMessage() {}
 
 func (x *StepResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[11]
+	mi := &file_ruleset_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -936,7 +1014,7 @@ func (x *StepResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StepResponse.ProtoReflect.Descriptor instead.
 func (*StepResponse) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{11}
+	return file_ruleset_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *StepResponse) GetState() []byte {
@@ -1024,7 +1102,7 @@ type Event struct {
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_ruleset_proto_msgTypes[12]
+	mi := &file_ruleset_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1036,7 +1114,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[12]
+	mi := &file_ruleset_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1049,7 +1127,7 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{12}
+	return file_ruleset_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *Event) GetName() string {
@@ -1110,7 +1188,7 @@ type Status struct {
 
 func (x *Status) Reset() {
 	*x = Status{}
-	mi := &file_ruleset_proto_msgTypes[13]
+	mi := &file_ruleset_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1122,7 +1200,7 @@ func (x *Status) String() string {
 func (*Status) ProtoMessage() {}
 
 func (x *Status) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[13]
+	mi := &file_ruleset_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1135,7 +1213,7 @@ func (x *Status) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Status.ProtoReflect.Descriptor instead.
 func (*Status) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{13}
+	return file_ruleset_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Status) GetPhase() string {
@@ -1200,7 +1278,7 @@ type Deadline struct {
 
 func (x *Deadline) Reset() {
 	*x = Deadline{}
-	mi := &file_ruleset_proto_msgTypes[14]
+	mi := &file_ruleset_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1212,7 +1290,7 @@ func (x *Deadline) String() string {
 func (*Deadline) ProtoMessage() {}
 
 func (x *Deadline) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[14]
+	mi := &file_ruleset_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1225,7 +1303,7 @@ func (x *Deadline) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Deadline.ProtoReflect.Descriptor instead.
 func (*Deadline) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{14}
+	return file_ruleset_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *Deadline) GetId() string {
@@ -1267,7 +1345,7 @@ type InspectRequest struct {
 
 func (x *InspectRequest) Reset() {
 	*x = InspectRequest{}
-	mi := &file_ruleset_proto_msgTypes[15]
+	mi := &file_ruleset_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1279,7 +1357,7 @@ func (x *InspectRequest) String() string {
 func (*InspectRequest) ProtoMessage() {}
 
 func (x *InspectRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[15]
+	mi := &file_ruleset_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1292,7 +1370,7 @@ func (x *InspectRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InspectRequest.ProtoReflect.Descriptor instead.
 func (*InspectRequest) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{15}
+	return file_ruleset_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *InspectRequest) GetState() []byte {
@@ -1331,7 +1409,7 @@ type InspectResponse struct {
 
 func (x *InspectResponse) Reset() {
 	*x = InspectResponse{}
-	mi := &file_ruleset_proto_msgTypes[16]
+	mi := &file_ruleset_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1343,7 +1421,7 @@ func (x *InspectResponse) String() string {
 func (*InspectResponse) ProtoMessage() {}
 
 func (x *InspectResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[16]
+	mi := &file_ruleset_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1356,7 +1434,7 @@ func (x *InspectResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InspectResponse.ProtoReflect.Descriptor instead.
 func (*InspectResponse) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{16}
+	return file_ruleset_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *InspectResponse) GetStatus() *Status {
@@ -1422,7 +1500,7 @@ type Value struct {
 
 func (x *Value) Reset() {
 	*x = Value{}
-	mi := &file_ruleset_proto_msgTypes[17]
+	mi := &file_ruleset_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1434,7 +1512,7 @@ func (x *Value) String() string {
 func (*Value) ProtoMessage() {}
 
 func (x *Value) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[17]
+	mi := &file_ruleset_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1447,7 +1525,7 @@ func (x *Value) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Value.ProtoReflect.Descriptor instead.
 func (*Value) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{17}
+	return file_ruleset_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Value) GetKind() isValue_Kind {
@@ -1590,7 +1668,7 @@ type Strings struct {
 
 func (x *Strings) Reset() {
 	*x = Strings{}
-	mi := &file_ruleset_proto_msgTypes[18]
+	mi := &file_ruleset_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1602,7 +1680,7 @@ func (x *Strings) String() string {
 func (*Strings) ProtoMessage() {}
 
 func (x *Strings) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[18]
+	mi := &file_ruleset_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1615,7 +1693,7 @@ func (x *Strings) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Strings.ProtoReflect.Descriptor instead.
 func (*Strings) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{18}
+	return file_ruleset_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Strings) GetItems() []string {
@@ -1634,7 +1712,7 @@ type Ints struct {
 
 func (x *Ints) Reset() {
 	*x = Ints{}
-	mi := &file_ruleset_proto_msgTypes[19]
+	mi := &file_ruleset_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1646,7 +1724,7 @@ func (x *Ints) String() string {
 func (*Ints) ProtoMessage() {}
 
 func (x *Ints) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[19]
+	mi := &file_ruleset_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1659,7 +1737,7 @@ func (x *Ints) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ints.ProtoReflect.Descriptor instead.
 func (*Ints) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{19}
+	return file_ruleset_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Ints) GetItems() []int64 {
@@ -1678,7 +1756,7 @@ type StringLists struct {
 
 func (x *StringLists) Reset() {
 	*x = StringLists{}
-	mi := &file_ruleset_proto_msgTypes[20]
+	mi := &file_ruleset_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1690,7 +1768,7 @@ func (x *StringLists) String() string {
 func (*StringLists) ProtoMessage() {}
 
 func (x *StringLists) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[20]
+	mi := &file_ruleset_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1703,7 +1781,7 @@ func (x *StringLists) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StringLists.ProtoReflect.Descriptor instead.
 func (*StringLists) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{20}
+	return file_ruleset_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *StringLists) GetItems() []*Strings {
@@ -1726,7 +1804,7 @@ type BotRequest struct {
 
 func (x *BotRequest) Reset() {
 	*x = BotRequest{}
-	mi := &file_ruleset_proto_msgTypes[21]
+	mi := &file_ruleset_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1738,7 +1816,7 @@ func (x *BotRequest) String() string {
 func (*BotRequest) ProtoMessage() {}
 
 func (x *BotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[21]
+	mi := &file_ruleset_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1751,7 +1829,7 @@ func (x *BotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BotRequest.ProtoReflect.Descriptor instead.
 func (*BotRequest) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{21}
+	return file_ruleset_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *BotRequest) GetState() []byte {
@@ -1800,7 +1878,7 @@ type BotResponse struct {
 
 func (x *BotResponse) Reset() {
 	*x = BotResponse{}
-	mi := &file_ruleset_proto_msgTypes[22]
+	mi := &file_ruleset_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1812,7 +1890,7 @@ func (x *BotResponse) String() string {
 func (*BotResponse) ProtoMessage() {}
 
 func (x *BotResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[22]
+	mi := &file_ruleset_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1825,7 +1903,7 @@ func (x *BotResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BotResponse.ProtoReflect.Descriptor instead.
 func (*BotResponse) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{22}
+	return file_ruleset_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *BotResponse) GetAction() *Action {
@@ -1866,7 +1944,7 @@ type Call struct {
 
 func (x *Call) Reset() {
 	*x = Call{}
-	mi := &file_ruleset_proto_msgTypes[23]
+	mi := &file_ruleset_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1878,7 +1956,7 @@ func (x *Call) String() string {
 func (*Call) ProtoMessage() {}
 
 func (x *Call) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[23]
+	mi := &file_ruleset_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1891,7 +1969,7 @@ func (x *Call) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Call.ProtoReflect.Descriptor instead.
 func (*Call) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{23}
+	return file_ruleset_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Call) GetId() uint64 {
@@ -2037,7 +2115,7 @@ type DescribeHouseRuleRequest struct {
 
 func (x *DescribeHouseRuleRequest) Reset() {
 	*x = DescribeHouseRuleRequest{}
-	mi := &file_ruleset_proto_msgTypes[24]
+	mi := &file_ruleset_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2049,7 +2127,7 @@ func (x *DescribeHouseRuleRequest) String() string {
 func (*DescribeHouseRuleRequest) ProtoMessage() {}
 
 func (x *DescribeHouseRuleRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[24]
+	mi := &file_ruleset_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2062,7 +2140,7 @@ func (x *DescribeHouseRuleRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DescribeHouseRuleRequest.ProtoReflect.Descriptor instead.
 func (*DescribeHouseRuleRequest) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{24}
+	return file_ruleset_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *DescribeHouseRuleRequest) GetSource() string {
@@ -2083,7 +2161,7 @@ type DescribeHouseRuleResponse struct {
 
 func (x *DescribeHouseRuleResponse) Reset() {
 	*x = DescribeHouseRuleResponse{}
-	mi := &file_ruleset_proto_msgTypes[25]
+	mi := &file_ruleset_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2095,7 +2173,7 @@ func (x *DescribeHouseRuleResponse) String() string {
 func (*DescribeHouseRuleResponse) ProtoMessage() {}
 
 func (x *DescribeHouseRuleResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[25]
+	mi := &file_ruleset_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2108,7 +2186,7 @@ func (x *DescribeHouseRuleResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DescribeHouseRuleResponse.ProtoReflect.Descriptor instead.
 func (*DescribeHouseRuleResponse) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{25}
+	return file_ruleset_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *DescribeHouseRuleResponse) GetInfoJson() []byte {
@@ -2133,7 +2211,7 @@ type CancelRequest struct {
 
 func (x *CancelRequest) Reset() {
 	*x = CancelRequest{}
-	mi := &file_ruleset_proto_msgTypes[26]
+	mi := &file_ruleset_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2145,7 +2223,7 @@ func (x *CancelRequest) String() string {
 func (*CancelRequest) ProtoMessage() {}
 
 func (x *CancelRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[26]
+	mi := &file_ruleset_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2158,7 +2236,7 @@ func (x *CancelRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelRequest.ProtoReflect.Descriptor instead.
 func (*CancelRequest) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{26}
+	return file_ruleset_proto_rawDescGZIP(), []int{27}
 }
 
 // Reply answers the Call with the same id: the method's own response (which may carry a refusal or
@@ -2181,7 +2259,7 @@ type Reply struct {
 
 func (x *Reply) Reset() {
 	*x = Reply{}
-	mi := &file_ruleset_proto_msgTypes[27]
+	mi := &file_ruleset_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2193,7 +2271,7 @@ func (x *Reply) String() string {
 func (*Reply) ProtoMessage() {}
 
 func (x *Reply) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[27]
+	mi := &file_ruleset_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2206,7 +2284,7 @@ func (x *Reply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Reply.ProtoReflect.Descriptor instead.
 func (*Reply) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{27}
+	return file_ruleset_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *Reply) GetId() uint64 {
@@ -2329,7 +2407,7 @@ type CallStatus struct {
 
 func (x *CallStatus) Reset() {
 	*x = CallStatus{}
-	mi := &file_ruleset_proto_msgTypes[28]
+	mi := &file_ruleset_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2341,7 +2419,7 @@ func (x *CallStatus) String() string {
 func (*CallStatus) ProtoMessage() {}
 
 func (x *CallStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[28]
+	mi := &file_ruleset_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2354,7 +2432,7 @@ func (x *CallStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallStatus.ProtoReflect.Descriptor instead.
 func (*CallStatus) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{28}
+	return file_ruleset_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *CallStatus) GetCode() int32 {
@@ -2379,7 +2457,7 @@ type OpenChannelRequest struct {
 
 func (x *OpenChannelRequest) Reset() {
 	*x = OpenChannelRequest{}
-	mi := &file_ruleset_proto_msgTypes[29]
+	mi := &file_ruleset_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2391,7 +2469,7 @@ func (x *OpenChannelRequest) String() string {
 func (*OpenChannelRequest) ProtoMessage() {}
 
 func (x *OpenChannelRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[29]
+	mi := &file_ruleset_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2404,7 +2482,7 @@ func (x *OpenChannelRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenChannelRequest.ProtoReflect.Descriptor instead.
 func (*OpenChannelRequest) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{29}
+	return file_ruleset_proto_rawDescGZIP(), []int{30}
 }
 
 // OpenChannelResponse says where to connect: network is "unix", address a socket path; token is
@@ -2420,7 +2498,7 @@ type OpenChannelResponse struct {
 
 func (x *OpenChannelResponse) Reset() {
 	*x = OpenChannelResponse{}
-	mi := &file_ruleset_proto_msgTypes[30]
+	mi := &file_ruleset_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2432,7 +2510,7 @@ func (x *OpenChannelResponse) String() string {
 func (*OpenChannelResponse) ProtoMessage() {}
 
 func (x *OpenChannelResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ruleset_proto_msgTypes[30]
+	mi := &file_ruleset_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2445,7 +2523,7 @@ func (x *OpenChannelResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenChannelResponse.ProtoReflect.Descriptor instead.
 func (*OpenChannelResponse) Descriptor() ([]byte, []int) {
-	return file_ruleset_proto_rawDescGZIP(), []int{30}
+	return file_ruleset_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *OpenChannelResponse) GetNetwork() string {
@@ -2487,11 +2565,18 @@ const file_ruleset_proto_rawDesc = "" +
 	"\x04tail\x18\x03 \x03(\v2\x1c.cardhouse.ruleset.v1.LoggedR\x04tail\"P\n" +
 	"\x06Logged\x124\n" +
 	"\x06action\x18\x01 \x01(\v2\x1c.cardhouse.ruleset.v1.ActionR\x06action\x12\x10\n" +
-	"\x03now\x18\x02 \x01(\x03R\x03now\"M\n" +
+	"\x03now\x18\x02 \x01(\x03R\x03now\"\x85\x01\n" +
 	"\aRefusal\x12\x12\n" +
 	"\x04code\x18\x01 \x01(\tR\x04code\x12\x16\n" +
-	"\x06reason\x18\x02 \x01(\tR\x06reason\x12\x16\n" +
-	"\x06detail\x18\x03 \x01(\tR\x06detail\"M\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\x126\n" +
+	"\x05fault\x18\x03 \x01(\v2 .cardhouse.ruleset.v1.HouseFaultR\x05fault\x12\x16\n" +
+	"\x06detail\x18\x04 \x01(\tR\x06detail\"b\n" +
+	"\n" +
+	"HouseFault\x12\x12\n" +
+	"\x04rule\x18\x01 \x01(\tR\x04rule\x12\x18\n" +
+	"\aversion\x18\x02 \x01(\x05R\aversion\x12\x12\n" +
+	"\x04hook\x18\x03 \x01(\tR\x04hook\x12\x12\n" +
+	"\x04line\x18\x04 \x01(\x05R\x04line\"M\n" +
 	"\aFailure\x12\x18\n" +
 	"\aruleset\x18\x01 \x01(\tR\aruleset\x12\x0e\n" +
 	"\x02op\x18\x02 \x01(\tR\x02op\x12\x18\n" +
@@ -2677,91 +2762,93 @@ func file_ruleset_proto_rawDescGZIP() []byte {
 	return file_ruleset_proto_rawDescData
 }
 
-var file_ruleset_proto_msgTypes = make([]protoimpl.MessageInfo, 34)
+var file_ruleset_proto_msgTypes = make([]protoimpl.MessageInfo, 35)
 var file_ruleset_proto_goTypes = []any{
 	(*Error)(nil),                     // 0: cardhouse.ruleset.v1.Error
 	(*NeedState)(nil),                 // 1: cardhouse.ruleset.v1.NeedState
 	(*GameRef)(nil),                   // 2: cardhouse.ruleset.v1.GameRef
 	(*Logged)(nil),                    // 3: cardhouse.ruleset.v1.Logged
 	(*Refusal)(nil),                   // 4: cardhouse.ruleset.v1.Refusal
-	(*Failure)(nil),                   // 5: cardhouse.ruleset.v1.Failure
-	(*DescribeRequest)(nil),           // 6: cardhouse.ruleset.v1.DescribeRequest
-	(*DescribeResponse)(nil),          // 7: cardhouse.ruleset.v1.DescribeResponse
-	(*NewGameRequest)(nil),            // 8: cardhouse.ruleset.v1.NewGameRequest
-	(*ActRequest)(nil),                // 9: cardhouse.ruleset.v1.ActRequest
-	(*Action)(nil),                    // 10: cardhouse.ruleset.v1.Action
-	(*StepResponse)(nil),              // 11: cardhouse.ruleset.v1.StepResponse
-	(*Event)(nil),                     // 12: cardhouse.ruleset.v1.Event
-	(*Status)(nil),                    // 13: cardhouse.ruleset.v1.Status
-	(*Deadline)(nil),                  // 14: cardhouse.ruleset.v1.Deadline
-	(*InspectRequest)(nil),            // 15: cardhouse.ruleset.v1.InspectRequest
-	(*InspectResponse)(nil),           // 16: cardhouse.ruleset.v1.InspectResponse
-	(*Value)(nil),                     // 17: cardhouse.ruleset.v1.Value
-	(*Strings)(nil),                   // 18: cardhouse.ruleset.v1.Strings
-	(*Ints)(nil),                      // 19: cardhouse.ruleset.v1.Ints
-	(*StringLists)(nil),               // 20: cardhouse.ruleset.v1.StringLists
-	(*BotRequest)(nil),                // 21: cardhouse.ruleset.v1.BotRequest
-	(*BotResponse)(nil),               // 22: cardhouse.ruleset.v1.BotResponse
-	(*Call)(nil),                      // 23: cardhouse.ruleset.v1.Call
-	(*DescribeHouseRuleRequest)(nil),  // 24: cardhouse.ruleset.v1.DescribeHouseRuleRequest
-	(*DescribeHouseRuleResponse)(nil), // 25: cardhouse.ruleset.v1.DescribeHouseRuleResponse
-	(*CancelRequest)(nil),             // 26: cardhouse.ruleset.v1.CancelRequest
-	(*Reply)(nil),                     // 27: cardhouse.ruleset.v1.Reply
-	(*CallStatus)(nil),                // 28: cardhouse.ruleset.v1.CallStatus
-	(*OpenChannelRequest)(nil),        // 29: cardhouse.ruleset.v1.OpenChannelRequest
-	(*OpenChannelResponse)(nil),       // 30: cardhouse.ruleset.v1.OpenChannelResponse
-	nil,                               // 31: cardhouse.ruleset.v1.Action.ArgsEntry
-	nil,                               // 32: cardhouse.ruleset.v1.Event.DataEntry
-	nil,                               // 33: cardhouse.ruleset.v1.InspectResponse.ObservationEntry
+	(*HouseFault)(nil),                // 5: cardhouse.ruleset.v1.HouseFault
+	(*Failure)(nil),                   // 6: cardhouse.ruleset.v1.Failure
+	(*DescribeRequest)(nil),           // 7: cardhouse.ruleset.v1.DescribeRequest
+	(*DescribeResponse)(nil),          // 8: cardhouse.ruleset.v1.DescribeResponse
+	(*NewGameRequest)(nil),            // 9: cardhouse.ruleset.v1.NewGameRequest
+	(*ActRequest)(nil),                // 10: cardhouse.ruleset.v1.ActRequest
+	(*Action)(nil),                    // 11: cardhouse.ruleset.v1.Action
+	(*StepResponse)(nil),              // 12: cardhouse.ruleset.v1.StepResponse
+	(*Event)(nil),                     // 13: cardhouse.ruleset.v1.Event
+	(*Status)(nil),                    // 14: cardhouse.ruleset.v1.Status
+	(*Deadline)(nil),                  // 15: cardhouse.ruleset.v1.Deadline
+	(*InspectRequest)(nil),            // 16: cardhouse.ruleset.v1.InspectRequest
+	(*InspectResponse)(nil),           // 17: cardhouse.ruleset.v1.InspectResponse
+	(*Value)(nil),                     // 18: cardhouse.ruleset.v1.Value
+	(*Strings)(nil),                   // 19: cardhouse.ruleset.v1.Strings
+	(*Ints)(nil),                      // 20: cardhouse.ruleset.v1.Ints
+	(*StringLists)(nil),               // 21: cardhouse.ruleset.v1.StringLists
+	(*BotRequest)(nil),                // 22: cardhouse.ruleset.v1.BotRequest
+	(*BotResponse)(nil),               // 23: cardhouse.ruleset.v1.BotResponse
+	(*Call)(nil),                      // 24: cardhouse.ruleset.v1.Call
+	(*DescribeHouseRuleRequest)(nil),  // 25: cardhouse.ruleset.v1.DescribeHouseRuleRequest
+	(*DescribeHouseRuleResponse)(nil), // 26: cardhouse.ruleset.v1.DescribeHouseRuleResponse
+	(*CancelRequest)(nil),             // 27: cardhouse.ruleset.v1.CancelRequest
+	(*Reply)(nil),                     // 28: cardhouse.ruleset.v1.Reply
+	(*CallStatus)(nil),                // 29: cardhouse.ruleset.v1.CallStatus
+	(*OpenChannelRequest)(nil),        // 30: cardhouse.ruleset.v1.OpenChannelRequest
+	(*OpenChannelResponse)(nil),       // 31: cardhouse.ruleset.v1.OpenChannelResponse
+	nil,                               // 32: cardhouse.ruleset.v1.Action.ArgsEntry
+	nil,                               // 33: cardhouse.ruleset.v1.Event.DataEntry
+	nil,                               // 34: cardhouse.ruleset.v1.InspectResponse.ObservationEntry
 }
 var file_ruleset_proto_depIdxs = []int32{
 	4,  // 0: cardhouse.ruleset.v1.Error.refusal:type_name -> cardhouse.ruleset.v1.Refusal
-	5,  // 1: cardhouse.ruleset.v1.Error.failure:type_name -> cardhouse.ruleset.v1.Failure
+	6,  // 1: cardhouse.ruleset.v1.Error.failure:type_name -> cardhouse.ruleset.v1.Failure
 	1,  // 2: cardhouse.ruleset.v1.Error.need_state:type_name -> cardhouse.ruleset.v1.NeedState
 	3,  // 3: cardhouse.ruleset.v1.GameRef.tail:type_name -> cardhouse.ruleset.v1.Logged
-	10, // 4: cardhouse.ruleset.v1.Logged.action:type_name -> cardhouse.ruleset.v1.Action
-	0,  // 5: cardhouse.ruleset.v1.DescribeResponse.error:type_name -> cardhouse.ruleset.v1.Error
-	10, // 6: cardhouse.ruleset.v1.ActRequest.action:type_name -> cardhouse.ruleset.v1.Action
-	2,  // 7: cardhouse.ruleset.v1.ActRequest.ref:type_name -> cardhouse.ruleset.v1.GameRef
-	31, // 8: cardhouse.ruleset.v1.Action.args:type_name -> cardhouse.ruleset.v1.Action.ArgsEntry
-	13, // 9: cardhouse.ruleset.v1.StepResponse.status:type_name -> cardhouse.ruleset.v1.Status
-	0,  // 10: cardhouse.ruleset.v1.StepResponse.error:type_name -> cardhouse.ruleset.v1.Error
-	12, // 11: cardhouse.ruleset.v1.StepResponse.events:type_name -> cardhouse.ruleset.v1.Event
-	32, // 12: cardhouse.ruleset.v1.Event.data:type_name -> cardhouse.ruleset.v1.Event.DataEntry
-	14, // 13: cardhouse.ruleset.v1.Status.deadlines:type_name -> cardhouse.ruleset.v1.Deadline
-	2,  // 14: cardhouse.ruleset.v1.InspectRequest.ref:type_name -> cardhouse.ruleset.v1.GameRef
-	13, // 15: cardhouse.ruleset.v1.InspectResponse.status:type_name -> cardhouse.ruleset.v1.Status
-	33, // 16: cardhouse.ruleset.v1.InspectResponse.observation:type_name -> cardhouse.ruleset.v1.InspectResponse.ObservationEntry
-	0,  // 17: cardhouse.ruleset.v1.InspectResponse.error:type_name -> cardhouse.ruleset.v1.Error
-	18, // 18: cardhouse.ruleset.v1.Value.strs:type_name -> cardhouse.ruleset.v1.Strings
-	19, // 19: cardhouse.ruleset.v1.Value.ints:type_name -> cardhouse.ruleset.v1.Ints
-	20, // 20: cardhouse.ruleset.v1.Value.str_lists:type_name -> cardhouse.ruleset.v1.StringLists
-	18, // 21: cardhouse.ruleset.v1.StringLists.items:type_name -> cardhouse.ruleset.v1.Strings
-	2,  // 22: cardhouse.ruleset.v1.BotRequest.ref:type_name -> cardhouse.ruleset.v1.GameRef
-	10, // 23: cardhouse.ruleset.v1.BotResponse.action:type_name -> cardhouse.ruleset.v1.Action
-	0,  // 24: cardhouse.ruleset.v1.BotResponse.error:type_name -> cardhouse.ruleset.v1.Error
-	6,  // 25: cardhouse.ruleset.v1.Call.describe:type_name -> cardhouse.ruleset.v1.DescribeRequest
-	8,  // 26: cardhouse.ruleset.v1.Call.new_game:type_name -> cardhouse.ruleset.v1.NewGameRequest
-	9,  // 27: cardhouse.ruleset.v1.Call.act:type_name -> cardhouse.ruleset.v1.ActRequest
-	15, // 28: cardhouse.ruleset.v1.Call.inspect:type_name -> cardhouse.ruleset.v1.InspectRequest
-	21, // 29: cardhouse.ruleset.v1.Call.bot:type_name -> cardhouse.ruleset.v1.BotRequest
-	26, // 30: cardhouse.ruleset.v1.Call.cancel:type_name -> cardhouse.ruleset.v1.CancelRequest
-	24, // 31: cardhouse.ruleset.v1.Call.describe_house_rule:type_name -> cardhouse.ruleset.v1.DescribeHouseRuleRequest
-	0,  // 32: cardhouse.ruleset.v1.DescribeHouseRuleResponse.error:type_name -> cardhouse.ruleset.v1.Error
-	7,  // 33: cardhouse.ruleset.v1.Reply.describe:type_name -> cardhouse.ruleset.v1.DescribeResponse
-	11, // 34: cardhouse.ruleset.v1.Reply.step:type_name -> cardhouse.ruleset.v1.StepResponse
-	16, // 35: cardhouse.ruleset.v1.Reply.inspect:type_name -> cardhouse.ruleset.v1.InspectResponse
-	22, // 36: cardhouse.ruleset.v1.Reply.bot:type_name -> cardhouse.ruleset.v1.BotResponse
-	28, // 37: cardhouse.ruleset.v1.Reply.status:type_name -> cardhouse.ruleset.v1.CallStatus
-	25, // 38: cardhouse.ruleset.v1.Reply.house_rule:type_name -> cardhouse.ruleset.v1.DescribeHouseRuleResponse
-	17, // 39: cardhouse.ruleset.v1.InspectResponse.ObservationEntry.value:type_name -> cardhouse.ruleset.v1.Value
-	29, // 40: cardhouse.ruleset.v1.Ruleset.OpenChannel:input_type -> cardhouse.ruleset.v1.OpenChannelRequest
-	30, // 41: cardhouse.ruleset.v1.Ruleset.OpenChannel:output_type -> cardhouse.ruleset.v1.OpenChannelResponse
-	41, // [41:42] is the sub-list for method output_type
-	40, // [40:41] is the sub-list for method input_type
-	40, // [40:40] is the sub-list for extension type_name
-	40, // [40:40] is the sub-list for extension extendee
-	0,  // [0:40] is the sub-list for field type_name
+	11, // 4: cardhouse.ruleset.v1.Logged.action:type_name -> cardhouse.ruleset.v1.Action
+	5,  // 5: cardhouse.ruleset.v1.Refusal.fault:type_name -> cardhouse.ruleset.v1.HouseFault
+	0,  // 6: cardhouse.ruleset.v1.DescribeResponse.error:type_name -> cardhouse.ruleset.v1.Error
+	11, // 7: cardhouse.ruleset.v1.ActRequest.action:type_name -> cardhouse.ruleset.v1.Action
+	2,  // 8: cardhouse.ruleset.v1.ActRequest.ref:type_name -> cardhouse.ruleset.v1.GameRef
+	32, // 9: cardhouse.ruleset.v1.Action.args:type_name -> cardhouse.ruleset.v1.Action.ArgsEntry
+	14, // 10: cardhouse.ruleset.v1.StepResponse.status:type_name -> cardhouse.ruleset.v1.Status
+	0,  // 11: cardhouse.ruleset.v1.StepResponse.error:type_name -> cardhouse.ruleset.v1.Error
+	13, // 12: cardhouse.ruleset.v1.StepResponse.events:type_name -> cardhouse.ruleset.v1.Event
+	33, // 13: cardhouse.ruleset.v1.Event.data:type_name -> cardhouse.ruleset.v1.Event.DataEntry
+	15, // 14: cardhouse.ruleset.v1.Status.deadlines:type_name -> cardhouse.ruleset.v1.Deadline
+	2,  // 15: cardhouse.ruleset.v1.InspectRequest.ref:type_name -> cardhouse.ruleset.v1.GameRef
+	14, // 16: cardhouse.ruleset.v1.InspectResponse.status:type_name -> cardhouse.ruleset.v1.Status
+	34, // 17: cardhouse.ruleset.v1.InspectResponse.observation:type_name -> cardhouse.ruleset.v1.InspectResponse.ObservationEntry
+	0,  // 18: cardhouse.ruleset.v1.InspectResponse.error:type_name -> cardhouse.ruleset.v1.Error
+	19, // 19: cardhouse.ruleset.v1.Value.strs:type_name -> cardhouse.ruleset.v1.Strings
+	20, // 20: cardhouse.ruleset.v1.Value.ints:type_name -> cardhouse.ruleset.v1.Ints
+	21, // 21: cardhouse.ruleset.v1.Value.str_lists:type_name -> cardhouse.ruleset.v1.StringLists
+	19, // 22: cardhouse.ruleset.v1.StringLists.items:type_name -> cardhouse.ruleset.v1.Strings
+	2,  // 23: cardhouse.ruleset.v1.BotRequest.ref:type_name -> cardhouse.ruleset.v1.GameRef
+	11, // 24: cardhouse.ruleset.v1.BotResponse.action:type_name -> cardhouse.ruleset.v1.Action
+	0,  // 25: cardhouse.ruleset.v1.BotResponse.error:type_name -> cardhouse.ruleset.v1.Error
+	7,  // 26: cardhouse.ruleset.v1.Call.describe:type_name -> cardhouse.ruleset.v1.DescribeRequest
+	9,  // 27: cardhouse.ruleset.v1.Call.new_game:type_name -> cardhouse.ruleset.v1.NewGameRequest
+	10, // 28: cardhouse.ruleset.v1.Call.act:type_name -> cardhouse.ruleset.v1.ActRequest
+	16, // 29: cardhouse.ruleset.v1.Call.inspect:type_name -> cardhouse.ruleset.v1.InspectRequest
+	22, // 30: cardhouse.ruleset.v1.Call.bot:type_name -> cardhouse.ruleset.v1.BotRequest
+	27, // 31: cardhouse.ruleset.v1.Call.cancel:type_name -> cardhouse.ruleset.v1.CancelRequest
+	25, // 32: cardhouse.ruleset.v1.Call.describe_house_rule:type_name -> cardhouse.ruleset.v1.DescribeHouseRuleRequest
+	0,  // 33: cardhouse.ruleset.v1.DescribeHouseRuleResponse.error:type_name -> cardhouse.ruleset.v1.Error
+	8,  // 34: cardhouse.ruleset.v1.Reply.describe:type_name -> cardhouse.ruleset.v1.DescribeResponse
+	12, // 35: cardhouse.ruleset.v1.Reply.step:type_name -> cardhouse.ruleset.v1.StepResponse
+	17, // 36: cardhouse.ruleset.v1.Reply.inspect:type_name -> cardhouse.ruleset.v1.InspectResponse
+	23, // 37: cardhouse.ruleset.v1.Reply.bot:type_name -> cardhouse.ruleset.v1.BotResponse
+	29, // 38: cardhouse.ruleset.v1.Reply.status:type_name -> cardhouse.ruleset.v1.CallStatus
+	26, // 39: cardhouse.ruleset.v1.Reply.house_rule:type_name -> cardhouse.ruleset.v1.DescribeHouseRuleResponse
+	18, // 40: cardhouse.ruleset.v1.InspectResponse.ObservationEntry.value:type_name -> cardhouse.ruleset.v1.Value
+	30, // 41: cardhouse.ruleset.v1.Ruleset.OpenChannel:input_type -> cardhouse.ruleset.v1.OpenChannelRequest
+	31, // 42: cardhouse.ruleset.v1.Ruleset.OpenChannel:output_type -> cardhouse.ruleset.v1.OpenChannelResponse
+	42, // [42:43] is the sub-list for method output_type
+	41, // [41:42] is the sub-list for method input_type
+	41, // [41:41] is the sub-list for extension type_name
+	41, // [41:41] is the sub-list for extension extendee
+	0,  // [0:41] is the sub-list for field type_name
 }
 
 func init() { file_ruleset_proto_init() }
@@ -2774,9 +2861,9 @@ func file_ruleset_proto_init() {
 		(*Error_Failure)(nil),
 		(*Error_NeedState)(nil),
 	}
-	file_ruleset_proto_msgTypes[8].OneofWrappers = []any{}
-	file_ruleset_proto_msgTypes[10].OneofWrappers = []any{}
-	file_ruleset_proto_msgTypes[17].OneofWrappers = []any{
+	file_ruleset_proto_msgTypes[9].OneofWrappers = []any{}
+	file_ruleset_proto_msgTypes[11].OneofWrappers = []any{}
+	file_ruleset_proto_msgTypes[18].OneofWrappers = []any{
 		(*Value_Null)(nil),
 		(*Value_Int)(nil),
 		(*Value_Bool)(nil),
@@ -2786,7 +2873,7 @@ func file_ruleset_proto_init() {
 		(*Value_StrLists)(nil),
 		(*Value_Json)(nil),
 	}
-	file_ruleset_proto_msgTypes[23].OneofWrappers = []any{
+	file_ruleset_proto_msgTypes[24].OneofWrappers = []any{
 		(*Call_Describe)(nil),
 		(*Call_NewGame)(nil),
 		(*Call_Act)(nil),
@@ -2795,7 +2882,7 @@ func file_ruleset_proto_init() {
 		(*Call_Cancel)(nil),
 		(*Call_DescribeHouseRule)(nil),
 	}
-	file_ruleset_proto_msgTypes[27].OneofWrappers = []any{
+	file_ruleset_proto_msgTypes[28].OneofWrappers = []any{
 		(*Reply_Describe)(nil),
 		(*Reply_Step)(nil),
 		(*Reply_Inspect)(nil),
@@ -2809,7 +2896,7 @@ func file_ruleset_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ruleset_proto_rawDesc), len(file_ruleset_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   34,
+			NumMessages:   35,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -1,0 +1,131 @@
+package server_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"cardhouse/platform/room"
+	"cardhouse/platform/store"
+	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
+)
+
+// shakyRule passes the upload's dry run (its option is off by default); turned on, it refuses
+// every play of seat 1 and fails (line 9: an error, not a refusal) on every draw of seat 1, so
+// the bot in seat 1 has no move that works.
+const shakyRule = `name = "shaky"
+description = "Breaks the bot in seat 1 when told to."
+options = {{name = "break_bot", type = "bool", default = false}}
+function before_action(game, action)
+  if not game.options.break_bot or action.seat ~= 1 then return end
+  if action.type == "play" then return "seat 1 may not play" end
+  if action.type == "draw" then
+    local x = nil
+    return x.boom
+  end
+end
+`
+
+// TestLiveHouseRuleFailures: a house rule that fails on a bot's only move does not freeze the
+// game. The bot falls back to the other actions its view offers, tries again, and once the rule
+// failed Config.SuspendAfter times in the game the room suspends it for the rest of the game
+// (an action of the log, with a notice in the chat); the game plays to its end. Every failure is
+// stored with the room, rule, version, hook and line, and counted per rule and version; the
+// replay, suspension included, rebuilds the stored game byte for byte, also after a restart.
+func TestLiveHouseRuleFailures(t *testing.T) {
+	p := lastcardPlugin(t)
+	eachDialect(t, func(t *testing.T, dialect string) {
+		e := newHouseEnv(t, dialect, map[string]engine.Engine{"lastcard": p})
+		bob, admin, carol := e.register("Bob"), e.register("Root"), e.register("Carol")
+		if err := e.st.SetRole(context.Background(), admin.id, store.RoleAdmin); err != nil {
+			t.Fatal(err)
+		}
+		bob.must("POST", "/api/house-rules", map[string]any{"source": shakyRule, "rulesets": []string{"lastcard"}}, nil)
+		e.approve("shaky", 1, admin.id)
+		info := bob.createRoom(map[string]any{"ruleset": "lastcard", "mode": "computer", "seats": 2, "bots": []int{1},
+			"options": map[string]any{"target": "single"}, "house_rules": []map[string]any{{"name": "shaky", "options": map[string]any{"break_bot": true}}}})
+		cb := bob.connect(info.Code)
+		bob.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
+		ctx := context.Background()
+		failures := func() int {
+			fs, err := e.st.HouseRuleFailures(ctx, store.HouseRuleFailureQuery{Rule: "shaky"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return len(fs)
+		}
+		// Play until the rule is suspended; restart the server there (the room reloads the game
+		// from the store: the suspension must hold), then play to the end.
+		v := playUntil(t, cb, func(sdk.View) bool { return failures() >= room.DefaultSuspendAfter })
+		if v.Phase == sdk.PhaseGameOver {
+			t.Fatal("the game ended before the rule was suspended")
+		}
+		if got := testutil.ToFloat64(e.rooms.Metrics().HouseRuleFailures.WithLabelValues("shaky", "1")); got != room.DefaultSuspendAfter {
+			t.Errorf("cardhouse_house_rule_failures_total{shaky,1} = %v, want %d", got, room.DefaultSuspendAfter)
+		}
+		e.stop()
+		e.start()
+		final := playToEnd(t, bob.connect(info.Code))
+		if final.Phase != sdk.PhaseGameOver {
+			t.Fatalf("the game ended in phase %s", final.Phase)
+		}
+
+		fs, err := e.st.HouseRuleFailures(ctx, store.HouseRuleFailureQuery{Rule: "shaky"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(fs) != room.DefaultSuspendAfter {
+			t.Fatalf("%d failures stored, want %d: %+v", len(fs), room.DefaultSuspendAfter, fs)
+		}
+		for i, f := range fs {
+			if f.RoomCode != info.Code || f.GameNumber != 1 || f.Version != 1 || f.Hook != engine.HookBefore || f.Line != 9 || f.Seat != 1 || !f.Bot ||
+				!strings.Contains(f.Message, `house rule "shaky" v1: line 9`) || f.Suspended != (i == 0) {
+				t.Errorf("failure %d (newest first): %+v", i, f)
+			}
+		}
+		// The server restarted after the failures: its counter starts again from none and stays there.
+		if got := testutil.ToFloat64(e.rooms.Metrics().HouseRuleFailures.WithLabelValues("shaky", "1")); got != 0 {
+			t.Errorf("cardhouse_house_rule_failures_total{shaky,1} = %v after the restart, want 0 (the rule stayed suspended)", got)
+		}
+
+		var chat struct {
+			Chat []room.ChatLine `json:"chat"`
+		}
+		bob.must("GET", "/api/rooms/"+info.Code+"/chat", nil, &chat)
+		if !slices.ContainsFunc(chat.Chat, func(l room.ChatLine) bool {
+			return l.Name == room.NoticeName && strings.Contains(l.Text, `House rule "shaky" v1 is off for the rest of game 1`)
+		}) {
+			t.Errorf("no notice of the suspension in the chat: %+v", chat.Chat)
+		}
+
+		check := func(when string) {
+			// An admin who is no member reads the replay (a player who is no member may not).
+			carol.refused("GET", "/api/rooms/"+info.Code+"/games/1/replay", nil, 403, "not_member")
+			var rep room.Replay
+			admin.must("GET", "/api/rooms/"+strings.ToLower(info.Code)+"/games/1/replay", nil, &rep)
+			if !rep.Matches || rep.Final.Phase != sdk.PhaseGameOver {
+				t.Fatalf("%s: the replay matches %v, ends in %s", when, rep.Matches, rep.Final.Phase)
+			}
+			n := 0
+			for _, l := range rep.Log {
+				if l.Action.Type == engine.ActSuspendHouseRule {
+					n++
+					if l.Seat != sdk.Host || l.Action.Args["rule"] != "shaky" {
+						t.Errorf("%s: suspension logged as %+v", when, l)
+					}
+				}
+			}
+			if n != 1 {
+				t.Errorf("%s: %d suspensions in the log, want 1", when, n)
+			}
+		}
+		check("live")
+		e.stop()
+		e.start()
+		check("after a restart")
+	})
+}
