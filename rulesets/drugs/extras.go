@@ -102,7 +102,8 @@ func (*Rules) Table(s *State) sdk.Table {
 
 // SetTable returns a copy of s carrying t. It refuses an unknown zone, counter or value, a turn
 // or seat that is not one, a card that is not a DRUGS card (or a gap outside a face-down row),
-// and a table that loses or invents cards. A zone, counter or value t leaves out keeps its value.
+// a change of the phase or the winner (the game ends through End, with its won event) and a
+// table that loses or invents cards. A zone, counter or value t leaves out keeps its value.
 func (*Rules) SetTable(s *State, t sdk.Table) (*State, error) {
 	c := s.Clone()
 	seatOf := func(name, prefix string) (int, bool) {
@@ -174,7 +175,9 @@ func (*Rules) SetTable(s *State, t sdk.Table) (*State, error) {
 			if err := seatOrNone(k, v); err != nil {
 				return nil, err
 			}
-			c.Winner = v
+			if v != s.Winner {
+				return nil, sdk.Refuse(sdk.CodeBadAction, "table: the winner changes only when the game ends (a house rule ends it with game.end_game(seat))")
+			}
 		case "stall":
 			if v < 0 {
 				return nil, sdk.Refuse(sdk.CodeBadAction, "table: counter stall must not be negative, got %d", v)
@@ -196,7 +199,9 @@ func (*Rules) SetTable(s *State, t sdk.Table) (*State, error) {
 			if v != sdk.PhasePlaying && v != sdk.PhaseGameOver {
 				return nil, sdk.Refuse(sdk.CodeBadAction, "table: phase must be %q or %q, got %q", sdk.PhasePlaying, sdk.PhaseGameOver, v)
 			}
-			c.Phase = v
+			if v != s.Phase {
+				return nil, sdk.Refuse(sdk.CodeBadAction, "table: the phase changes only when the game ends (a house rule ends it with game.end_game(seat))")
+			}
 		default:
 			return nil, sdk.Refuse(sdk.CodeBadAction, "table: DRUGS has no value %q (values: phase)", k)
 		}
