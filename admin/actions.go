@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -300,12 +301,14 @@ func memberName(in room.Info, id int64) (string, bool) {
 	return "", false
 }
 
-// Kick removes member memberID from room code with a reason (see room.Room.AdminKick).
-func (a *Admin) Kick(ctx context.Context, by Actor, code string, memberID int64, reason string) error {
+// Kick removes member memberID from room code with a reason and keeps the user out as opts say
+// (see room.Room.AdminKick; opts.Reason is set from reason).
+func (a *Admin) Kick(ctx context.Context, by Actor, code string, memberID int64, reason string, opts room.KickOptions) error {
 	reason, err := checkReason(reason, true)
 	if err != nil {
 		return err
 	}
+	opts.Reason = reason
 	r, sr, err := a.liveRoom(ctx, code)
 	if err != nil {
 		return err
@@ -318,10 +321,18 @@ func (a *Admin) Kick(ctx context.Context, by Actor, code string, memberID int64,
 	if !ok {
 		return errorf(http.StatusNotFound, "no_member", "no member %d in room %s", memberID, sr.Code)
 	}
-	if err := r.AdminKick(ctx, memberID, reason); err != nil {
+	if err := r.AdminKick(ctx, memberID, opts, by.ID); err != nil {
 		return err
 	}
-	a.audit(ctx, by, "room.kick", "room", sr.Code, sr.Code, fmt.Sprintf("member %d (%s): %s", memberID, name, reason))
+	out := "banned from the room"
+	if !opts.Ban {
+		cd := opts.Cooldown
+		if cd == 0 {
+			cd = room.DefaultKickCooldown
+		}
+		out = fmt.Sprintf("kept out %d minutes", int(cd/time.Minute))
+	}
+	a.audit(ctx, by, "room.kick", "room", sr.Code, sr.Code, fmt.Sprintf("member %d (%s), %s: %s", memberID, name, out, reason))
 	return nil
 }
 

@@ -8,7 +8,9 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
+	"cardhouse/platform/room"
 	"cardhouse/platform/server"
 	"cardhouse/platform/store"
 
@@ -319,10 +321,27 @@ func (a *Admin) apiCloseRoom(c echo.Context) error {
 	return a.roomAction(c, &b, func(code string) error { return a.CloseRoom(c.Request().Context(), actorOf(c), code, b.Reason) })
 }
 
-// memberBody names a member of a room, with a reason where the action takes one.
+// memberBody names a member of a room, with a reason where the action takes one, and for a kick
+// how long the user is kept out (minutes, or a ban from the room; neither: the room's default).
 type memberBody struct {
-	Member int64  `json:"member"`
-	Reason string `json:"reason"`
+	Member  int64  `json:"member"`
+	Reason  string `json:"reason"`
+	Minutes *int   `json:"minutes"`
+	Ban     bool   `json:"ban"`
+}
+
+// kickOptions checks how long a kick keeps the user out.
+func (m memberBody) kickOptions() (room.KickOptions, error) {
+	maxMin := int(room.MaxKickCooldown / time.Minute)
+	switch {
+	case m.Ban && m.Minutes != nil:
+		return room.KickOptions{}, errorf(http.StatusBadRequest, "bad_kick", "minutes: a ban from the room has no length: send ban or minutes, not both")
+	case m.Minutes != nil && (*m.Minutes < 1 || *m.Minutes > maxMin):
+		return room.KickOptions{}, errorf(http.StatusBadRequest, "bad_kick", "minutes: want 1 to %d (a day), got %d", maxMin, *m.Minutes)
+	case m.Minutes != nil:
+		return room.KickOptions{Cooldown: time.Duration(*m.Minutes) * time.Minute}, nil
+	}
+	return room.KickOptions{Ban: m.Ban}, nil
 }
 
 func (m memberBody) check() error {
@@ -338,7 +357,11 @@ func (a *Admin) apiKick(c echo.Context) error {
 		if err := b.check(); err != nil {
 			return err
 		}
-		return a.Kick(c.Request().Context(), actorOf(c), code, b.Member, b.Reason)
+		opts, err := b.kickOptions()
+		if err != nil {
+			return err
+		}
+		return a.Kick(c.Request().Context(), actorOf(c), code, b.Member, b.Reason, opts)
 	})
 }
 
@@ -348,15 +371,15 @@ func (a *Admin) apiSetHost(c echo.Context) error {
 		if err := b.check(); err != nil {
 			return err
 		}
-		if b.Reason != "" {
-			return errorf(http.StatusBadRequest, "bad_json", "reason: moving the host takes no reason")
+		if b.Reason != "" || b.Minutes != nil || b.Ban {
+			return errorf(http.StatusBadRequest, "bad_json", "moving the host takes only the member: no reason, minutes or ban")
 		}
 		return a.SetHost(c.Request().Context(), actorOf(c), code, b.Member)
 	})
 }
 
 func (a *Admin) apiPlugins(c echo.Context) error {
-	return c.JSON(http.StatusOK, map[string]any{"plugins": a.Plugins(c.Request().Context(), nil)})
+	return c.JSON(http.StatusOK, map[string]any{"plugins": a.Plugins(c.Request().Context(), nil), "refused": a.refusedPlugins()})
 }
 
 // pluginAnswer answers a plugin action with the plugin as it is after.

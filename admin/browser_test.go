@@ -190,6 +190,7 @@ func TestAdminPagesInChromium(t *testing.T) {
 	b.submit("#ban", map[string]string{"reason": ""})
 	b.wait(`document.querySelector("#ban output").textContent.includes("give a reason") || document.querySelector("#ban input:invalid") !== null`)
 	b.submit("#ban", map[string]string{"reason": "cheating with a second account"})
+	b.tap("#confirm [data-answer=confirm]")
 	b.wait(`document.querySelector("#state") && document.querySelector("#state").textContent.includes("banned: cheating with a second account")`)
 	if bye := ca.expect("bye"); str(bye["code"]) != "banned" {
 		t.Errorf("alice's socket got bye %s, want banned", bye["code"])
@@ -215,6 +216,7 @@ func TestAdminPagesInChromium(t *testing.T) {
 	b.open("/admin/plugins")
 	before := b.text("#plugin-hotspot .pid")
 	b.submit("#plugin-hotspot form.restart", nil)
+	b.tap("#confirm [data-answer=confirm]")
 	b.wait(`document.querySelector("#plugin-hotspot .pid") && document.querySelector("#plugin-hotspot .pid").textContent !== ` + fmt.Sprintf("%q", before))
 	b.shot("admin-plugins")
 

@@ -4,31 +4,20 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"os"
 	"slices"
 	"testing"
 	"time"
 
 	"cardhouse/admin"
 	"cardhouse/platform/cluster"
+	"cardhouse/platform/cluster/clustertest"
 	"cardhouse/platform/room"
 	"cardhouse/platform/store"
 )
 
-// natsBus connects to the test broker as node; the test is skipped when there is none.
-func natsBus(t *testing.T, node string) cluster.Bus {
-	t.Helper()
-	url := os.Getenv("CARDHOUSE_TEST_NATS_URL")
-	if url == "" {
-		t.Skip("CARDHOUSE_TEST_NATS_URL is not set: skipping the admin area across nodes over NATS (.ci/run starts a broker)")
-	}
-	bus, err := cluster.DialNATS(context.Background(), url, node, quietLogger())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { bus.Close() })
-	return bus
-}
+// natsBus connects to the test broker as node node, under the test's own namespace; the test is
+// skipped when there is none.
+func natsBus(t *testing.T, node string) cluster.Bus { return clustertest.NATS(t, node) }
 
 // nodeName is a name of the test's own: the broker may be shared with other tests.
 func nodeName(prefix string) string {

@@ -273,7 +273,7 @@ func (a *Admin) roomPage(c echo.Context) error {
 }
 
 func (a *Admin) pluginsPage(c echo.Context) error {
-	return a.render(c, http.StatusOK, "plugins", "Plugins", "plugins", a.Plugins(c.Request().Context(), nil), nil)
+	return a.render(c, http.StatusOK, "plugins", "Plugins", "plugins", map[string]any{"Plugins": a.Plugins(c.Request().Context(), nil), "Refused": a.refusedPlugins(), "Folder": a.rooms.HasPluginFolder()}, nil)
 }
 
 func (a *Admin) houseRulesPage(c echo.Context) error {

@@ -146,11 +146,14 @@ type UserSummary struct {
 	DeletedAt   *time.Time `json:"deleted_at,omitempty"`
 	// Online is true while the account has a live connection to a room.
 	Online bool `json:"online"`
+	// LastSeenAt is when one of its sessions was last used (to a few minutes; nil: not seen
+	// since the server began recording it).
+	LastSeenAt *time.Time `json:"last_seen_at,omitempty"`
 }
 
 func summary(row *store.AccountRow, online map[int64]bool) UserSummary {
 	s := UserSummary{ID: row.ID, DisplayName: row.DisplayName, Role: row.Role, Guest: row.Guest, Banned: row.Banned,
-		CreatedAt: row.CreatedAt, DeletedAt: row.DeletedAt, Online: online[row.ID]}
+		CreatedAt: row.CreatedAt, DeletedAt: row.DeletedAt, Online: online[row.ID], LastSeenAt: row.LastSeenAt}
 	if row.Username != nil {
 		s.Username = *row.Username
 	}
@@ -258,6 +261,9 @@ type UserDetail struct {
 	Audit     []store.AuditEntry `json:"audit"`
 	// DeletionPolicy says what deleting the account does to its games.
 	DeletionPolicy string `json:"deletion_policy"`
+	// Sessions are its signed-in browsers, Chat its last lines in every room (moderation.go).
+	Sessions []SessionInfo `json:"sessions"`
+	Chat     []ChatInfo    `json:"chat"`
 }
 
 // User reads one account, deleted or not.
@@ -284,6 +290,9 @@ func (a *Admin) User(ctx context.Context, id int64) (*UserDetail, error) {
 		out.Games = append(out.Games, gameSummary(games[i].Code, &games[i].Game))
 	}
 	if out.Audit, _, err = a.st.Audit(ctx, store.AuditQuery{TargetType: "user", TargetID: idStr(id), Limit: 50}); err != nil {
+		return nil, err
+	}
+	if err := a.moderation(ctx, out, id); err != nil {
 		return nil, err
 	}
 	if row.Banned {
@@ -437,6 +446,8 @@ type RoomDetail struct {
 	Chat     []ChatLine      `json:"chat"`
 	Games    []GameSummary   `json:"games"`
 	Log      *GameLog        `json:"log,omitempty"`
+	// Bans are the users the room keeps out after a kick (moderation.go).
+	Bans []room.BanInfo `json:"bans"`
 }
 
 // ChatShown is how many of a room's newest chat lines the room page shows.
@@ -512,6 +523,9 @@ func (a *Admin) Room(ctx context.Context, code string, gameNumber int) (*RoomDet
 		if out.Log, err = a.GameLog(ctx, sr, gameNumber); err != nil {
 			return nil, err
 		}
+	}
+	if out.Bans, err = a.roomBans(ctx, sr); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

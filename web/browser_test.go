@@ -364,6 +364,14 @@ func TestRecordedViews(t *testing.T) {
 // ./plugins/ID, and bots acting at once.
 func startServer(t *testing.T) (url string, ids []string) {
 	t.Helper()
+	url, ids, _ = startPlatform(t)
+	return url, ids
+}
+
+// startPlatform is startServer that also hands back the store (for what an admin does beside the
+// page, such as a review).
+func startPlatform(t *testing.T) (url string, ids []string, st *store.Store) {
+	t.Helper()
 	ctx := context.Background()
 	bin := t.TempDir()
 	engines := map[string]engine.Engine{}
@@ -396,7 +404,7 @@ func startServer(t *testing.T) (url string, ids []string) {
 		hs.Close()
 		st.Close()
 	})
-	return hs.URL, ids
+	return hs.URL, ids, st
 }
 
 // playStats is what the harness's autoplay says about one player's game.

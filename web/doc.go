@@ -5,7 +5,11 @@
 // and the WebSocket protocol of docs/protocol.md), then static/js/table.js (the generic table,
 // rendered from an sdk.View alone, so a new variant plugin is playable without new client code)
 // and static/js/cards.js (the SVG card faces: French, Last Card and the role faces a view's Roles
-// name). static/gallery.html shows every card face; static/preview.html renders recorded views
+// name). static/js/moves.js is how the table offers every action a view lists (a card two
+// actions take, a rule's own choice, declared arguments); static/js/houserules.js the house-rule
+// pages (check and upload, my rules, the room form's chooser, the room's rules in force and the
+// host's controls), static/js/options.js the forms built from an option schema.
+// static/gallery.html shows every card face; static/preview.html renders recorded views
 // (testdata/views, produced by internal/viewgen).
 //
 // The browser tests (browser_test.go, table_test.go) drive headless Debian chromium through
@@ -20,7 +24,9 @@
 // TestPlayAgainstBots plays the tables the issue found unplayable (Last Card against three bots
 // and Hotspot at eight on a phone, DRUGS from three on a phone and five on a desktop);
 // TestRecordedViews, TestTableReach, TestOneTap, TestFire, TestLogPlace and TestTurnCue render
-// recorded views (edited: more seats, long hands) on the preview page. Pages emulate
+// recorded views (edited: more seats, long hands) on the preview page; TestRuleActions uses a
+// view edited to offer house rules' actions; TestHouseRulesFromUploadToPlay takes a modder from a
+// broken script to its action played at the table. Pages emulate
 // prefers-reduced-motion so no card flight slows a move. Screenshots go to $CARDHOUSE_CI_OUT (or
 // a cardhouse-web-screens folder in the temp dir); NEEDS.md lists what the client still wants
 // from the server.

@@ -2,7 +2,10 @@
 // JSON, with the session's CSRF token (from <meta name="csrf-token">) in the X-CSRF-Token header.
 // The answer is shown in the form's <output>; data-reload reloads the page after success,
 // data-show="field" shows that field of the answer (a reset password), data-next (the login form)
-// goes to that path. An input with data-type="int" is sent as a number.
+// goes to that path. An input with data-type="int" is sent as a number; a select with data-merge
+// has JSON objects as values, merged into the body (a kick's {"minutes": 60} or {"ban": true}).
+// A form with data-confirm asks first, in a dialog (#confirm) saying data-confirm's sentence:
+// Cancel (or Escape) sends nothing.
 "use strict";
 
 (function () {
@@ -11,8 +14,9 @@
   function body(form) {
     const out = {};
     for (const el of form.elements) {
-      if (!el.name || el.disabled) continue;
+      if ((!el.name && !el.hasAttribute("data-merge")) || el.disabled) continue;
       if (el.type === "checkbox") { out[el.name] = el.checked; continue; }
+      if (el.tagName === "SELECT" && el.hasAttribute("data-merge")) { Object.assign(out, JSON.parse(el.value)); continue; }
       out[el.name] = el.dataset.type === "int" ? Number(el.value) : el.value;
     }
     return out;
@@ -30,8 +34,47 @@
   }
   window.cardhouseAdmin = { sameOriginAdminPath };
 
+  // confirmed asks the admin to confirm the form's action in a modal dialog; it resolves to true
+  // when they press the confirm button, false on Cancel or Escape.
+  function confirmed(form) {
+    return new Promise((resolve) => {
+      const dlg = document.createElement("dialog");
+      dlg.id = "confirm";
+      dlg.setAttribute("aria-label", "confirm");
+      const p = document.createElement("p");
+      p.textContent = form.dataset.confirm;
+      const row = document.createElement("div");
+      row.className = "confirm-buttons";
+      const cancel = document.createElement("button");
+      cancel.type = "button";
+      cancel.className = "secondary";
+      cancel.dataset.answer = "cancel";
+      cancel.textContent = "Cancel";
+      const ok = document.createElement("button");
+      ok.type = "button";
+      ok.dataset.answer = "confirm";
+      const submit = form.querySelector("button[type=submit]");
+      ok.className = submit && submit.classList.contains("danger") ? "danger" : "";
+      ok.textContent = submit ? submit.textContent : "Confirm";
+      row.append(cancel, ok);
+      dlg.append(p, row);
+      let answer = false;
+      cancel.addEventListener("click", () => dlg.close());
+      ok.addEventListener("click", () => { answer = true; dlg.close(); });
+      dlg.addEventListener("close", () => { dlg.remove(); resolve(answer); });
+      document.body.append(dlg);
+      dlg.showModal();
+      cancel.focus();
+    });
+  }
+
   async function send(form, ev) {
     ev.preventDefault();
+    if (form.dataset.confirm !== undefined && !(await confirmed(form))) {
+      const output = form.querySelector("output");
+      if (output) { output.textContent = "cancelled"; output.className = ""; }
+      return;
+    }
     const output = form.querySelector("output");
     const button = form.querySelector("button[type=submit]");
     if (button) button.disabled = true;

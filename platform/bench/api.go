@@ -18,6 +18,8 @@ const sessionCookie = "cardhouse_session"
 type api struct {
 	base   string
 	client *http.Client
+	// metricsURL is where the server's metrics are read ("": base + "/metrics").
+	metricsURL string
 }
 
 func newAPI(base string, parallel int) *api {

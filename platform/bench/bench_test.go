@@ -197,6 +197,14 @@ func TestRunRefusesBadConfig(t *testing.T) {
 		{"no bot", bench.Config{Rooms: 1, Duration: time.Second, Variants: []string{"poker"}, Bots: bots()}, `no bot for variant "poker"`},
 		{"no server", bench.Config{Rooms: 1, Duration: time.Second, Variants: variants, Bots: bots()}, "no server to start"},
 		{"protocol", bench.Config{Rooms: 1, Duration: time.Second, Variants: variants, Bots: bots(), Protocol: 3}, "protocol must be 1 or 2"},
+		{"server not a URL", bench.Config{Rooms: 1, Duration: time.Second, Variants: variants, Bots: bots(), Server: "http://a:1,b:2"}, `server "b:2": want a base URL`},
+		{"target and start", bench.Config{Rooms: 1, Duration: time.Second, Variants: variants, Bots: bots(), Server: "http://a:1", Nodes: 2}, "exclude each other"},
+		{"nodes without a database", bench.Config{Rooms: 1, Duration: time.Second, Variants: variants, Bots: bots(), Nodes: 3, Cluster: "nats://x"}, "3 nodes need --db"},
+		{"nodes without a broker", bench.Config{Rooms: 1, Duration: time.Second, Variants: variants, Bots: bots(), Nodes: 2, DB: "host=x"}, "2 nodes need --db (PostgreSQL, which they share) and --cluster"},
+		{"cluster on SQLite", bench.Config{Rooms: 1, Duration: time.Second, Variants: variants, Bots: bots(), Cluster: "nats://x"}, "--cluster needs --db"},
+		{"more pids than servers", bench.Config{Rooms: 1, Duration: time.Second, Variants: variants, Bots: bots(), Server: "http://a:1", ServerPIDs: []int{1, 2}}, "2 server pids for 1 servers"},
+		{"stop the only node", bench.Config{Rooms: 1, Duration: time.Second, Variants: variants, Bots: bots(), StopNodeAfter: time.Millisecond}, "two started nodes or more"},
+		{"stop after the window", bench.Config{Rooms: 1, Duration: time.Second, Variants: variants, Bots: bots(), Nodes: 2, DB: "host=x", Cluster: "nats://x", StopNodeAfter: time.Second}, "lasts 1s"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := bench.Run(context.Background(), tc.cfg)

@@ -6,6 +6,12 @@
 // this process. It reports accepted actions per second, the action-to-view latency, the server's
 // CPU and memory (its process and its plugin processes, from /proc) and its own CPU.
 //
+// Over a cluster (Config.Server with several URLs, or Config.Nodes started on PostgreSQL and the
+// broker) each room's sockets are spread over the nodes, so that many are relayed to the room's
+// node over the bus; the report adds the cross-node share and sums the nodes' figures. A player
+// whose node goes away (1001) or whose socket drops reconnects to the next node and plays on from
+// the full view (player.go, reconnect).
+//
 // Start reading at [Run] (run.go): setup, warm-up, the measured window and the shutdown. player.go
 // is one WebSocket player (the hot path of the client: a cheap envelope parse, a full view decode
 // only when an action is open); api.go the HTTP calls; server.go starting and stopping a server;

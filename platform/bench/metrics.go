@@ -18,6 +18,53 @@ type serverMetrics struct {
 	batches, actions float64
 	// hists are the stage histograms by stage name (see stageMetrics), summed over their labels.
 	hists map[string]histogram
+	// cluster are the series of a cluster's routing, leases and bus (isClusterMetric), each summed
+	// over its labels, by metric name: read by name pattern, as the names are newer than the bench.
+	// gauges names those of them whose # TYPE line says gauge (a level, not a count).
+	cluster map[string]float64
+	gauges  map[string]bool
+}
+
+// clusterWords mark a metric as the cluster's: what a node forwards, relays and renews over the
+// bus and the database. Whatever the exact names, the bench reports their changes in the window.
+var clusterWords = []string{"cluster", "relay", "forward", "bus", "lease", "attach", "node", "route", "remote"}
+
+// isClusterMetric reports whether name (no _bucket series: histograms count by _count and _sum)
+// is one of the cluster's.
+func isClusterMetric(name string) bool {
+	if !strings.HasPrefix(name, "cardhouse_") || strings.HasSuffix(name, "_bucket") {
+		return false
+	}
+	return slices.ContainsFunc(clusterWords, func(w string) bool { return strings.Contains(name, w) })
+}
+
+// add sums o into m: the figures of several nodes.
+func (m *serverMetrics) add(o serverMetrics) {
+	m.batches += o.batches
+	m.actions += o.actions
+	if m.hists == nil {
+		m.hists = map[string]histogram{}
+	}
+	for name, h := range o.hists {
+		if m.hists[name] == nil {
+			m.hists[name] = histogram{}
+		}
+		for le, n := range h {
+			m.hists[name][le] += n
+		}
+	}
+	if m.cluster == nil {
+		m.cluster = map[string]float64{}
+	}
+	for name, v := range o.cluster {
+		m.cluster[name] += v
+	}
+	if m.gauges == nil {
+		m.gauges = map[string]bool{}
+	}
+	for name := range o.gauges {
+		m.gauges[name] = true
+	}
 }
 
 // stageMetrics names the server's histograms the bench reports: the stage, the metric and the
@@ -35,7 +82,11 @@ type histogram map[float64]float64
 
 // fetchMetrics reads the server's /metrics.
 func (a *api) fetchMetrics(ctx context.Context) (serverMetrics, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, a.base+"/metrics", nil)
+	url := a.metricsURL
+	if url == "" {
+		url = a.base + "/metrics"
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return serverMetrics{}, err
 	}
@@ -45,7 +96,7 @@ func (a *api) fetchMetrics(ctx context.Context) (serverMetrics, error) {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return serverMetrics{}, fmt.Errorf("GET /metrics: %s", resp.Status)
+		return serverMetrics{}, fmt.Errorf("GET %s: %s (a targeted server serves /metrics to anyone only with serve --public-metrics; or give bench --metrics the URL of its --metrics-addr listener)", url, resp.Status)
 	}
 	return parseMetrics(resp.Body)
 }
@@ -54,13 +105,16 @@ func (a *api) fetchMetrics(ctx context.Context) (serverMetrics, error) {
 // stage histograms (their _bucket series) from metrics in Prometheus' text format. The counters
 // must be there; a histogram the server does not have is left out.
 func parseMetrics(r io.Reader) (serverMetrics, error) {
-	m := serverMetrics{hists: map[string]histogram{}}
+	m := serverMetrics{hists: map[string]histogram{}, cluster: map[string]float64{}, gauges: map[string]bool{}}
 	found := 0
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
 		if strings.HasPrefix(line, "#") {
+			if f := strings.Fields(line); len(f) == 4 && f[1] == "TYPE" && f[3] == "gauge" && isClusterMetric(f[2]) {
+				m.gauges[f[2]] = true
+			}
 			continue
 		}
 		series, value, ok := strings.Cut(line, " ")
@@ -80,6 +134,12 @@ func parseMetrics(r io.Reader) (serverMetrics, error) {
 				m.actions = v
 			}
 			found++
+			continue
+		}
+		if isClusterMetric(name) {
+			if v, err := strconv.ParseFloat(strings.TrimSpace(value), 64); err == nil {
+				m.cluster[name] += v
+			}
 			continue
 		}
 		base, isBucket := strings.CutSuffix(name, "_bucket")

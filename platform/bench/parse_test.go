@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strings"
@@ -19,6 +20,7 @@ import (
 	"cardhouse/sdk/botplay"
 	"cardhouse/sdk/engine"
 
+	"github.com/coder/websocket"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -270,4 +272,77 @@ func TestDrainWaitsForTheHost(t *testing.T) {
 		t.Error("a guest reads the next game's first view: the room should still settle")
 	}
 	drain(context.Background(), []*benchRoom{rm}, 20*time.Millisecond) // gives up at its limit
+}
+
+// TestClusterMetricsSummedOverNodes reads a cluster's series by their names' words (relay,
+// forward, bus, lease...), whatever their exact names, sums them over labels and over the nodes,
+// and leaves the histograms' buckets and the other series out.
+func TestClusterMetricsSummedOverNodes(t *testing.T) {
+	t.Parallel()
+	node := func(relayed, renewals float64) serverMetrics {
+		m, err := parseMetrics(strings.NewReader(fmt.Sprintf(`cardhouse_commit_batches_total 10
+cardhouse_commit_actions_total 20
+# TYPE cardhouse_cluster_relayed_sockets gauge
+cardhouse_cluster_relayed_sockets{side="edge"} 2
+cardhouse_cluster_relayed_sockets{side="owner"} 3
+cardhouse_relayed_frames_total{dir="in"} %g
+cardhouse_relayed_frames_total{dir="out"} 1
+cardhouse_lease_renewals_total %g
+cardhouse_bus_request_seconds_bucket{le="0.001"} 7
+cardhouse_bus_request_seconds_count 7
+cardhouse_connections 12
+go_goroutines 40
+`, relayed, renewals)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	var sum serverMetrics
+	sum.add(node(4, 2))
+	sum.add(node(5, 3))
+	want := map[string]float64{"cardhouse_relayed_frames_total": 11, "cardhouse_lease_renewals_total": 5, "cardhouse_bus_request_seconds_count": 14,
+		"cardhouse_cluster_relayed_sockets": 10}
+	if diff := cmp.Diff(want, sum.cluster); diff != "" {
+		t.Errorf("cluster series (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]bool{"cardhouse_cluster_relayed_sockets": true}, sum.gauges); diff != "" {
+		t.Errorf("gauges (-want +got):\n%s", diff)
+	}
+	// Over a window a count reads as its change, a gauge as its level.
+	var res Result
+	later := sum
+	later.cluster = map[string]float64{"cardhouse_relayed_frames_total": 15, "cardhouse_lease_renewals_total": 5, "cardhouse_bus_request_seconds_count": 20,
+		"cardhouse_cluster_relayed_sockets": 10}
+	res.readMetrics([]*serverMetrics{&sum}, []*serverMetrics{&later}, io.Discard)
+	if diff := cmp.Diff(map[string]float64{"cardhouse_relayed_frames_total": 4, "cardhouse_bus_request_seconds_count": 6, "cardhouse_cluster_relayed_sockets": 10}, res.ClusterMetrics); diff != "" {
+		t.Errorf("the window's cluster figures (-want +got):\n%s", diff)
+	}
+	if sum.batches != 20 || sum.actions != 40 {
+		t.Errorf("summed commits: %v batches, %v actions; want 20, 40", sum.batches, sum.actions)
+	}
+}
+
+// TestReconnectable holds which ends of a socket the players reconnect after: the server going
+// away (a node stopping, a room moving) and a socket dropped without a close frame; not a close
+// the server meant (a policy close for a slow client, a kick) nor a normal one.
+func TestReconnectable(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		err  error
+		want bool
+	}{
+		{"going away", websocket.CloseError{Code: websocket.StatusGoingAway, Reason: "server shutting down"}, true},
+		{"dropped", fmt.Errorf("failed to get reader: %w", io.ErrUnexpectedEOF), true},
+		{"policy", websocket.CloseError{Code: websocket.StatusPolicyViolation, Reason: "too slow"}, false},
+		{"normal", websocket.CloseError{Code: websocket.StatusNormalClosure}, false},
+		{"internal error", fmt.Errorf("reading: %w", websocket.CloseError{Code: websocket.StatusInternalError}), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := reconnectable(tc.err); got != tc.want {
+				t.Errorf("reconnectable(%v) = %v, want %v", tc.err, got, tc.want)
+			}
+		})
+	}
 }

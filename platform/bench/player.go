@@ -52,6 +52,12 @@ type run struct {
 	think time.Duration
 	// protocol is the protocol version the sockets speak (Config.Protocol).
 	protocol int
+	// bases are the base URLs of the nodes, in the order given: a socket that must reconnect tries
+	// the nodes after its own in turn.
+	bases []string
+	// stopsKnown is set when the bench itself stops a node (Config.StopNodeAfter): it then knows
+	// which rooms' owner moved, and a reconnection alone does not make a room's owner unknown.
+	stopsKnown bool
 	// firstErrors keeps the first few error messages, to print beside the counts.
 	mu          sync.Mutex
 	firstErrors []string
@@ -77,8 +83,25 @@ type stats struct {
 	// seq: players', the clock's and the host's between rounds) in the window.
 	deals, games, applied int64
 	messages              int64
-	// received counts the bytes of the messages read in the window.
-	received int64
+	// received counts the bytes of the messages read in the window; counted and relayedMsgs the
+	// messages read in the window, and those of them read on a socket relayed from another node.
+	received             int64
+	counted, relayedMsgs int64
+	// relayed counts the accepted actions (of accepted) sent on a socket relayed from another
+	// node; unknownOwner those sent in a room whose owner the bench no longer knows (it moved).
+	relayed, unknownOwner int64
+	// reconnects counts the sockets opened again after a drop; maxGap is the longest time from a
+	// drop to the new socket; unanswered counts the acts of the window sent but never answered
+	// because their socket dropped (each is either in the full view that follows, or not applied).
+	reconnects int64
+	maxGap     time.Duration
+	unanswered int64
+	// silent is set on a reconnection and cleared by the next accepted act: a seated player still
+	// silent at the end never played again after its socket came back.
+	silent bool
+	// lostWrites counts writes that failed on a socket that dropped: an error only when the socket
+	// is not opened again.
+	lostWrites int64
 }
 
 // player is one WebSocket of a room: a seated player choosing with a bot, or a spectator (seat
@@ -86,18 +109,26 @@ type stats struct {
 type player struct {
 	run  *run
 	room string
+	br   *benchRoom
 	acct *account
 	seat int
 	host bool
 	bot  sdk.Bots
-	conn *websocket.Conn
-	// hello is closed when the server's hello arrives (the connection is attached to the room).
+	// hello is closed when the server's first hello arrives (the connection is attached to the
+	// room); done when the reader ends, for good (a reconnection keeps the same reader).
 	hello     chan struct{}
 	helloOnce sync.Once
 	done      chan struct{}
 	closing   sync.Once
+	// ctx ends when the bench closes the player: it stops a reconnection under way.
+	ctx    context.Context
+	cancel context.CancelFunc
 
 	mu sync.Mutex
+	// conn is the socket, on node (an index of run.bases); reading is set once the reader runs.
+	conn    *websocket.Conn
+	node    int
+	reading bool
 	// The latest view of the seat: its game, seq and arrival.
 	viewGame, viewSeq int
 	viewAt            time.Time
@@ -127,28 +158,43 @@ type player struct {
 	st                  stats
 }
 
-func newPlayer(r *run, room string, acct *account, seat int, host bool, bot sdk.Bots, seed uint64) *player {
-	return &player{run: r, room: room, acct: acct, seat: seat, host: host, bot: bot,
-		hello: make(chan struct{}), done: make(chan struct{}),
+// newPlayer makes the player of seat (-1: a spectator) in room br, whose socket goes to node.
+func newPlayer(r *run, br *benchRoom, acct *account, seat, node int, host bool, bot sdk.Bots, seed uint64) *player {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &player{run: r, room: br.code, br: br, acct: acct, seat: seat, node: node, host: host, bot: bot,
+		hello: make(chan struct{}), done: make(chan struct{}), ctx: ctx, cancel: cancel,
 		actedGame: -1, actedSeq: -1, dealtGame: -1, dealtSeq: -1, rng: sdk.NewRNG(seed),
 		st: stats{refusals: map[string]int64{}, errors: map[string]int64{}}}
 }
 
-// read runs the connection until it closes: one goroutine per socket, one reused buffer.
+// relayedNow reports whether the socket sits on a node that does not run its room, and whether
+// the bench knows (the room's owner did not move to a node it cannot tell). Caller holds p.mu.
+func (p *player) relayedNow() (relayed, known bool) {
+	o := p.br.owner.Load()
+	return o >= 0 && int(o) != p.node, o >= 0
+}
+
+// read runs the connection until it closes for good: one goroutine per player, one reused
+// buffer. A socket the server went away from (1001) or that dropped is opened again (reconnect).
 func (p *player) read() {
 	defer close(p.done)
 	var buf bytes.Buffer
 	for {
+		p.mu.Lock()
+		c := p.conn
+		p.mu.Unlock()
 		// A context without Done: the library sets up no timer per read; closing the connection
 		// ends the read.
-		_, rd, err := p.conn.Reader(context.Background())
+		_, rd, err := c.Reader(context.Background())
 		if err == nil {
 			buf.Reset()
 			_, err = buf.ReadFrom(rd)
 		}
 		if err != nil {
-			p.closed(err)
-			return
+			if !p.reconnect(err) {
+				return
+			}
+			continue
 		}
 		if out := p.handle(buf.Bytes(), time.Now()); out != nil {
 			p.write(out)
@@ -156,23 +202,118 @@ func (p *player) read() {
 	}
 }
 
+// closed counts a connection lost for good (and the writes lost with it) as errors.
 func (p *player) closed(err error) {
-	if p.run.phase.Load() == phaseStopped {
+	if p.run.phase.Load() == phaseStopped || p.ctx.Err() != nil {
 		return
 	}
 	p.mu.Lock()
 	p.st.errors["disconnect"]++
+	if p.st.lostWrites > 0 {
+		p.st.errors["write"] += p.st.lostWrites
+		p.st.lostWrites = 0
+	}
 	p.mu.Unlock()
 	code := websocket.CloseStatus(err)
 	p.run.noteError(fmt.Sprintf("room %s seat %d: connection lost (close status %d): %v", p.room, p.seat, code, err))
 }
 
+// Reconnection: how long a player keeps trying, and the backoff between tries (doubling up to
+// the second, as the web client's).
+const (
+	reconnectLimit   = 30 * time.Second
+	reconnectBackoff = 50 * time.Millisecond
+	reconnectMax     = time.Second
+	// reconnectDial bounds one try: a node that accepts but does not answer (frozen) is left for
+	// the next one.
+	reconnectDial = 5 * time.Second
+)
+
+// reconnectable reports whether a socket that ended with err is to be opened again: the server
+// went away (1001: a node stopping, a room moving) or the socket dropped without a close frame
+// (a node dying). Any other close (a policy close, a kick) ends the player, as an error.
+func reconnectable(err error) bool {
+	code := websocket.CloseStatus(err)
+	return code == websocket.StatusGoingAway || code == -1
+}
+
+// reconnect opens the player's socket again after err ended it, on the next node of the list
+// (then the one after, with a short backoff, for up to reconnectLimit), as a browser tab would.
+// The new socket starts with a full view (v2 too): what the player held is dropped, and an act
+// in flight is given up, neither accepted nor an error, as its answer went with the old socket
+// (if the room applied it, the full view shows it, and the host's count of applied actions has
+// it). It reports whether the reader goes on.
+func (p *player) reconnect(err error) bool {
+	if p.run.phase.Load() == phaseStopped || p.ctx.Err() != nil {
+		return false
+	}
+	if !reconnectable(err) {
+		p.closed(err)
+		return false
+	}
+	dropped := time.Now()
+	p.mu.Lock()
+	from := p.node
+	if p.pending != "" && p.pendingPhase == phaseMeasure {
+		p.st.unanswered++
+	}
+	p.pending = ""
+	p.held, p.resyncing, p.cand = nil, false, nil
+	// Decide and deal again on the full view, even if it is the one last seen: what was sent on
+	// the old socket may not have arrived.
+	p.actedGame, p.actedSeq, p.dealtGame, p.dealtSeq = -1, -1, -1, -1
+	p.mu.Unlock()
+	if !p.run.stopsKnown && len(p.run.bases) > 1 {
+		p.br.owner.Store(-1) // the owner may be the node that went
+	}
+	n := len(p.run.bases)
+	backoff := reconnectBackoff
+	for try := 1; ; try++ {
+		if sleep(p.ctx, backoff) != nil {
+			return false
+		}
+		node := (from + try) % n
+		dctx, cancel := context.WithTimeout(p.ctx, reconnectDial)
+		c, derr := p.dial(dctx, node)
+		cancel()
+		if derr == nil {
+			p.mu.Lock()
+			p.conn, p.node = c, node
+			p.st.reconnects++
+			p.st.silent = p.bot != nil
+			p.st.maxGap = max(p.st.maxGap, time.Since(dropped))
+			p.st.lostWrites = 0 // lost with the old socket, as the act in flight
+			p.mu.Unlock()
+			if p.ctx.Err() != nil { // closeOnce ran meanwhile and closed the old socket
+				_ = c.CloseNow()
+				return false
+			}
+			return true
+		}
+		if p.ctx.Err() != nil || p.run.phase.Load() == phaseStopped {
+			return false
+		}
+		if time.Since(dropped) > reconnectLimit {
+			p.closed(fmt.Errorf("%w; reconnecting for %s, last to %s: %v", err, reconnectLimit, p.run.bases[node], derr))
+			return false
+		}
+		backoff = min(2*backoff, reconnectMax)
+	}
+}
+
 func (p *player) write(b []byte) {
-	if err := p.conn.Write(context.Background(), websocket.MessageText, b); err != nil && p.run.phase.Load() != phaseStopped {
+	p.mu.Lock()
+	c := p.conn
+	p.mu.Unlock()
+	if err := c.Write(context.Background(), websocket.MessageText, b); err != nil && p.run.phase.Load() != phaseStopped && p.ctx.Err() == nil {
+		// The reader judges: the socket dropped and is opened again (the write is lost with it),
+		// or it is lost for good (an error).
 		p.mu.Lock()
-		p.st.errors["write"]++
+		if p.conn == c {
+			p.st.lostWrites++
+		}
 		p.mu.Unlock()
-		p.run.noteError(fmt.Sprintf("room %s seat %d: writing: %v", p.room, p.seat, err))
+		_ = c.CloseNow() // the reader hears of it at once, if it has not yet
 	}
 }
 
@@ -217,6 +358,10 @@ func (p *player) handle(data []byte, now time.Time) []byte {
 	p.st.messages++
 	if counting(p.run.phase.Load()) {
 		p.st.received += int64(len(data))
+		p.st.counted++
+		if relayed, _ := p.relayedNow(); relayed {
+			p.st.relayedMsgs++
+		}
 	}
 	switch typ {
 	case "view":
@@ -238,7 +383,8 @@ func (p *player) handle(data []byte, now time.Time) []byte {
 	case "bye":
 		var a answer
 		_ = decodeJSON(data, &a)
-		if p.run.phase.Load() != phaseStopped {
+		// going_away: the node is stopping; the close (1001) follows and the player reconnects.
+		if p.run.phase.Load() != phaseStopped && a.Code != "going_away" {
 			p.st.errors["bye_"+a.Code]++
 			p.run.noteError(fmt.Sprintf("room %s seat %d: bye %s: %s", p.room, p.seat, a.Code, a.Reason))
 		}
@@ -503,6 +649,7 @@ func (p *player) onAccepted(a answer) []byte {
 		return nil
 	}
 	p.pending = ""
+	p.st.silent = false
 	if counting(ph) && p.pendingPhase == phaseMeasure {
 		// The views of an action come before its "accepted": the last view read is the one the
 		// action produced.
@@ -511,6 +658,12 @@ func (p *player) onAccepted(a answer) []byte {
 			p.run.noteError(fmt.Sprintf("room %s seat %d: accepted seq %v after view seq %d", p.room, p.seat, a.Seq, p.viewSeq))
 		} else {
 			p.st.accepted++
+			switch relayed, known := p.relayedNow(); {
+			case !known:
+				p.st.unknownOwner++
+			case relayed:
+				p.st.relayed++
+			}
 			us := p.viewAt.Sub(p.sentAt).Microseconds()
 			p.st.samples = append(p.st.samples, int32(min(us, 1<<31-1)))
 		}
@@ -557,9 +710,10 @@ var retryDeal = map[string]bool{"store_failure": true, "engine_failure": true, "
 // dealRetry is how long the host waits before dealing again after a failed deal.
 const dealRetry = 500 * time.Millisecond
 
-// connect opens the player's WebSocket with its session cookie and this host as Origin, as a
-// browser page would.
-func (p *player) connect(ctx context.Context, base string) error {
+// dial opens a WebSocket to the player's room on node with its session cookie and that node as
+// Origin, as a browser page would.
+func (p *player) dial(ctx context.Context, node int) (*websocket.Conn, error) {
+	base := p.run.bases[node]
 	u := "ws" + base[len("http"):] + "/api/rooms/" + p.room + "/ws"
 	if p.run.protocol == 2 {
 		u += "?v=2"
@@ -570,10 +724,21 @@ func (p *player) connect(ctx context.Context, base string) error {
 	}
 	c, _, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPHeader: h})
 	if err != nil {
-		return fmt.Errorf("connecting %s to room %s: %w", p.acct.name, p.room, err)
+		return nil, fmt.Errorf("connecting %s to room %s on %s: %w", p.acct.name, p.room, base, err)
 	}
 	c.SetReadLimit(1 << 22)
-	p.conn = c
+	return c, nil
+}
+
+// connect opens the player's socket on its node, starts its reader and waits for the hello.
+func (p *player) connect(ctx context.Context) error {
+	c, err := p.dial(ctx, p.node)
+	if err != nil {
+		return err
+	}
+	p.mu.Lock()
+	p.conn, p.reading = c, true
+	p.mu.Unlock()
 	go p.read()
 	select {
 	case <-p.hello:
@@ -585,15 +750,22 @@ func (p *player) connect(ctx context.Context, base string) error {
 	}
 }
 
-// closeOnce closes the connection (once) and waits for the reader to end.
+// closeOnce closes the connection (once), stopping a reconnection under way, and waits for the
+// reader to end.
 func (p *player) closeOnce() {
 	p.closing.Do(func() {
-		if p.conn == nil {
+		p.cancel()
+		p.mu.Lock()
+		c, reading := p.conn, p.reading
+		p.mu.Unlock()
+		if c == nil {
 			return
 		}
-		if err := p.conn.Close(websocket.StatusNormalClosure, "bench over"); err != nil {
-			_ = p.conn.CloseNow()
+		if err := c.Close(websocket.StatusNormalClosure, "bench over"); err != nil {
+			_ = c.CloseNow()
 		}
-		<-p.done
+		if reading {
+			<-p.done
+		}
 	})
 }

@@ -149,24 +149,28 @@ func cmdline(pid int) string {
 	return string(bytes.Join(parts[:n], []byte(" ")))
 }
 
-// rssSampler samples the summed resident set of a process tree until stopped, keeping the peak.
+// rssSampler samples the summed resident set of process trees (the nodes and their plugins) until
+// stopped, keeping the peak.
 type rssSampler struct {
-	pid  int
-	peak int64
-	stop chan struct{}
-	done chan struct{}
+	roots []int
+	peak  int64
+	stop  chan struct{}
+	done  chan struct{}
 }
 
-func startRSSSampler(pid int, every time.Duration) *rssSampler {
-	s := &rssSampler{pid: pid, stop: make(chan struct{}), done: make(chan struct{})}
+func startRSSSampler(roots []int, every time.Duration) *rssSampler {
+	s := &rssSampler{roots: roots, stop: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
 		t := time.NewTicker(every)
 		defer t.Stop()
-		pids := procTree(pid)
+		var pids []int
 		for n := 0; ; n++ {
 			if n%20 == 0 {
-				pids = procTree(pid) // a restarted plugin is a new process
+				pids = pids[:0] // a restarted plugin is a new process
+				for _, r := range roots {
+					pids = append(pids, procTree(r)...)
+				}
 			}
 			var sum int64
 			for _, p := range pids {

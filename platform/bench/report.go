@@ -20,10 +20,14 @@ type Result struct {
 	Database   string   `json:"database"`
 	// Protocol is the protocol version the sockets spoke.
 	Protocol int `json:"protocol"`
-	// Server is the targeted URL ("" when the bench started its own).
-	Server string        `json:"server,omitempty"`
-	Think  time.Duration `json:"-"`
-	Warmup time.Duration `json:"-"`
+	// Server is the targeted URL, or URLs ("" when the bench started its own).
+	Server string `json:"server,omitempty"`
+	// Nodes is the number of servers the sockets were spread over; Cluster is set when they run
+	// as nodes of a cluster (a started node with --cluster, or several targeted).
+	Nodes   int           `json:"nodes"`
+	Cluster bool          `json:"cluster"`
+	Think   time.Duration `json:"-"`
+	Warmup  time.Duration `json:"-"`
 	// Window is the measured window as it ran.
 	Window time.Duration `json:"-"`
 
@@ -79,6 +83,51 @@ type Result struct {
 	ServerLogLines int      `json:"server_log_lines"`
 	ServerLogTail  []string `json:"server_log_tail,omitempty"`
 
+	// CrossNodeSockets counts the sockets set up on a node that does not run their room (relayed
+	// to its owner over the bus); CrossNodeSocketShare is their share of Sockets.
+	CrossNodeSockets     int     `json:"cross_node_sockets"`
+	CrossNodeSocketShare float64 `json:"cross_node_socket_share"`
+	// RelayedActions are the accepted actions (of Actions) sent on a socket relayed to the room's
+	// owner, RelayedActionShare their share; UnknownOwnerActions those sent in a room whose owner
+	// the bench could no longer tell (it moved after a node went), in neither count.
+	RelayedActions      int64   `json:"relayed_actions"`
+	RelayedActionShare  float64 `json:"relayed_action_share"`
+	UnknownOwnerActions int64   `json:"unknown_owner_actions"`
+	// Messages are the messages the sockets read in the window, RelayedMessages those read on a
+	// relayed socket (each crossed the bus from the owner).
+	Messages        int64 `json:"messages"`
+	RelayedMessages int64 `json:"relayed_messages"`
+	// Reconnects counts the sockets opened again after the server went away (1001) or the socket
+	// dropped, over the whole run; MaxReconnectGap is the longest time from a drop to the new
+	// socket. Unanswered counts the window's acts whose answer was lost with their socket: not
+	// accepted, not an error (the full view after the reconnection shows whether they applied).
+	Reconnects      int64         `json:"reconnects"`
+	MaxReconnectGap time.Duration `json:"-"`
+	MaxReconnectMs  float64       `json:"max_reconnect_ms"`
+	Unanswered      int64         `json:"unanswered_across_reconnects"`
+	// SilentAfterReconnect counts the seated players whose socket came back and who had no act
+	// accepted after it: should be 0 (each plays on from the full view).
+	SilentAfterReconnect int `json:"silent_after_reconnect"`
+	// StoppedNode is the node the bench stopped mid-window (Config.StopNodeAfter), if any.
+	StoppedNode string `json:"stopped_node,omitempty"`
+	// NodeCPU is each node's CPU seconds in the window (server and plugins; a stopped node's up to
+	// its stop), in the order of the nodes.
+	NodeCPU []float64 `json:"node_cpu_seconds,omitempty"`
+	// ServerCPUPerAction is ServerCPU per accepted action, in microseconds.
+	ServerCPUPerAction float64 `json:"server_cpu_us_per_action"`
+	// BrokerCPU is the broker's CPU seconds in the window (Config.BrokerPID; -1 unknown), and
+	// CPUPerActionWithBroker the nodes' and the broker's per accepted action, in microseconds.
+	BrokerCPU              float64 `json:"broker_cpu_seconds"`
+	CPUPerActionWithBroker float64 `json:"cpu_us_per_action_with_broker,omitempty"`
+	// MetricsNodes counts the nodes whose /metrics were read before and after the window: the
+	// commit and stage figures, and ClusterMetrics, are their sum. ClusterMetrics are the nodes'
+	// cluster, routing, lease and bus series (any cardhouse_ series named for them: cluster,
+	// relay, forward, bus, lease...), summed over labels and nodes: a counter's change in the
+	// window, a gauge's level at its end (cardhouse_cluster_relayed_sockets counts each relayed
+	// socket twice, on its edge and on its owner).
+	MetricsNodes   int                `json:"metrics_nodes"`
+	ClusterMetrics map[string]float64 `json:"cluster_metrics,omitempty"`
+
 	// InProcess, when set, is the same games played on the engines in-process (RunInProcess).
 	InProcess *InProcessResult `json:"in_process,omitempty"`
 	// Overhead is the server's CPU per action over the in-process engines' (0 when unknown).
@@ -91,7 +140,9 @@ type Result struct {
 
 // Proc is one process of the server: its CPU seconds in the window and its own peak (VmHWM).
 type Proc struct {
-	PID     int     `json:"pid"`
+	PID int `json:"pid"`
+	// Node is the node (1, 2...) the process belongs to.
+	Node    int     `json:"node"`
 	Command string  `json:"command"`
 	CPU     float64 `json:"cpu_seconds"`
 	HWM     int64   `json:"vm_hwm_bytes"`
@@ -143,6 +194,16 @@ func (res *Result) tally(rooms []*benchRoom, r *run) {
 			res.Received += p.st.received
 			res.GamesFinished += p.st.games
 			res.Deals += p.st.deals
+			res.RelayedActions += p.st.relayed
+			res.UnknownOwnerActions += p.st.unknownOwner
+			res.Messages += p.st.counted
+			res.RelayedMessages += p.st.relayedMsgs
+			res.Reconnects += p.st.reconnects
+			res.MaxReconnectGap = max(res.MaxReconnectGap, p.st.maxGap)
+			res.Unanswered += p.st.unanswered
+			if p.st.silent {
+				res.SilentAfterReconnect++
+			}
 			for k, v := range p.st.refusals {
 				res.Refusals[k] += v
 			}
@@ -170,6 +231,19 @@ func (res *Result) finish() {
 	if res.ServerCPU > 0 {
 		res.ActionsPerServerCPU = float64(res.Actions) / res.ServerCPU
 	}
+	if res.ServerCPU > 0 && res.Actions > 0 {
+		res.ServerCPUPerAction = 1e6 * res.ServerCPU / float64(res.Actions)
+		if res.BrokerCPU >= 0 {
+			res.CPUPerActionWithBroker = 1e6 * (res.ServerCPU + res.BrokerCPU) / float64(res.Actions)
+		}
+	}
+	if res.Sockets > 0 {
+		res.CrossNodeSocketShare = float64(res.CrossNodeSockets) / float64(res.Sockets)
+	}
+	if res.Actions > 0 {
+		res.RelayedActionShare = float64(res.RelayedActions) / float64(res.Actions)
+	}
+	res.MaxReconnectMs = float64(res.MaxReconnectGap) / float64(time.Millisecond)
 	if res.Applied > 0 && res.Sockets > 0 {
 		// An action reaches the sockets of its own room only.
 		res.BytesPerAction = float64(res.Received) / float64(res.Applied) / float64(Seats+res.Spectators)
@@ -226,6 +300,11 @@ func (res *Result) Print(w io.Writer) error {
 	if res.Server != "" {
 		where = res.Server
 	}
+	if res.Nodes > 1 {
+		where = fmt.Sprintf("%s (%d nodes)", where, res.Nodes)
+	} else if res.Cluster {
+		where += " (a cluster of one node)"
+	}
 	fmt.Fprintf(w, "cardhouse bench: %d rooms x %d players + %d spectators = %d sockets; variants %s; think %s; database %s; protocol v%d; server %s\n",
 		res.Rooms, Seats, res.Spectators, res.Sockets, strings.Join(res.Variants, ","), think, res.Database, res.Protocol, where)
 	fmt.Fprintf(w, "warm-up %s, measured window %.1fs\n\n", res.Warmup, res.Window.Seconds())
@@ -249,6 +328,24 @@ func (res *Result) Print(w io.Writer) error {
 		errs += " (" + byCount(res.Errors) + ")"
 	}
 	row("errors", "%s", errs)
+	if res.Nodes > 1 {
+		row("cross-node sockets", "%d of %d (%.0f%%), relayed to their room's node over the bus", res.CrossNodeSockets, res.Sockets, 100*res.CrossNodeSocketShare)
+		unknown := ""
+		if res.UnknownOwnerActions > 0 {
+			unknown = fmt.Sprintf("; %d in rooms that moved, owner unknown", res.UnknownOwnerActions)
+		}
+		row("cross-node actions", "%d of %d (%.0f%%) sent on a relayed socket%s", res.RelayedActions, res.Actions, 100*res.RelayedActionShare, unknown)
+		row("cross-node messages", "%d of %d read (%.0f%%) crossed the bus", res.RelayedMessages, res.Messages, 100*float64(res.RelayedMessages)/max(float64(res.Messages), 1))
+	}
+	if res.Reconnects > 0 || res.StoppedNode != "" {
+		row("reconnects", "%d (longest %.0f ms from the drop to the new socket); %d acts unanswered across them; %d players silent since", res.Reconnects, res.MaxReconnectMs, res.Unanswered, res.SilentAfterReconnect)
+	}
+	if res.StoppedNode != "" {
+		row("node stopped mid-window", "%s (SIGTERM)", res.StoppedNode)
+	}
+	if res.Nodes > 1 && res.MetricsNodes < res.Nodes {
+		row("nodes' /metrics read", "%d of %d", res.MetricsNodes, res.Nodes)
+	}
 	if res.Commits > 0 {
 		row("transactions (group commits)", "%d, %.2f actions each", res.Commits, float64(res.Committed)/float64(res.Commits))
 	}
@@ -257,7 +354,17 @@ func (res *Result) Print(w io.Writer) error {
 	}
 	if res.ServerCPU >= 0 {
 		row("server CPU", "%.2f s (%.2f cores)", res.ServerCPU, res.ServerCPU/max(res.Window.Seconds(), 1e-9))
-		row("actions per server CPU-second", "%.0f", res.ActionsPerServerCPU)
+		row("actions per server CPU-second", "%.0f (%.0f us of server CPU per action)", res.ActionsPerServerCPU, res.ServerCPUPerAction)
+		if len(res.NodeCPU) > 1 {
+			var per []string
+			for i, c := range res.NodeCPU {
+				per = append(per, fmt.Sprintf("node %d %.2f s", i+1, c))
+			}
+			row("server CPU per node", "%s", strings.Join(per, "; "))
+		}
+		if res.BrokerCPU >= 0 {
+			row("broker CPU", "%.2f s; nodes and broker %.0f us per action", res.BrokerCPU, res.CPUPerActionWithBroker)
+		}
 	} else {
 		row("server CPU", "unknown (give the server's pid)")
 	}
@@ -265,8 +372,12 @@ func (res *Result) Print(w io.Writer) error {
 		row("server peak RSS (sum, sampled)", "%s", mb(res.ServerPeakRSS))
 		var hwm, cpu []string
 		for _, p := range res.ServerProcs {
-			hwm = append(hwm, fmt.Sprintf("%s %s", p.Command, mb(p.HWM)))
-			cpu = append(cpu, fmt.Sprintf("%s %.2f s", p.Command, p.CPU))
+			name := p.Command
+			if res.Nodes > 1 {
+				name = fmt.Sprintf("%d:%s", p.Node, p.Command)
+			}
+			hwm = append(hwm, fmt.Sprintf("%s %s", name, mb(p.HWM)))
+			cpu = append(cpu, fmt.Sprintf("%s %.2f s", name, p.CPU))
 		}
 		row("server CPU per process", "%s", strings.Join(cpu, "; "))
 		row("server VmHWM per process", "%s", strings.Join(hwm, "; "))
@@ -275,6 +386,9 @@ func (res *Result) Print(w io.Writer) error {
 	row("bytes received per action per socket", "%.0f (%d bytes over %d applied actions, %d sockets a room)", res.BytesPerAction, res.Received, res.Applied, Seats+res.Spectators)
 	if res.ServerLogLines > 0 {
 		row("server log lines (warn+)", "%d", res.ServerLogLines)
+	}
+	for _, name := range slices.Sorted(maps.Keys(res.ClusterMetrics)) {
+		row("cluster: "+name, "%.6g", res.ClusterMetrics[name])
 	}
 	if err := tw.Flush(); err != nil {
 		return err

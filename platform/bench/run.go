@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"cardhouse/sdk"
@@ -38,12 +39,34 @@ type Config struct {
 	// from their views (level 1).
 	Bots map[string]sdk.Bots
 
-	// Server is the base URL of a running server to target ("http://127.0.0.1:8080"). Empty: the
-	// bench starts `Exe serve` on a free port of 127.0.0.1 with a fresh data folder and no sign-in
-	// limit, and stops it at the end.
+	// Server is the base URL of a running server to target ("http://127.0.0.1:8080"), or of
+	// several nodes of a cluster, comma-separated: each room is made on one node and its sockets
+	// spread over the nodes (see setupRoom), so that many sit on a node that does not run their
+	// room. Empty: the bench starts Nodes nodes of `Exe serve` on free ports of 127.0.0.1 with
+	// fresh data folders and no sign-in limit, and stops them at the end.
 	Server string
-	// ServerPID is the process of a targeted Server, for its CPU and memory figures (0: none).
-	ServerPID int
+	// ServerPID is the process of a targeted Server, for its CPU and memory figures (0: none);
+	// ServerPIDs those of several nodes, in the order of Server's URLs (ServerPID is the first).
+	ServerPID  int
+	ServerPIDs []int
+	// Nodes is how many nodes to start (0 or 1: one). More than one needs DB and Cluster: the
+	// nodes share the bench's schema and the broker, each under a name of its own.
+	Nodes int
+	// Cluster is the NATS URL the started nodes reach each other over (serve --cluster); with one
+	// node, a cluster of one (leases, no routing). Empty: a single server.
+	Cluster string
+	// StopNodeAfter, when set, stops the last started node (SIGTERM) this long into the measured
+	// window: its sockets, and those relayed to its rooms, are closed with 1001 and the players
+	// reconnect to the other nodes. Needs two nodes or more.
+	StopNodeAfter time.Duration
+	// BrokerPID is the broker's process (nats-server), for its CPU in the window (0: none). Give
+	// it only when the broker serves this run alone: its CPU is counted whole.
+	BrokerPID int
+	// MetricsURL is where a targeted Server's metrics are read (empty: Server + "/metrics",
+	// which a server serves to anyone only with `serve --public-metrics`; else its
+	// --metrics-addr listener's /metrics). With several nodes it is the first node's; the
+	// others' are read at their /metrics. Started servers and nodes get --public-metrics.
+	MetricsURL string
 	// Exe is the cardhouse binary to start (os.Executable() for the command itself).
 	Exe string
 	// DB is a PostgreSQL DSN for the started server (empty: SQLite in its data folder). The bench
@@ -62,6 +85,59 @@ type Config struct {
 	Seed uint64
 	// Progress, when set, receives a line per step of the setup and run.
 	Progress io.Writer
+}
+
+// servers are the base URLs of Server, without trailing slashes.
+func (cfg *Config) servers() []string {
+	var out []string
+	for _, u := range strings.Split(cfg.Server, ",") {
+		if u = strings.TrimRight(strings.TrimSpace(u), "/"); u != "" {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// checkNodes refuses a node setting that cannot work: targeted and started nodes mixed, a
+// cluster without its database or broker, a stop with no node to take over.
+func (cfg *Config) checkNodes() error {
+	servers := cfg.servers()
+	for _, u := range servers {
+		if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+			return fmt.Errorf("bench: server %q: want a base URL such as http://127.0.0.1:8080", u)
+		}
+	}
+	pids := cfg.serverPIDs()
+	switch {
+	case cfg.Nodes < 0:
+		return fmt.Errorf("bench: nodes must be at least 1, got %d", cfg.Nodes)
+	case len(servers) > 0 && (cfg.Nodes > 1 || cfg.Cluster != "" || cfg.DB != ""):
+		return errors.New("bench: a server to target (--server) and servers to start (--nodes, --cluster, --db) exclude each other")
+	case len(pids) > max(len(servers), 1):
+		return fmt.Errorf("bench: %d server pids for %d servers", len(pids), len(servers))
+	case cfg.Nodes > 1 && (cfg.DB == "" || cfg.Cluster == ""):
+		return fmt.Errorf("bench: %d nodes need --db (PostgreSQL, which they share) and --cluster (the NATS broker they reach each other over)", cfg.Nodes)
+	case cfg.Cluster != "" && cfg.DB == "":
+		return errors.New("bench: --cluster needs --db: the nodes of a cluster share a PostgreSQL database")
+	case cfg.StopNodeAfter < 0:
+		return fmt.Errorf("bench: the time to stop a node cannot be negative, got %s", cfg.StopNodeAfter)
+	case cfg.StopNodeAfter > 0 && cfg.Nodes < 2:
+		return errors.New("bench: stopping a node needs two started nodes or more (--nodes), so the players have one to reconnect to")
+	case cfg.StopNodeAfter >= cfg.Duration && cfg.StopNodeAfter > 0:
+		return fmt.Errorf("bench: the node is to stop %s into the window, which lasts %s", cfg.StopNodeAfter, cfg.Duration)
+	}
+	return nil
+}
+
+// serverPIDs are the processes of the targeted servers, by their order in Server.
+func (cfg *Config) serverPIDs() []int {
+	if len(cfg.ServerPIDs) > 0 {
+		return cfg.ServerPIDs
+	}
+	if cfg.ServerPID > 0 {
+		return []int{cfg.ServerPID}
+	}
+	return nil
 }
 
 func (cfg *Config) check() error {
@@ -88,6 +164,9 @@ func (cfg *Config) check() error {
 			return fmt.Errorf("bench: no bot for variant %q (bots for: %s)", v, strings.Join(slices.Sorted(maps.Keys(cfg.Bots)), ", "))
 		}
 	}
+	if err := cfg.checkNodes(); err != nil {
+		return err
+	}
 	if cfg.Parallel < 1 {
 		cfg.Parallel = 16
 	}
@@ -103,62 +182,82 @@ type benchRoom struct {
 	variant string
 	players []*player // seat order, the host first
 	specs   []*player
+	// owner is the node (index of run.bases) running the room: the one it was made on, until it
+	// moves; -1 once the bench cannot tell (a node it did not stop went, and a socket reconnected).
+	owner atomic.Int32
 }
 
 // Run sets up cfg.Rooms rooms, plays them for the warm-up and the measured window, and returns
-// the figures of the window. It always closes its connections and stops the server it started.
+// the figures of the window. It always closes its connections and stops the servers it started.
 func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
 	res = &Result{Rooms: cfg.Rooms, Spectators: cfg.Spectators, Variants: cfg.Variants, Think: cfg.Think, Protocol: cfg.Protocol,
 		Warmup: cfg.Warmup, Sockets: cfg.Rooms * (Seats + cfg.Spectators), Database: "sqlite", Server: cfg.Server,
-		ServerCPU: -1, ServerPeakRSS: -1}
+		ServerCPU: -1, ServerPeakRSS: -1, BrokerCPU: -1}
 	if cfg.DB != "" {
 		res.Database = "postgres"
 	}
-	base, pid := cfg.Server, cfg.ServerPID
-	var srv *server
-	if base == "" {
-		fmt.Fprintf(cfg.Progress, "starting %s serve (%s)\n", cfg.Exe, res.Database)
-		if srv, err = startServer(ctx, &cfg); err != nil {
+	bases, pids := cfg.servers(), cfg.serverPIDs()
+	var ss *servers
+	if len(bases) == 0 {
+		what := "serve"
+		if cfg.Nodes > 1 {
+			what = fmt.Sprintf("%d nodes of serve --cluster %s", cfg.Nodes, cfg.Cluster)
+		}
+		fmt.Fprintf(cfg.Progress, "starting %s %s (%s)\n", cfg.Exe, what, res.Database)
+		if ss, err = startServers(ctx, &cfg); err != nil {
 			return nil, err
 		}
-		base, pid = srv.base, srv.pid()
+		for _, s := range ss.nodes {
+			bases, pids = append(bases, s.base), append(pids, s.pid())
+		}
 		defer func() {
-			if serr := srv.stop(); serr != nil && err == nil {
+			if serr := ss.stop(); serr != nil && err == nil {
 				err = serr
 			}
 		}()
 	} else {
 		res.Database = "the target's"
 	}
-	base = strings.TrimRight(base, "/")
+	res.Nodes, res.Cluster = len(bases), cfg.Cluster != "" || len(bases) > 1
 	var rss *rssSampler
-	if pid > 0 {
-		rss = startRSSSampler(pid, 250*time.Millisecond)
+	if len(pids) > 0 {
+		rss = startRSSSampler(pids, 250*time.Millisecond)
 		defer func() {
 			if rss != nil {
 				rss.Stop()
 			}
 		}()
 	}
-	a := newAPI(base, cfg.Parallel)
-	if err := checkVariants(ctx, a, cfg.Variants); err != nil {
+	apis := make([]*api, len(bases))
+	for i, b := range bases {
+		apis[i] = newAPI(b, cfg.Parallel)
+	}
+	apis[0].metricsURL = cfg.MetricsURL
+	if err := checkVariants(ctx, apis[0], cfg.Variants); err != nil {
 		return nil, err
 	}
 
-	r := &run{think: cfg.Think, protocol: cfg.Protocol}
-	rooms, setupErr := setup(ctx, a, r, &cfg)
+	r := &run{think: cfg.Think, protocol: cfg.Protocol, bases: bases, stopsKnown: ss != nil}
+	rooms, setupErr := setup(ctx, apis, r, &cfg)
 	defer func() {
 		r.phase.Store(phaseStopped)
 		closeAll(rooms)
-		if srv == nil {
-			leaveAll(a, rooms, cfg.Parallel)
+		if ss == nil {
+			leaveAll(apis, rooms, cfg.Parallel)
 		}
 	}()
 	if setupErr != nil {
 		return nil, setupErr
+	}
+	for _, rm := range rooms {
+		for _, p := range slices.Concat(rm.players, rm.specs) {
+			if p.node != int(rm.owner.Load()) {
+				res.CrossNodeSockets++
+			}
+		}
 	}
 
 	fmt.Fprintf(cfg.Progress, "dealing in %d rooms; warm-up %s\n", len(rooms), cfg.Warmup)
@@ -175,58 +274,98 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	}
 
 	fmt.Fprintf(cfg.Progress, "measuring for %s\n", cfg.Duration)
-	var cpu0 cpuSnapshot
-	if pid > 0 {
-		cpu0 = takeCPU(pid)
+	cpu0 := make([]cpuSnapshot, len(pids))
+	for i, pid := range pids {
+		cpu0[i] = takeCPU(pid)
 	}
-	metrics0, cerr := a.fetchMetrics(ctx)
+	var broker0 cpuSnapshot
+	if cfg.BrokerPID > 0 {
+		broker0 = takeCPU(cfg.BrokerPID)
+	}
+	metrics0, merr0 := fetchAllMetrics(ctx, apis)
 	client0 := selfCPU()
 	t0 := time.Now()
 	r.phase.Store(phaseMeasure)
 	profDone := make(chan error, 1)
 	if cfg.ServerProfile != "" {
-		go func() { profDone <- fetchProfile(base, cfg.ServerProfile, cfg.Duration) }()
+		go func() { profDone <- fetchProfile(bases[0], cfg.ServerProfile, cfg.Duration) }()
 	} else {
 		profDone <- nil
+	}
+	// The node stopped mid-window: its CPU is read just before the SIGTERM (what it spends
+	// shutting down is lost), and its rooms' owner becomes unknown (they move to whichever node
+	// a socket reconnects to first).
+	stopped, stoppedCPU, stoppedCmds := -1, cpuSnapshot(nil), map[int]string{}
+	stopDone := make(chan error, 1)
+	if cfg.StopNodeAfter > 0 {
+		stopped = len(ss.nodes) - 1
+		go func() {
+			if err := sleep(ctx, cfg.StopNodeAfter); err != nil {
+				stopDone <- nil
+				return
+			}
+			stoppedCPU = takeCPU(pids[stopped])
+			for p := range stoppedCPU {
+				stoppedCmds[p] = cmdline(p)
+			}
+			for _, rm := range rooms {
+				rm.owner.CompareAndSwap(int32(stopped), -1)
+			}
+			fmt.Fprintf(cfg.Progress, "stopping node %d (%s) with SIGTERM\n", stopped+1, bases[stopped])
+			stopDone <- ss.nodes[stopped].stop()
+		}()
+		res.StoppedNode = bases[stopped]
+	} else {
+		stopDone <- nil
 	}
 	werr := sleep(ctx, cfg.Duration)
 	r.phase.Store(phaseDrain)
 	res.Window = time.Since(t0)
 	res.ClientCPU = (selfCPU() - client0).Seconds()
-	if pid > 0 {
-		cpu1 := takeCPU(pid)
-		res.ServerCPU = cpu1.since(cpu0)
-		res.ServerPeakRSS = rss.Stop()
-		rss = nil
-		for _, p := range procTree(pid) {
-			name, hwm := procStatus(p, "VmHWM")
-			if name != "" {
-				cpu := float64(cpu1[p]-cpu0[p]) / clockTicks
-				res.ServerProcs = append(res.ServerProcs, Proc{PID: p, Command: cmdline(p), CPU: cpu, HWM: hwm})
+	if serr := <-stopDone; serr != nil {
+		r.noteError(fmt.Sprintf("stopping node %d: %v", stopped+1, serr))
+	}
+	if len(pids) > 0 {
+		res.ServerCPU = 0
+		for i, pid := range pids {
+			cpu1 := stoppedCPU
+			if i != stopped {
+				cpu1 = takeCPU(pid)
+			}
+			res.NodeCPU = append(res.NodeCPU, cpu1.since(cpu0[i]))
+			res.ServerCPU += cpu1.since(cpu0[i])
+			for p, ticks := range cpu1 {
+				name, hwm := procStatus(p, "VmHWM")
+				command := cmdline(p)
+				if i == stopped {
+					command = stoppedCmds[p] + " (stopped)"
+				} else if name == "" {
+					continue
+				}
+				res.ServerProcs = append(res.ServerProcs, Proc{PID: p, Node: i + 1, Command: command, CPU: float64(ticks-cpu0[i][p]) / clockTicks, HWM: hwm})
 			}
 		}
-		slices.SortFunc(res.ServerProcs, func(a, b Proc) int { return strings.Compare(a.Command, b.Command) })
+		res.ServerPeakRSS = rss.Stop()
+		rss = nil
+		slices.SortFunc(res.ServerProcs, func(a, b Proc) int {
+			if a.Node != b.Node {
+				return a.Node - b.Node
+			}
+			return strings.Compare(a.Command, b.Command)
+		})
+	}
+	if cfg.BrokerPID > 0 {
+		res.BrokerCPU = takeCPU(cfg.BrokerPID).since(broker0)
 	}
 	if werr != nil {
 		return nil, werr
 	}
 	drain(ctx, rooms, drainLimit)
 	r.phase.Store(phaseStopped)
-	if cerr == nil {
-		var metrics1 serverMetrics
-		if metrics1, cerr = a.fetchMetrics(ctx); cerr == nil {
-			res.Commits = int64(metrics1.batches - metrics0.batches)
-			res.Committed = int64(metrics1.actions - metrics0.actions)
-			for _, s := range stageMetrics {
-				if h, ok := metrics1.hists[s.stage]; ok {
-					res.Stages = append(res.Stages, h.since(metrics0.hists[s.stage]).stage(s.stage))
-				}
-			}
-		}
-	}
-	if cerr != nil {
-		res.Commits = -1
-		fmt.Fprintf(cfg.Progress, "no group commit figures: %v\n", cerr)
+	metrics1, merr1 := fetchAllMetrics(ctx, apis)
+	res.readMetrics(metrics0, metrics1, cfg.Progress)
+	if merr := errors.Join(merr0, merr1); merr != nil {
+		fmt.Fprintf(cfg.Progress, "reading /metrics: %v\n", merr)
 	}
 	if perr := <-profDone; perr != nil {
 		r.noteError("server profile: " + perr.Error())
@@ -234,13 +373,82 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	fmt.Fprintln(cfg.Progress, "closing the connections")
 	closeAll(rooms)
 	res.tally(rooms, r)
-	if srv != nil {
-		res.ServerLogLines = srv.log.Lines()
-		if res.ServerLogLines > 0 {
-			res.ServerLogTail = lastLines(srv.log.Tail(), 5)
+	if ss != nil {
+		for i, s := range ss.nodes {
+			n := s.log.Lines()
+			res.ServerLogLines += n
+			if n > 0 {
+				for _, l := range lastLines(s.log.Tail(), 5) {
+					if len(ss.nodes) > 1 {
+						l = fmt.Sprintf("node %d: %s", i+1, l)
+					}
+					res.ServerLogTail = append(res.ServerLogTail, l)
+				}
+			}
 		}
 	}
 	return res, nil
+}
+
+// fetchAllMetrics reads every node's /metrics; a node that does not answer is nil, and the
+// reasons are joined in err.
+func fetchAllMetrics(ctx context.Context, apis []*api) (_ []*serverMetrics, err error) {
+	out := make([]*serverMetrics, len(apis))
+	errs := make([]error, len(apis))
+	var wg sync.WaitGroup
+	for i, a := range apis {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			m, err := a.fetchMetrics(ctx)
+			if err != nil {
+				errs[i] = fmt.Errorf("%s: %w", a.base, err)
+				return
+			}
+			out[i] = &m
+		}()
+	}
+	wg.Wait()
+	return out, errors.Join(errs...)
+}
+
+// readMetrics sums the changes over the window of the nodes read before and after it: the group
+// commits, the stage histograms and the cluster's series (a gauge's level at the window's end).
+func (res *Result) readMetrics(before, after []*serverMetrics, progress io.Writer) {
+	var b, a serverMetrics
+	for i := range before {
+		if before[i] != nil && after[i] != nil {
+			b.add(*before[i])
+			a.add(*after[i])
+			res.MetricsNodes++
+		}
+	}
+	if res.MetricsNodes == 0 {
+		res.Commits = -1
+		fmt.Fprintln(progress, "no group commit figures: no node's /metrics could be read before and after the window")
+		return
+	}
+	if res.MetricsNodes < len(before) {
+		fmt.Fprintf(progress, "the server figures are of %d of %d nodes (the others' /metrics did not answer before and after the window)\n", res.MetricsNodes, len(before))
+	}
+	res.Commits = int64(a.batches - b.batches)
+	res.Committed = int64(a.actions - b.actions)
+	for _, s := range stageMetrics {
+		if h, ok := a.hists[s.stage]; ok {
+			res.Stages = append(res.Stages, h.since(b.hists[s.stage]).stage(s.stage))
+		}
+	}
+	for name, v := range a.cluster {
+		if !a.gauges[name] {
+			v -= b.cluster[name] // a count: its change in the window
+		}
+		if v != 0 {
+			if res.ClusterMetrics == nil {
+				res.ClusterMetrics = map[string]float64{}
+			}
+			res.ClusterMetrics[name] = v
+		}
+	}
 }
 
 // checkVariants makes sure the server serves every variant asked for.
@@ -277,7 +485,7 @@ func checkVariants(ctx context.Context, a *api, variants []string) error {
 // setup creates every room (cfg.Parallel at a time): accounts, the room, the joins and the
 // connections, each player attached (hello received) before it returns. The rooms set up are
 // returned even on an error, so they can be closed.
-func setup(ctx context.Context, a *api, r *run, cfg *Config) ([]*benchRoom, error) {
+func setup(ctx context.Context, apis []*api, r *run, cfg *Config) ([]*benchRoom, error) {
 	rooms := make([]*benchRoom, cfg.Rooms)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -294,7 +502,7 @@ func setup(ctx context.Context, a *api, r *run, cfg *Config) ([]*benchRoom, erro
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				rm, err := setupRoom(ctx, a, r, cfg, i)
+				rm, err := setupRoom(ctx, apis, r, cfg, i)
 				mu.Lock()
 				rooms[i] = rm
 				if err != nil && firstErr == nil {
@@ -329,33 +537,40 @@ feed:
 	return out, nil
 }
 
-// setupRoom sets up room i. The room comes back with the players connected so far, even on an
-// error.
-func setupRoom(ctx context.Context, a *api, r *run, cfg *Config, i int) (*benchRoom, error) {
+// setupRoom sets up room i. The room is made on node i mod N (of N nodes), which runs it; the
+// member of place j (the host 0, the other players, then the spectators) signs in, joins and
+// connects on node (i+j) mod N, so that with several nodes many sockets sit on a node that does
+// not run their room (half of the players' with two or three nodes) and are relayed to it. The
+// room comes back with the players connected so far, even on an error.
+func setupRoom(ctx context.Context, apis []*api, r *run, cfg *Config, i int) (*benchRoom, error) {
+	n := len(apis)
+	home := i % n
 	rm := &benchRoom{variant: cfg.Variants[i%len(cfg.Variants)]}
+	rm.owner.Store(int32(home))
 	accts := make([]*account, Seats+cfg.Spectators)
 	for j := range accts {
 		name := fmt.Sprintf("bench%d-%d", i, j)
 		if j >= Seats {
 			name = fmt.Sprintf("bench%d-s%d", i, j-Seats)
 		}
-		acct, err := a.guest(ctx, name)
+		acct, err := apis[(home+j)%n].guest(ctx, name)
 		if err != nil {
 			return nil, err
 		}
 		accts[j] = acct
 	}
-	code, err := a.createRoom(ctx, accts[0], rm.variant, Seats)
+	code, err := apis[home].createRoom(ctx, accts[0], rm.variant, Seats)
 	if err != nil {
 		return nil, err
 	}
 	rm.code = code
 	bot := cfg.Bots[rm.variant]
 	seed := cfg.Seed*1_000_003 + uint64(i)*64
-	rm.players = append(rm.players, newPlayer(r, code, accts[0], 0, true, bot, seed))
+	rm.players = append(rm.players, newPlayer(r, rm, accts[0], 0, home, true, bot, seed))
 	for j := 1; j < len(accts); j++ {
 		spectate := j >= Seats
-		m, err := a.join(ctx, accts[j], code, spectate)
+		node := (home + j) % n
+		m, err := apis[node].join(ctx, accts[j], code, spectate)
 		if err != nil {
 			return rm, err
 		}
@@ -363,14 +578,14 @@ func setupRoom(ctx context.Context, a *api, r *run, cfg *Config, i int) (*benchR
 			if m.Role != "player" || m.Seat < 0 {
 				return rm, fmt.Errorf("room %s: %s joined as %s (seat %d), want a seat", code, accts[j].name, m.Role, m.Seat)
 			}
-			rm.players = append(rm.players, newPlayer(r, code, accts[j], m.Seat, false, bot, seed+uint64(j)))
+			rm.players = append(rm.players, newPlayer(r, rm, accts[j], m.Seat, node, false, bot, seed+uint64(j)))
 		} else {
-			rm.specs = append(rm.specs, newPlayer(r, code, accts[j], -1, false, nil, 0))
+			rm.specs = append(rm.specs, newPlayer(r, rm, accts[j], -1, node, false, nil, 0))
 		}
 	}
 	for _, p := range slices.Concat(rm.players, rm.specs) {
 		cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		err := p.connect(cctx, a.base)
+		err := p.connect(cctx)
 		cancel()
 		if err != nil {
 			return rm, err
@@ -431,7 +646,7 @@ func closeAll(rooms []*benchRoom) {
 
 // leaveAll takes every account out of its room on a targeted server, which then closes the room
 // (no human left).
-func leaveAll(a *api, rooms []*benchRoom, parallel int) {
+func leaveAll(apis []*api, rooms []*benchRoom, parallel int) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	sem := make(chan struct{}, parallel)
@@ -442,6 +657,9 @@ func leaveAll(a *api, rooms []*benchRoom, parallel int) {
 			sem <- struct{}{}
 			go func() {
 				defer func() { <-sem; wg.Done() }()
+				p.mu.Lock()
+				a := apis[p.node]
+				p.mu.Unlock()
 				_ = a.leave(ctx, p.acct, rm.code)
 			}()
 		}

@@ -28,7 +28,7 @@ const startTimeout = 60 * time.Second
 const stopTimeout = 30 * time.Second
 
 // server is a `cardhouse serve` process this run started, on a free port of 127.0.0.1 with its
-// own data folder (and, on PostgreSQL, its own schema).
+// own data folder.
 type server struct {
 	cmd    *exec.Cmd
 	base   string
@@ -36,15 +36,80 @@ type server struct {
 	log    *tailWriter
 	exited chan struct{}
 	err    error
+	// stopOnce and stopErr make stop safe to call twice (Config.StopNodeAfter stops a node
+	// before the end).
+	stopOnce sync.Once
+	stopErr  error
+}
+
+// servers are the nodes this run started (one, or a cluster on one PostgreSQL schema and a
+// broker) and the schema they share.
+type servers struct {
+	nodes []*server
 	// dropSchema removes the bench's PostgreSQL schema (nil on SQLite or with KeepSchema).
 	dropSchema func()
 }
 
-// startServer runs cfg.Exe serve and waits until it answers /healthz.
-func startServer(ctx context.Context, cfg *Config) (_ *server, err error) {
+// startServers starts cfg.Nodes nodes of cfg.Exe serve (one without --cluster): the first alone,
+// as it migrates the database, the others after it.
+func startServers(ctx context.Context, cfg *Config) (_ *servers, err error) {
 	if cfg.Exe == "" {
 		return nil, errors.New("bench: no server to start: set Exe (the cardhouse binary) or Server (a URL)")
 	}
+	ss := &servers{}
+	defer func() {
+		if err != nil {
+			_ = ss.stop()
+		}
+	}()
+	dsn := cfg.DB
+	if dsn != "" && !cfg.KeepSchema {
+		if dsn, ss.dropSchema, err = freshSchema(ctx, dsn); err != nil {
+			return nil, err
+		}
+	}
+	var b [3]byte
+	_, _ = rand.Read(b[:])
+	prefix := "bench-" + hex.EncodeToString(b[:])
+	for i := range max(cfg.Nodes, 1) {
+		var extra []string
+		if cfg.Cluster != "" {
+			// A name of its own on the broker, which other runs may share.
+			extra = []string{"--cluster", cfg.Cluster, "--node", fmt.Sprintf("%s-%d", prefix, i+1)}
+		}
+		s, err := startServer(ctx, cfg, dsn, extra, i == 0)
+		if err != nil {
+			if cfg.Nodes > 1 {
+				err = fmt.Errorf("node %d of %d: %w", i+1, cfg.Nodes, err)
+			}
+			return nil, err
+		}
+		ss.nodes = append(ss.nodes, s)
+	}
+	return ss, nil
+}
+
+// stop stops every node still running (at once), then drops the schema.
+func (ss *servers) stop() error {
+	errs := make([]error, len(ss.nodes))
+	var wg sync.WaitGroup
+	for i, s := range ss.nodes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = s.stop()
+		}()
+	}
+	wg.Wait()
+	if ss.dropSchema != nil {
+		ss.dropSchema()
+	}
+	return errors.Join(errs...)
+}
+
+// startServer runs cfg.Exe serve on dsn (empty: SQLite in its data folder) with the extra flags
+// and waits until it answers /healthz. The profiled node (first) gets --pprof for ServerProfile.
+func startServer(ctx context.Context, cfg *Config, dsn string, extra []string, first bool) (_ *server, err error) {
 	s := &server{log: &tailWriter{max: 16 << 10}, exited: make(chan struct{})}
 	defer func() {
 		if err != nil {
@@ -54,25 +119,20 @@ func startServer(ctx context.Context, cfg *Config) (_ *server, err error) {
 	if s.dir, err = os.MkdirTemp("", "cardhouse-bench-"); err != nil {
 		return nil, err
 	}
-	dsn := cfg.DB
-	if dsn != "" && !cfg.KeepSchema {
-		if dsn, s.dropSchema, err = freshSchema(ctx, dsn); err != nil {
-			return nil, err
-		}
-	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
 	addr := ln.Addr().String()
 	_ = ln.Close()
-	args := []string{"serve", "--addr", addr, "--data", s.dir, "--signin-rate", "0", "--log-level", "warn"}
+	args := []string{"serve", "--addr", addr, "--data", s.dir, "--signin-rate", "0", "--log-level", "warn", "--public-metrics"}
 	if dsn != "" {
 		args = append(args, "--db", dsn)
 	}
-	if cfg.ServerProfile != "" {
+	if cfg.ServerProfile != "" && first {
 		args = append(args, "--pprof")
 	}
+	args = append(args, extra...)
 	args = append(args, cfg.ServerArgs...)
 	s.cmd = exec.Command(cfg.Exe, args...)
 	s.cmd.Stdout, s.cmd.Stderr = s.log, s.log
@@ -111,8 +171,13 @@ func startServer(ctx context.Context, cfg *Config) (_ *server, err error) {
 func (s *server) pid() int { return s.cmd.Process.Pid }
 
 // stop sends SIGTERM, waits for the exit (killing the process after stopTimeout), and removes the
-// data folder and the schema. It reports an unclean exit.
+// data folder. It reports an unclean exit; a second call returns what the first did.
 func (s *server) stop() error {
+	s.stopOnce.Do(func() { s.stopErr = s.stopNow() })
+	return s.stopErr
+}
+
+func (s *server) stopNow() error {
 	var err error
 	if s.cmd != nil && s.cmd.Process != nil {
 		_ = s.cmd.Process.Signal(syscall.SIGTERM)
@@ -126,9 +191,6 @@ func (s *server) stop() error {
 			<-s.exited
 			err = fmt.Errorf("bench: the server did not stop within %s of SIGTERM; killed", stopTimeout)
 		}
-	}
-	if s.dropSchema != nil {
-		s.dropSchema()
 	}
 	if s.dir != "" {
 		_ = os.RemoveAll(s.dir)

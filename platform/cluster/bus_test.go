@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -206,5 +208,64 @@ func TestLocalBusClosed(t *testing.T) {
 	}
 	if got := c.wait(t, 0); len(got) != 0 {
 		t.Errorf("got %q", got)
+	}
+}
+
+// TestNamespaced: two clusters on one bus (as on a shared broker), each under its own namespace,
+// hear only their own: subscriptions, wildcards and requests stay inside the namespace, and the
+// subjects a node receives carry no namespace.
+func TestNamespaced(t *testing.T) {
+	buses(t, func(t *testing.T, pub, sub cluster.Bus, p string) {
+		ns := func(b cluster.Bus, name string) cluster.Bus {
+			nb, err := cluster.Namespaced(b, name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return nb
+		}
+		base := strings.ReplaceAll(p, ".", "-")
+		pubA, subA, pubB, subB := ns(pub, base+"-a"), ns(sub, base+"-a"), ns(pub, base+"-b"), ns(sub, base+"-b")
+		inA, _ := collect(t, subA, "all.>")
+		inB, _ := collect(t, subB, "all.*")
+		for _, m := range []struct {
+			bus  cluster.Bus
+			data string
+		}{{pubA, "a1"}, {pubB, "b1"}, {pubA, "a2"}} {
+			if err := m.bus.Publish("all.disconnect", []byte(m.data)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := inA.wait(t, 2); !slices.Equal(got, []string{"all.disconnect=a1", "all.disconnect=a2"}) {
+			t.Errorf("namespace a heard %q", got)
+		}
+		if got := inB.wait(t, 1); !slices.Equal(got, []string{"all.disconnect=b1"}) {
+			t.Errorf("namespace b heard %q", got)
+		}
+		// A request is answered in its own namespace only.
+		s, err := subA.Subscribe("node.x", func(m cluster.Msg) { _ = m.Respond([]byte("from a")) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Stop()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if got, err := pubA.Request(ctx, "node.x", nil); err != nil || string(got) != "from a" {
+			t.Errorf("request in namespace a: %q, %v", got, err)
+		}
+		if got, err := pubB.Request(ctx, "node.x", nil); !errors.Is(err, cluster.ErrNoResponders) {
+			t.Errorf("request in namespace b: %q, %v; want ErrNoResponders", got, err)
+		}
+		// One publisher's messages keep their order: had a's leaked into b, they came before b2.
+		if err := pubB.Publish("all.disconnect", []byte("b2")); err != nil {
+			t.Fatal(err)
+		}
+		if got := inB.wait(t, 1); !slices.Equal(got, []string{"all.disconnect=b1", "all.disconnect=b2"}) {
+			t.Errorf("namespace b heard %q in all", got)
+		}
+	})
+	for _, bad := range []string{"", "a.b", "a*", ">", "a b"} {
+		if _, err := cluster.Namespaced(cluster.NewLocalBus(), bad); err == nil {
+			t.Errorf("namespace %q accepted", bad)
+		}
 	}
 }

@@ -31,6 +31,14 @@ type Keeper struct {
 	held map[int64]*heldLease
 }
 
+// clockSlack is taken off a lease's local validity. The database stamps a lease's expiry in whole
+// milliseconds of its own clock (SQLite truncates julianday's float, PostgreSQL rounds), so the
+// expiry it stores can lie up to a millisecond before the request's start plus the lease, and
+// another node may take the room from that millisecond on: without the slack this node could
+// still offer a fence for a lease the database already counts as expired (TestKeeper saw it on
+// a loaded machine). A few milliseconds cover the rounding on both sides with room to spare.
+const clockSlack = 5 * time.Millisecond
+
 type heldLease struct {
 	lease store.Lease
 	valid time.Time // this node's clock: the lease is its own until then at least
@@ -74,7 +82,7 @@ func (k *Keeper) Take(ctx context.Context, roomID int64) (store.Fence, error) {
 		return store.Fence{}, err
 	}
 	k.mu.Lock()
-	k.held[roomID] = &heldLease{lease: l, valid: start.Add(k.ttl)}
+	k.held[roomID] = &heldLease{lease: l, valid: start.Add(k.ttl - clockSlack)}
 	k.m.RoomsOwned.Set(float64(len(k.held)))
 	k.mu.Unlock()
 	k.m.LeasesTaken.Inc()
@@ -208,7 +216,7 @@ func (k *Keeper) renew(ctx context.Context) {
 		reason := "taken"
 		switch {
 		case err == nil:
-			h.lease, h.valid = l, start.Add(k.ttl)
+			h.lease, h.valid = l, start.Add(k.ttl-clockSlack)
 		case errors.Is(err, store.ErrFenced):
 			lost = err
 		case !k.now().Before(h.valid):

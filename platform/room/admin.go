@@ -77,7 +77,7 @@ func (m *Manager) checkEnabled(id string) error {
 
 // Engines returns the engines rooms play, by ruleset id (a copy of the map; the engines are
 // shared). The admin area type-asserts them for plugin statistics and restarts.
-func (m *Manager) Engines() map[string]engine.Engine { return maps.Clone(m.cfg.Engines) }
+func (m *Manager) Engines() map[string]engine.Engine { return maps.Clone(m.set.Load().engines) }
 
 // Node is the name of this node of a cluster ("" on a single node).
 func (m *Manager) Node() string { return m.cfg.Node }
@@ -128,21 +128,28 @@ func (r *Room) AdminClose(ctx context.Context, reason string) error {
 	return nil
 }
 
-// AdminKick removes a member as the host would (a seat in a running game passes to a bot) and
-// closes the removed user's connections with a "bye" of code "kicked". Removing the host passes
-// the host role to the longest-standing human left, or closes the room when there is none.
-func (r *Room) AdminKick(ctx context.Context, memberID int64, reason string) error {
+// AdminKick removes a member as the host would (a seat in a running game passes to a bot), keeps
+// the user out as opts say (kickban.go; opts.Reason is the admin's reason) and closes the removed
+// user's connections with a "bye" of code "kicked". by is the admin. Removing the host passes the
+// host role to the longest-standing human left, or closes the room when there is none.
+func (r *Room) AdminKick(ctx context.Context, memberID int64, opts KickOptions, by int64) error {
+	if err := opts.check(); err != nil {
+		return err
+	}
 	return r.do(ctx, func() error {
 		m := r.memberByID(memberID)
 		if m == nil {
 			return errf(KindNotFound, "no_member", "no member %d in room %s", memberID, r.code)
 		}
 		uid := m.UserID
+		if err := r.keepOut(m, opts, &by); err != nil {
+			return err
+		}
 		if err := r.remove(m); err != nil {
 			return err
 		}
 		if uid != nil && len(r.membersOf(*uid)) == 0 {
-			r.dropUser(*uid, "kicked", "an admin removed you from the room: "+reason)
+			r.sendAway(*uid, r.kickBye(*uid, "an admin", opts.Reason))
 		}
 		if uid != nil && r.isHost(*uid) && len(r.membersOf(*uid)) == 0 {
 			if !r.passHostOn() {

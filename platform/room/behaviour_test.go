@@ -292,7 +292,7 @@ func TestLockAndKick(t *testing.T) {
 				t.Fatalf("joining a locked room gave %v, want the locked refusal", err)
 			}
 			id := member(tb.waitInfo(r, "", func(room.Info) bool { return true }), "Bob").ID
-			if err := r.Kick(ctx, alice, id); err != nil {
+			if err := r.Kick(ctx, alice, id, room.KickOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			bye := pb.until("bye", nil)

@@ -204,10 +204,15 @@ func (r *Room) tell(uid int64, b []byte) {
 }
 
 func (r *Room) dropUser(uid int64, code, reason string) {
+	r.sendAway(uid, Outgoing{Type: MsgBye, Code: code, Reason: reason})
+}
+
+// sendAway is dropUser with the whole bye message.
+func (r *Room) sendAway(uid int64, bye Outgoing) {
 	for c := range r.clients {
 		if c.UserID == uid {
-			c.push(encode(Outgoing{Type: MsgBye, Code: code, Reason: reason}))
-			c.drop(ClosePolicy, reason)
+			c.push(encode(bye))
+			c.drop(ClosePolicy, bye.Reason)
 			delete(r.clients, c)
 			r.cfg.Metrics.Connections.Dec()
 		}

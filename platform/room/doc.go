@@ -14,11 +14,14 @@
 //     the room names its game instead of sending the state, and keeps the stored state and the
 //     actions since (its tail) to send when the engine does not hold the game.
 //   - membership.go (roomMembers): joining, leaving, kicks, approval, the host, bots, seats;
-//     rejoin.go: taking a dropped guest's seat back by name; members.go: membership deltas.
+//     rejoin.go: taking a dropped guest's seat back by name; members.go: membership deltas;
+//     kickban.go: who a kick keeps out, for a cooldown or banned from the room (stored bans).
 //   - connections.go (roomConns): attaching and detaching connections, and what is sent to them
 //     (the room, the views, goodbyes); client.go: one connection's bounded outbox.
 //   - timers.go (roomTimers): deadlines, bots and turn clocks, grace periods, pause and abandon.
 //   - chat.go, dispatch.go (a WebSocket message to its operation), admin.go (the admin's view).
+//   - rulesets.go: the engines rooms play, replaced whole when a rescan of the plugin folder adds
+//     one (Manager.RescanPlugins), and the plugins the folder refused.
 //
 // protocol.go holds the versioned messages sent to clients; docs/protocol.md documents them.
 // Time comes from a [Clock], so tests drive deadlines, grace periods and bot delays without

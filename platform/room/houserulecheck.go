@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 	"time"
 
@@ -83,14 +81,14 @@ func (m *Manager) CheckHouseRule(ctx context.Context, source string, rulesets []
 		return nil, bad("the script is %d bytes, over the limit of %d", len(source), maxScriptBytes)
 	}
 	if len(rulesets) == 0 {
-		return nil, errf(KindInvalid, "no_rulesets", "name the rulesets the rule is for (this server has: %s)", strings.Join(slices.Sorted(maps.Keys(m.descs)), ", "))
+		return nil, errf(KindInvalid, "no_rulesets", "name the rulesets the rule is for (this server has: %s)", strings.Join(m.rulesetIDs(), ", "))
 	}
 	ctx, cancel := context.WithTimeout(ctx, dry.Timeout)
 	defer cancel()
 	for _, id := range rulesets {
-		d, ok := m.descs[id]
+		d, ok := m.desc(id)
 		if !ok {
-			return nil, errf(KindInvalid, "unknown_ruleset", "no ruleset %q on this server (it has: %s)", id, strings.Join(slices.Sorted(maps.Keys(m.descs)), ", "))
+			return nil, errf(KindInvalid, "unknown_ruleset", "no ruleset %q on this server (it has: %s)", id, strings.Join(m.rulesetIDs(), ", "))
 		}
 		if !d.HouseRules {
 			return nil, errf(KindInvalid, "no_house_rules", "ruleset %s runs no house rules on this server (its plugin has no house-rule runner)", id)
@@ -110,7 +108,7 @@ func (m *Manager) CheckHouseRule(ctx context.Context, source string, rulesets []
 	rule := sdk.HouseRule{Name: info.Name, Source: source}
 	out := &HouseRuleCheck{Info: *info}
 	for _, id := range rulesets {
-		d := m.descs[id]
+		d, _ := m.desc(id)
 		for g := range max(dry.Games, d.MaxSeats-d.MinSeats+1) {
 			seats := d.MinSeats + g%(d.MaxSeats-d.MinSeats+1)
 			level := 1
@@ -130,7 +128,7 @@ func (m *Manager) CheckHouseRule(ctx context.Context, source string, rulesets []
 
 // describeHouseRule asks ruleset's plugin what the script declares (engine.HouseRuleDescriber).
 func (m *Manager) describeHouseRule(ctx context.Context, ruleset, source string) (*engine.HouseRuleInfo, error) {
-	d, ok := m.cfg.Engines[ruleset].(engine.HouseRuleDescriber)
+	d, ok := m.engine(ruleset).(engine.HouseRuleDescriber)
 	if !ok {
 		return nil, errf(KindInvalid, "no_house_rules", "ruleset %s cannot describe house rules on this server (its plugin was built without the call; rebuild it)", ruleset)
 	}
@@ -167,14 +165,14 @@ func (m *Manager) checkErr(ctx context.Context, ruleset, where string, err error
 func (m *Manager) startWith(ctx context.Context, ruleset string, seats int, seed uint64, rule sdk.HouseRule) (*engine.Step, error) {
 	cctx, cancel := context.WithTimeout(ctx, m.cfg.CallTimeout)
 	defer cancel()
-	return m.cfg.Engines[ruleset].NewGame(cctx, &engine.NewGameRequest{Seats: seats, Seed: seed, HouseRules: []sdk.HouseRule{rule}, NoViews: true})
+	return m.engine(ruleset).NewGame(cctx, &engine.NewGameRequest{Seats: seats, Seed: seed, HouseRules: []sdk.HouseRule{rule}, NoViews: true})
 }
 
 // dryGame plays one game with bots in every seat through the ruleset's engine (botplay.Play), each
 // call bounded by CallTimeout: the host deals each next round, due deadlines fire in time order.
 // A refusal, a failure, or a game where nobody can act is an error naming the action.
 func (m *Manager) dryGame(ctx context.Context, ruleset string, rule sdk.HouseRule, info engine.HouseRuleInfo, seats, level int, seed uint64, maxActions int) (DryRunGame, error) {
-	eng := m.cfg.Engines[ruleset]
+	eng := m.engine(ruleset)
 	var tally engine.HookTally
 	tally.Declare(rule.Name, info)
 	play, err := botplay.Play(ctx, eng, botplay.Config{Seats: seats, Seed: seed, HouseRules: []sdk.HouseRule{rule},

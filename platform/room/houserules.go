@@ -352,7 +352,7 @@ func (m *Manager) formHouseRules(ctx context.Context, host *store.User, req Crea
 	}
 	cctx, cancel := context.WithTimeout(ctx, m.cfg.CallTimeout)
 	defer cancel()
-	_, err := m.cfg.Engines[req.Ruleset].NewGame(cctx, &engine.NewGameRequest{Seats: req.Seats, Options: map[string]any(opts), Seed: 1, HouseRules: rules, NoViews: true})
+	_, err := m.engine(req.Ruleset).NewGame(cctx, &engine.NewGameRequest{Seats: req.Seats, Options: map[string]any(opts), Seed: 1, HouseRules: rules, NoViews: true})
 	if re, ok := sdk.AsRefusal(err); ok {
 		return nil, sdk.OptionErrors{{Field: "house_rules", Reason: re.Reason}}
 	} else if err != nil {

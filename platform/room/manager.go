@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"cardhouse/platform/cluster"
@@ -25,6 +26,8 @@ type Config struct {
 	Store *store.Store
 	// Engines are the variants by ruleset id (plugins, or in-process engines in tests).
 	Engines map[string]engine.Engine
+	// Plugins is the plugin folder a rescan adds rulesets from (nil: none; rulesets.go).
+	Plugins PluginFolder
 	Clock   Clock
 	Logger  *slog.Logger
 	Metrics *Metrics
@@ -128,8 +131,10 @@ func (c *Config) defaults() {
 
 // Manager owns the live rooms: it creates them, reloads them at start and finds them by code.
 type Manager struct {
-	cfg   Config
-	descs map[string]*engine.Description
+	cfg Config
+	// set holds the engines and their descriptions by ruleset id, replaced whole when a plugin
+	// is added (rulesets.go); read it through engine, desc and rulesetIDs.
+	set atomic.Pointer[rulesetSet]
 
 	mu     sync.Mutex
 	rooms  map[string]*Room
@@ -156,7 +161,11 @@ func NewManager(ctx context.Context, cfg Config) (*Manager, error) {
 	if cfg.Store == nil {
 		return nil, errors.New("room: Config.Store is required")
 	}
-	m := &Manager{cfg: cfg, descs: map[string]*engine.Description{}, rooms: map[string]*Room{}}
+	m := &Manager{cfg: cfg, rooms: map[string]*Room{}}
+	set := &rulesetSet{engines: maps.Clone(cfg.Engines), descs: map[string]*engine.Description{}}
+	if set.engines == nil {
+		set.engines = map[string]engine.Engine{}
+	}
 	for id, e := range cfg.Engines {
 		cctx, cancel := context.WithTimeout(ctx, cfg.CallTimeout)
 		d, err := e.Describe(cctx)
@@ -165,8 +174,9 @@ func NewManager(ctx context.Context, cfg Config) (*Manager, error) {
 			cfg.Logger.Error("ruleset cannot describe itself; not offered", "ruleset", id, "err", err)
 			continue
 		}
-		m.descs[id] = d
+		set.descs[id] = d
 	}
+	m.set.Store(set)
 	if cfg.Bus != nil {
 		if err := m.startEvents(); err != nil {
 			return nil, err
@@ -180,10 +190,11 @@ func NewManager(ctx context.Context, cfg Config) (*Manager, error) {
 
 // Rulesets returns the descriptions of the rulesets rooms can be created with, by id order.
 func (m *Manager) Rulesets() []*engine.Description {
-	ids := slices.Sorted(maps.Keys(m.descs))
+	set := m.set.Load()
+	ids := slices.Sorted(maps.Keys(set.descs))
 	out := make([]*engine.Description, len(ids))
 	for i, id := range ids {
-		out[i] = m.descs[id]
+		out[i] = set.descs[id]
 	}
 	return out
 }
@@ -377,9 +388,9 @@ func (m *Manager) Create(ctx context.Context, host *store.User, req CreateReques
 	if err := m.checkEnabled(req.Ruleset); err != nil {
 		return nil, err
 	}
-	d, ok := m.descs[req.Ruleset]
+	d, ok := m.desc(req.Ruleset)
 	if !ok {
-		return nil, errf(KindInvalid, "unknown_ruleset", "no ruleset %q on this server (it has: %s)", req.Ruleset, strings.Join(slices.Sorted(maps.Keys(m.descs)), ", "))
+		return nil, errf(KindInvalid, "unknown_ruleset", "no ruleset %q on this server (it has: %s)", req.Ruleset, strings.Join(m.rulesetIDs(), ", "))
 	}
 	if req.Mode == "" {
 		req.Mode = store.ModeOnline
@@ -448,7 +459,7 @@ func (m *Manager) Create(ctx context.Context, host *store.User, req CreateReques
 		return nil, fieldErrs
 	}
 	// A trial deal runs the ruleset's own cross-field checks (OptionChecker) for this many seats.
-	eng := m.cfg.Engines[req.Ruleset]
+	eng := m.engine(req.Ruleset)
 	cctx, cancel := context.WithTimeout(ctx, m.cfg.CallTimeout)
 	_, err = eng.NewGame(cctx, &engine.NewGameRequest{Seats: req.Seats, Options: map[string]any(opts), Seed: 1, NoViews: true})
 	cancel()

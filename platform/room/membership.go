@@ -144,6 +144,9 @@ func (r *Room) Join(ctx context.Context, u *store.User, spectate bool) (MemberIn
 			out = r.memberInfo(ms[0])
 			return nil
 		}
+		if err := r.checkBan(u); err != nil {
+			return err
+		}
 		// A dropped guest's seat comes back by name (rejoin.go).
 		if m, prev := r.droppedGuestSeat(ctx, u); m != nil {
 			var err error
@@ -268,8 +271,13 @@ func (r *Room) remove(m *store.Member) error {
 	return r.deleteMember(m)
 }
 
-// Kick removes a member (a player's seat in a running game passes to a bot); host only.
-func (r *Room) Kick(ctx context.Context, u *store.User, memberID int64) error {
+// Kick removes a member (a player's seat in a running game passes to a bot) and keeps the
+// player out of the room as opts say (kickban.go); host only.
+func (r *Room) Kick(ctx context.Context, u *store.User, memberID int64, opts KickOptions) error {
+	if err := opts.check(); err != nil {
+		return err
+	}
+	opts.Reason = ""
 	return r.do(ctx, func() error {
 		if err := r.hostOnly(u, "remove members"); err != nil {
 			return err
@@ -282,11 +290,15 @@ func (r *Room) Kick(ctx context.Context, u *store.User, memberID int64) error {
 			return errf(KindInvalid, "kick_self", "the host cannot remove themselves; leave the room instead")
 		}
 		uid := m.UserID
+		by := u.ID
+		if err := r.keepOut(m, opts, &by); err != nil {
+			return err
+		}
 		if err := r.remove(m); err != nil {
 			return err
 		}
 		if uid != nil && len(r.membersOf(*uid)) == 0 {
-			r.dropUser(*uid, "kicked", "the host removed you from the room")
+			r.sendAway(*uid, r.kickBye(*uid, "the host", ""))
 		}
 		r.broadcastRoom()
 		r.updatePause()

@@ -39,7 +39,7 @@ type supervised interface {
 // PluginStats reads the process serving ruleset id; ok is false when the ruleset runs inside the
 // server (or there is no such ruleset).
 func (m *Manager) PluginStats(id string) (PluginStats, bool) {
-	p, ok := m.cfg.Engines[id].(supervised)
+	p, ok := m.engine(id).(supervised)
 	if !ok {
 		return PluginStats{}, false
 	}
@@ -59,7 +59,7 @@ func (m *Manager) RestartPlugin(id string) (PluginStats, error) {
 }
 
 func (m *Manager) restartPluginHere(id string) (PluginStats, error) {
-	p, ok := m.cfg.Engines[id].(supervised)
+	p, ok := m.engine(id).(supervised)
 	if !ok {
 		return PluginStats{}, ErrInProcess
 	}

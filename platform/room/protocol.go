@@ -94,6 +94,10 @@ type Outgoing struct {
 	Gone    []int64      `json:"gone,omitempty"`
 	// house_log: the lines, each naming its rule and hook.
 	HouseLog []engine.HouseLine `json:"house_log,omitempty"`
+	// bye of a kick: Until is when the player may join again (Unix milliseconds) after a
+	// cooldown; Ban is true when the host banned them from the room.
+	Until int64 `json:"until,omitempty"`
+	Ban   bool  `json:"ban,omitempty"`
 }
 
 // You tells a connection who it is in the room.

@@ -87,7 +87,8 @@ func (m *Manager) replay(ctx context.Context, code string, number int, frames bo
 	if err != nil {
 		return nil, errf(KindNotFound, "no_game", "room %s has no game %d", sr.Code, number)
 	}
-	eng, ok := m.cfg.Engines[g.Ruleset]
+	eng := m.engine(g.Ruleset)
+	ok := eng != nil
 	if !ok {
 		return nil, errf(KindUnavailable, "no_ruleset", "ruleset %q is not available on this server", g.Ruleset)
 	}

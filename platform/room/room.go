@@ -98,6 +98,8 @@ type roomMembers struct {
 	asks map[int64]bool
 	// pending are the membership changes not yet sent (members.go).
 	pending memberChanges
+	// bans are the users the room keeps out after a kick, by user id (kickban.go).
+	bans map[int64]store.RoomBan
 }
 
 // roomConns are the room's live connections (connections.go) and their chat rate (chat.go).
@@ -135,7 +137,7 @@ func newRoom(ctx context.Context, m *Manager, sr *store.Room, fence *store.Fence
 	r := &Room{
 		m: m, cfg: cfg, code: sr.Code, log: m.cfg.Logger.With("room", sr.Code),
 		inbox: make(chan func(), m.cfg.QueueSize), quit: make(chan struct{}), done: make(chan struct{}),
-		room: sr, desc: m.descs[sr.Ruleset], engine: m.cfg.Engines[sr.Ruleset],
+		room: sr, desc: m.descOrNil(sr.Ruleset), engine: m.engine(sr.Ruleset),
 		roomMembers: roomMembers{members: ms, looks: map[int64]look{}, claims: map[int64]int64{}, asks: map[int64]bool{}},
 		roomConns:   roomConns{clients: map[*Client]struct{}{}, chatTimes: map[int64][]time.Time{}},
 		roomTimers:  roomTimers{deadlines: map[string]Timer{}, bots: map[int]Timer{}, graces: map[int64]Timer{}},
@@ -166,6 +168,9 @@ func newRoom(ctx context.Context, m *Manager, sr *store.Room, fence *store.Fence
 		}
 	}
 	if err := r.loadHouseRules(ctx); err != nil {
+		return nil, err
+	}
+	if err := r.loadBans(ctx); err != nil {
 		return nil, err
 	}
 	return r, nil

@@ -65,14 +65,30 @@ func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		ck, err := c.Cookie(SessionCookie)
 		if err == nil && ck.Value != "" {
-			sess, u, err := s.cfg.Store.SessionUser(c.Request().Context(), hashToken(ck.Value), time.Now())
+			now := time.Now()
+			sess, u, err := s.cfg.Store.SessionUser(c.Request().Context(), hashToken(ck.Value), now)
 			if err == nil && !u.Banned {
 				c.Set(ctxUser, u)
 				c.Set(ctxSession, sess)
+				s.touch(c, sess, now)
 			}
 		}
 		return next(c)
 	}
+}
+
+// touch records that the session was used (the admin area's "last seen"), at most once every
+// store.SeenEvery per session; a failure is logged and the request goes on.
+func (s *Server) touch(c echo.Context, sess *store.Session, now time.Time) {
+	if sess.LastSeenAt != nil && now.Sub(*sess.LastSeenAt) < store.SeenEvery {
+		return
+	}
+	if err := s.cfg.Store.TouchSession(c.Request().Context(), sess.TokenHash, sess.UserID, now); err != nil {
+		s.log.Warn("recording when a session was last used", "user", sess.UserID, "err", err)
+		return
+	}
+	t := now.UTC()
+	sess.LastSeenAt = &t
 }
 
 func safeMethod(m string) bool {

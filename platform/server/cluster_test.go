@@ -30,7 +30,7 @@ func (e *env) node(name string) *env {
 }
 
 // asNode tunes a server into a node of a cluster, with short leases so that the test's rooms move
-// within a second, and a /metrics of its own (a registry per start).
+// within a second, and a /metrics of its own (a registry per start), open to the test.
 func asNode(name string) func(*room.Config, *server.Config) {
 	return func(rc *room.Config, sc *server.Config) {
 		rc.Node, rc.LeaseTTL = name, 600*time.Millisecond
@@ -38,6 +38,7 @@ func asNode(name string) func(*room.Config, *server.Config) {
 		cm := cluster.NewMetrics(reg)
 		rc.Metrics, rc.ClusterMetrics = room.NewMetrics(reg), cm
 		sc.Cluster, sc.Gatherer = cm, reg
+		sc.PublicMetrics = true // the test reads each node's /metrics as a scraper would
 	}
 }
 

@@ -23,6 +23,8 @@ type errorJSON struct {
 	Code   string     `json:"code"`
 	Reason string     `json:"reason"`
 	Fields []fieldErr `json:"fields,omitempty"`
+	// Problem splits a bad_house_rule reason for the upload page (ruleproblem.go).
+	Problem *RuleProblem `json:"problem,omitempty"`
 }
 
 type httpErr struct {
@@ -114,7 +116,11 @@ func (s *Server) classify(err error) (int, errorJSON) {
 		if status == 0 {
 			status = http.StatusConflict
 		}
-		return status, errorJSON{Code: re.Code, Reason: re.Reason}
+		body := errorJSON{Code: re.Code, Reason: re.Reason}
+		if re.Code == "bad_house_rule" {
+			body.Problem = ruleProblemOf(re.Reason)
+		}
+		return status, body
 	}
 	if errors.Is(err, room.ErrClosed) {
 		return http.StatusGone, errorJSON{Code: "room_closed", Reason: err.Error()}

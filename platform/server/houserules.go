@@ -26,6 +26,7 @@ func (s *Server) houseRuleRoutes(api, rg *echo.Group) {
 	hr := api.Group("/house-rules", s.needUser)
 	hr.GET("", s.listHouseRules)
 	hr.POST("", s.uploadHouseRule)
+	hr.POST("/check", s.checkHouseRule)
 	hr.GET("/:name", s.readHouseRule)
 	hr.POST("/:name/versions", s.uploadHouseRuleVersion)
 	rg.POST("/house-rules", s.enableHouseRule)
@@ -149,6 +150,25 @@ func (s *Server) uploadHouseRule(c echo.Context) error {
 		return err
 	}
 	return s.uploaded(c, sc, v, check)
+}
+
+// checkHouseRule checks a script exactly as an upload does (the plugins' trial start and the dry
+// run) and stores nothing: the upload page's Check, and `rules check` for people without the
+// command line. The answer is what the script declares and the dry-run games.
+func (s *Server) checkHouseRule(c echo.Context) error {
+	var req uploadReq
+	if err := bind(c, &req); err != nil {
+		return err
+	}
+	_, check, _, err := s.checkUpload(c, req)
+	if err != nil {
+		return err
+	}
+	info := check.Info
+	if info.Options == nil {
+		info.Options = []sdk.Option{}
+	}
+	return c.JSON(http.StatusOK, map[string]any{"ok": true, "declared": info, "dry_run": check.Games})
 }
 
 func (s *Server) uploaded(c echo.Context, sc *store.HouseRuleScript, v *store.HouseRuleVersion, check *room.HouseRuleCheck) error {

@@ -95,6 +95,11 @@ func testMembership(t *testing.T, dialect string) {
 	if st := alice.call("POST", base+"/bots", map[string]any{"level": 9}, &got); st != 400 || got.Error.Code != "bad_level" {
 		t.Fatalf("bot of a missing level: %d %+v", st, got)
 	}
+	// The kick keeps Bob out (a cooldown by default) until the host lets him back in.
+	if st := bob.call("POST", base+"/join", nil, &got); st != http.StatusForbidden || got.Error.Code != "kicked" {
+		t.Fatalf("kicked bob joining again at once: %d %+v", st, got)
+	}
+	alice.must("DELETE", base+"/bans/"+itoa(bob.id), nil, nil)
 	bob.must("POST", base+"/join", nil, &joined)
 	alice.must("POST", base+"/requests/"+itoa(joined.Member.ID), map[string]any{"approve": true}, nil)
 	alice.must("POST", base+"/leave", nil, nil)

@@ -2,9 +2,11 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"cardhouse/platform/room"
 	"cardhouse/platform/store"
@@ -134,16 +136,75 @@ type memberReq struct {
 	MemberID int64 `json:"member_id"`
 }
 
+// kickReq is the body of a kick: who, and how long the room keeps them out (minutes, or a ban
+// until the host lifts it; neither: room.DefaultKickCooldown).
+type kickReq struct {
+	MemberID int64 `json:"member_id"`
+	Minutes  *int  `json:"minutes"`
+	Ban      bool  `json:"ban"`
+}
+
+// options checks the choice and turns it into the room's options.
+func (k kickReq) options() (room.KickOptions, error) {
+	maxMin := int(room.MaxKickCooldown / time.Minute)
+	switch {
+	case k.MemberID <= 0:
+		return room.KickOptions{}, fieldError("member_id", "give the member's id (a positive number)")
+	case k.Ban && k.Minutes != nil:
+		return room.KickOptions{}, fieldError("minutes", "a ban from the room has no length: send ban or minutes, not both")
+	case k.Minutes != nil && (*k.Minutes < 1 || *k.Minutes > maxMin):
+		return room.KickOptions{}, fieldError("minutes", fmt.Sprintf("want 1 to %d (a day), got %d", maxMin, *k.Minutes))
+	case k.Ban:
+		return room.KickOptions{Ban: true}, nil
+	case k.Minutes != nil:
+		return room.KickOptions{Cooldown: time.Duration(*k.Minutes) * time.Minute}, nil
+	}
+	return room.KickOptions{}, nil
+}
+
 func (s *Server) kick(c echo.Context) error {
-	var req memberReq
+	var req kickReq
 	if err := bind(c, &req); err != nil {
+		return err
+	}
+	opts, err := req.options()
+	if err != nil {
 		return err
 	}
 	r, err := s.theRoom(c)
 	if err != nil {
 		return err
 	}
-	if err := r.Kick(c.Request().Context(), userOf(c), req.MemberID); err != nil {
+	if err := r.Kick(c.Request().Context(), userOf(c), req.MemberID, opts); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+// bans lists the players the room keeps out after a kick; host only.
+func (s *Server) bans(c echo.Context) error {
+	r, err := s.theRoom(c)
+	if err != nil {
+		return err
+	}
+	bs, err := r.Bans(c.Request().Context(), userOf(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"bans": bs})
+}
+
+// liftBan lets a kicked player join again; host only.
+func (s *Server) liftBan(c echo.Context) error {
+	id, err := pathID(c, "user")
+	if err != nil {
+		return err
+	}
+	r, err := s.theRoom(c)
+	if err != nil {
+		return err
+	}
+	if err := r.LiftBan(c.Request().Context(), userOf(c), id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)

@@ -1,17 +1,16 @@
 package server_test
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
-	"os"
 	"slices"
 	"testing"
 	"time"
 
 	"cardhouse/platform/cluster"
+	"cardhouse/platform/cluster/clustertest"
 	"cardhouse/platform/room"
 	"cardhouse/platform/server"
 	"cardhouse/sdk"
@@ -19,20 +18,9 @@ import (
 	"github.com/coder/websocket"
 )
 
-// natsBus connects to the test broker as node name; the test is skipped when there is none.
-func natsBus(t *testing.T, name string) cluster.Bus {
-	t.Helper()
-	url := os.Getenv("CARDHOUSE_TEST_NATS_URL")
-	if url == "" {
-		t.Skip("CARDHOUSE_TEST_NATS_URL is not set: skipping the test of routing between nodes over NATS (.ci/run starts a broker)")
-	}
-	bus, err := cluster.DialNATS(context.Background(), url, name, quietLogger())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { bus.Close() })
-	return bus
-}
+// natsBus connects to the test broker as node name, under the test's own namespace; the test is
+// skipped when there is none.
+func natsBus(t *testing.T, name string) cluster.Bus { return clustertest.NATS(t, name) }
 
 // nodeName is a name of the test's own: the broker may be shared with other tests.
 func nodeName(prefix string) string {

@@ -9,6 +9,7 @@ import (
 	"net/http/cookiejar"
 	"os/exec"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -24,8 +25,16 @@ func TestServeCommand(t *testing.T) {
 		t.Skipf("the cardhouse binary does not build yet: %s", cardhouseBuildErr)
 	}
 	data := t.TempDir()
+	// logged are the server's stderr lines (plugins' included, at debug level): each must be
+	// one JSON record.
+	var logged struct {
+		sync.Mutex
+		lines []string
+	}
+	metricsBase := ""
 	start := func() (*exec.Cmd, string) {
-		cmd := exec.Command(cardhouseBin, "serve", "--addr", "127.0.0.1:0", "--data", data, "--bot-delay", "0")
+		cmd := exec.Command(cardhouseBin, "serve", "--addr", "127.0.0.1:0", "--data", data, "--bot-delay", "0",
+			"--log-level", "debug", "--metrics-addr", "127.0.0.1:0")
 		stderr, err := cmd.StderrPipe()
 		if err != nil {
 			t.Fatal(err)
@@ -35,10 +44,17 @@ func TestServeCommand(t *testing.T) {
 		}
 		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 		lines := bufio.NewScanner(stderr)
+		keep := func(l string) { logged.Lock(); logged.lines = append(logged.lines, l); logged.Unlock() }
 		for lines.Scan() {
+			keep(lines.Text())
 			var rec map[string]any
 			if json.Unmarshal(lines.Bytes(), &rec) == nil && rec["msg"] == "serving" {
-				go io.Copy(io.Discard, stderr)
+				go func() {
+					for lines.Scan() {
+						keep(lines.Text())
+					}
+				}()
+				metricsBase = "http://" + rec["metrics_addr"].(string)
 				return cmd, "http://" + rec["addr"].(string)
 			}
 		}
@@ -98,8 +114,21 @@ func TestServeCommand(t *testing.T) {
 	if _, hello, err := ws.Read(context.Background()); err != nil || !strings.Contains(string(hello), `"hello"`) {
 		t.Fatalf("hello: %s %v", hello, err)
 	}
-	if st, body := get(c, "/metrics"); st != 200 || !strings.Contains(body, "cardhouse_connections 1") || !strings.Contains(body, "cardhouse_rooms_live 1") {
-		t.Fatalf("/metrics: %d\n%s", st, body)
+	// /metrics: admins only on the site's listener, anyone on --metrics-addr's.
+	if st, body := get(c, "/metrics"); st != http.StatusForbidden || !strings.Contains(body, "admin_only") {
+		t.Fatalf("/metrics of the site as a guest: %d %s, want 403 admin_only", st, body)
+	}
+	if st, body := get(http.DefaultClient, "/metrics"); st != http.StatusUnauthorized {
+		t.Fatalf("/metrics of the site without a session: %d %s, want 401", st, body)
+	}
+	resp, err := http.Get(metricsBase + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mb, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if body := string(mb); resp.StatusCode != 200 || !strings.Contains(body, "cardhouse_connections 1") || !strings.Contains(body, "cardhouse_rooms_live 1") {
+		t.Fatalf("--metrics-addr /metrics: %d\n%s", resp.StatusCode, body)
 	}
 
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
@@ -126,5 +155,22 @@ func TestServeCommand(t *testing.T) {
 	_, base = start()
 	if st, body := get(c, "/api/rooms/"+code); st != 200 || !strings.Contains(body, code) {
 		t.Fatalf("room %s after a restart: %d %s", code, st, body)
+	}
+
+	logged.Lock()
+	defer logged.Unlock()
+	plugins := 0
+	for _, l := range logged.lines {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(l), &rec); err != nil {
+			t.Errorf("cardhouse serve logged a line that is not JSON: %s", l)
+			continue
+		}
+		if name, _ := rec["logger"].(string); strings.HasPrefix(name, "plugin") {
+			plugins++
+		}
+	}
+	if plugins == 0 {
+		t.Errorf("no record of the plugin host among %d lines: the test sees none of what it checks", len(logged.lines))
 	}
 }

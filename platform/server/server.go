@@ -24,7 +24,11 @@ type Config struct {
 	Rooms *room.Manager
 	// Gatherer serves /metrics (nil: prometheus.DefaultGatherer).
 	Gatherer prometheus.Gatherer
-	Logger   *slog.Logger
+	// PublicMetrics lets anyone read /metrics; otherwise it takes an admin's session (401
+	// login_required, 403 admin_only), and a scraper reads MetricsHandler on a listener of its
+	// own (`serve --metrics-addr`).
+	PublicMetrics bool
+	Logger        *slog.Logger
 	// OriginPatterns are the extra hosts whose pages may open WebSockets and send state-changing
 	// requests (same-origin is always allowed), as coder/websocket patterns ("example.com").
 	OriginPatterns []string
@@ -133,7 +137,7 @@ func (s *Server) Echo() *echo.Echo { return s.e }
 func (s *Server) routes() {
 	e := s.e
 	e.GET("/healthz", s.healthz)
-	e.GET("/metrics", echo.WrapHandler(promhttp.HandlerFor(s.cfg.Gatherer, promhttp.HandlerOpts{})))
+	e.GET("/metrics", s.metrics)
 
 	api := e.Group("/api")
 	api.GET("/rulesets", s.rulesets)
@@ -153,6 +157,8 @@ func (s *Server) routes() {
 	rg.POST("/lock", s.lock)
 	rg.POST("/requests/:member", s.decide)
 	rg.POST("/kick", s.kick)
+	rg.GET("/bans", s.bans)
+	rg.DELETE("/bans/:user", s.liftBan)
 	rg.POST("/host", s.passHost)
 	rg.PATCH("/members/:member", s.seatLook)
 	rg.POST("/bots", s.addBot)
@@ -164,6 +170,28 @@ func (s *Server) routes() {
 	rg.GET("/games/:n/replay", s.replay)
 	rg.GET("/ws", s.websocket)
 	s.houseRuleRoutes(api, rg)
+}
+
+// MetricsHandler serves the Prometheus metrics of g in the text format, to anyone: mount it only
+// where the network keeps strangers out (`serve --metrics-addr`).
+func MetricsHandler(g prometheus.Gatherer) http.Handler {
+	return promhttp.HandlerFor(g, promhttp.HandlerOpts{})
+}
+
+// metrics serves /metrics on the site's own listener: to anyone with Config.PublicMetrics, else
+// to admins only (its figures tell a stranger how busy the site is and what fails).
+func (s *Server) metrics(c echo.Context) error {
+	if !s.cfg.PublicMetrics {
+		u := userOf(c)
+		switch {
+		case u == nil:
+			return apiError(http.StatusUnauthorized, "login_required", "/metrics is for admins: sign in as one, or read the metrics listener (serve --metrics-addr)")
+		case u.Role != store.RoleAdmin:
+			return apiError(http.StatusForbidden, "admin_only", "/metrics is for admins only")
+		}
+	}
+	MetricsHandler(s.cfg.Gatherer).ServeHTTP(c.Response(), c.Request())
+	return nil
 }
 
 // healthz answers 200 with the node's state while the database answers (503 when it does not):

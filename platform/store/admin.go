@@ -40,11 +40,13 @@ type DisabledRuleset struct {
 	DisabledAt time.Time
 }
 
-// AccountRow is an account as the admin area lists it: the user and when it was deleted (nil
-// while it exists).
+// AccountRow is an account as the admin area lists it: the user, when it was deleted (nil
+// while it exists) and when it was last seen.
 type AccountRow struct {
 	User      `gorm:"embedded"`
 	DeletedAt *time.Time
+	// LastSeenAt is when one of its sessions was last used (nil: not since issue 23's migration).
+	LastSeenAt *time.Time
 }
 
 // UserQuery filters and pages the account list. Zero fields do not filter.

@@ -36,6 +36,8 @@ type Session struct {
 	CSRF      string `gorm:"column:csrf"`
 	CreatedAt time.Time
 	ExpiresAt time.Time
+	// LastSeenAt is when the session was last used (written at most every SeenEvery).
+	LastSeenAt *time.Time
 }
 
 // Room modes (P-8).

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"strings"
@@ -60,7 +61,8 @@ type Config struct {
 	// KillTimeout bounds a graceful stop in Close before the process is killed (DefaultKillTimeout).
 	KillTimeout time.Duration
 	// Logger receives go-plugin's logs and the plugin's stderr lines; default: warnings and
-	// errors to the host's stderr.
+	// errors as records of slog.Default() (SlogLogger), so a host logging JSON writes them as
+	// JSON lines too.
 	Logger hclog.Logger
 	// Stderr, when set, receives the plugin's raw stderr as well.
 	Stderr io.Writer
@@ -77,7 +79,7 @@ func (c Config) withDefaults() Config {
 		c.KillTimeout = DefaultKillTimeout
 	}
 	if c.Logger == nil {
-		c.Logger = hclog.New(&hclog.LoggerOptions{Name: "plugin", Output: os.Stderr, Level: hclog.Warn})
+		c.Logger = SlogLogger(slog.Default(), hclog.Warn).Named("plugin")
 	}
 	return c
 }

@@ -64,6 +64,7 @@ func newBenchCmd() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
+	addBenchClusterFlags(f, &cfg)
 	f.IntVar(&cfg.Rooms, "rooms", 250, "rooms played at once (four player sockets each)")
 	f.DurationVar(&cfg.Duration, "duration", 30*time.Second, "measured window")
 	f.DurationVar(&cfg.Warmup, "warmup", 5*time.Second, "play before the window, not counted")
@@ -71,7 +72,8 @@ func newBenchCmd() *cobra.Command {
 	f.StringVar(&o.variants, "variants", "lastcard", "comma-separated ruleset ids; rooms take them in turn")
 	f.IntVar(&cfg.Spectators, "spectators", 0, "spectators per room, each on its own socket")
 	f.IntVar(&cfg.Protocol, "protocol", 2, "protocol version the sockets speak: 2 (patches after a full view) or 1 (full views)")
-	f.StringVar(&cfg.Server, "server", "", "base URL of a running server to target (default: start one); it needs no sign-in limit (serve --signin-rate 0)")
+	f.StringVar(&cfg.Server, "server", "", "base URL of a running server to target, or of several nodes comma-separated (default: start one); it needs no sign-in limit (serve --signin-rate 0) and its metrics open to the bench (serve --public-metrics, or --metrics)")
+	f.StringVar(&cfg.MetricsURL, "metrics", "", "URL of the --server's metrics (default: its /metrics, served to anyone only with serve --public-metrics; or the /metrics of its --metrics-addr listener); with several nodes, the first node's")
 	f.IntVar(&cfg.ServerPID, "server-pid", 0, "process id of the --server, for its CPU and memory figures")
 	f.StringVar(&cfg.DB, "db", "", "PostgreSQL DSN for the started server (default: SQLite in a temporary folder)")
 	f.BoolVar(&cfg.KeepSchema, "keep-schema", false, "with --db: use the DSN's schema as it is instead of a fresh one")

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -28,6 +29,8 @@ func TestBenchCommand(t *testing.T) {
 		"cardhouse bench: 2 rooms x 4 players + 0 spectators = 8 sockets; variants lastcard,drugs",
 		"accepted actions", "actions/s", "latency p50 / p95 / p99 / max", "games finished", "refusals",
 		"server CPU", "actions per server CPU-second", "server peak RSS", "server VmHWM per process", "client CPU",
+		// Read off the started server's /metrics (it runs with --public-metrics).
+		"transactions (group commits)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the table lacks %q", want)
@@ -52,6 +55,9 @@ func TestBenchCommand(t *testing.T) {
 	}
 	if res.Rooms != 2 || res.Sockets != 8 || res.Actions <= 0 || len(res.Errors) != 0 || res.Latency.Samples != int(res.Actions) || res.ServerCPU <= 0 {
 		t.Errorf("JSON result %+v: want 2 rooms, 8 sockets, actions, no error, a sample per action, server CPU", res)
+	}
+	if strings.Contains(stderr.String(), "no group commit figures") {
+		t.Errorf("the bench could not read the server's /metrics:\n%s", stderr.String())
 	}
 	if !strings.Contains(stderr.String(), "set up 2/2 rooms") {
 		t.Errorf("no setup progress on stderr:\n%s", stderr.String())
@@ -85,5 +91,33 @@ func TestBenchRefusesUnknownVariant(t *testing.T) {
 	cmd.SetErr(&bytes.Buffer{})
 	if err := cmd.Execute(); err == nil || !strings.Contains(err.Error(), `no built-in variant "poker"`) {
 		t.Errorf("error %v, want one naming poker", err)
+	}
+}
+
+// TestBenchClusterFlags checks that the cluster flags reach the bench and that a setting that
+// cannot work is refused before anything starts, saying which flag to fix.
+func TestBenchClusterFlags(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"nodes without database and broker", []string{"--nodes", "3"}, "3 nodes need --db (PostgreSQL, which they share) and --cluster"},
+		{"cluster without database", []string{"--cluster", "nats://127.0.0.1:1"}, "--cluster needs --db"},
+		{"pids of the servers", []string{"--server", "http://127.0.0.1:1", "--server-pids", "10,11"}, "2 server pids for 1 servers"},
+		{"a list of servers and started nodes", []string{"--server", "http://127.0.0.1:1,http://127.0.0.1:2", "--nodes", "2"}, "exclude each other"},
+		{"stop a node of one", []string{"--stop-node", "5s"}, "two started nodes or more"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := newBenchCmd()
+			cmd.SetArgs(append([]string{"--rooms", "1", "--duration", "10s"}, tc.args...))
+			cmd.SetOut(io.Discard)
+			cmd.SetErr(io.Discard)
+			err := cmd.Execute()
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one saying %q", err, tc.want)
+			}
+		})
 	}
 }

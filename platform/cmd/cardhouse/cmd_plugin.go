@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -13,6 +15,7 @@ import (
 	"cardhouse/sdk/engine"
 	"cardhouse/sdk/plugin"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/spf13/cobra"
 )
 
@@ -86,6 +89,13 @@ func newPluginListCmd() *cobra.Command {
 	return cmd
 }
 
+// hostConfig is how the server runs its plugins: go-plugin's records and the plugins' stderr
+// lines go to the server's slog logger at the level of --log-level (one JSON line each), not as
+// hclog text among them.
+func hostConfig() plugin.Config {
+	return plugin.Config{Logger: plugin.SlogLogger(slog.Default(), hclog.Debug).Named("plugin")}
+}
+
 // builtinIDs lists the built-in variants' ids, sorted.
 func builtinIDs() []string {
 	ids := make([]string, 0)
@@ -131,48 +141,61 @@ func pluginSpecs(dir string) ([]plugin.Spec, error) {
 	return append(specs, found...), nil
 }
 
-// openEngines launches the plugins of pluginSpecs(dir) and returns them keyed by the ruleset id
-// each describes, with a func that stops them all. Each engine is a *plugin.Process (type-assert
-// it for Stats and Restart). A plugin in dir serving the id of a built-in variant replaces the
-// built-in (an operator's upgrade without a new server binary); two plugins in dir serving one
-// id, or a plugin that fails to launch, are an error, and nothing is left running then.
+// openEngines launches the built-in variants and the plugins of dir (see pluginFolder) and
+// returns them keyed by the ruleset id each describes, with a func that stops them all. Each
+// engine is a *plugin.Process (type-assert it for Stats and Restart). A plugin in dir serving the
+// id of a built-in variant is refused and logged (the built-in keeps serving it; the admin plugin
+// page lists the refusal); two plugins in dir serving one id, or a plugin that fails to launch,
+// are an error, and nothing is left running then.
 func openEngines(ctx context.Context, dir string) (map[string]engine.Engine, func(), error) {
+	engines, _, closeAll, err := openPlugins(ctx, dir)
+	return engines, closeAll, err
+}
+
+// openPlugins is openEngines, with the plugin folder (nil when dir is "") whose rescan adds the
+// plugins put there later.
+func openPlugins(ctx context.Context, dir string) (map[string]engine.Engine, *pluginFolder, func(), error) {
 	builtins, err := builtinSpecs()
 	if err != nil {
-		return nil, nil, err
-	}
-	var found []plugin.Spec
-	if dir != "" {
-		if found, err = plugin.Discover(dir); err != nil {
-			return nil, nil, err
-		}
+		return nil, nil, nil, err
 	}
 	engines := map[string]engine.Engine{}
-	external := map[string]bool{}
 	var all []*plugin.Process
 	closeAll := func() {
 		for _, p := range all {
 			_ = p.Close()
 		}
 	}
-	for i, spec := range slices.Concat(builtins, found) {
-		isExternal := i >= len(builtins)
-		p := plugin.NewProcess(spec, plugin.Config{})
+	for _, spec := range builtins {
+		p := plugin.NewProcess(spec, hostConfig())
 		all = append(all, p)
 		d, err := p.Describe(ctx)
 		if err != nil {
 			closeAll()
-			return nil, nil, fmt.Errorf("opening plugins: %w", err)
+			return nil, nil, nil, fmt.Errorf("opening plugins: %w", err)
 		}
 		if prev, ok := engines[d.ID].(*plugin.Process); ok {
-			if !isExternal || external[d.ID] {
-				closeAll()
-				return nil, nil, fmt.Errorf("opening plugins: ruleset %q is served by both %s and %s", d.ID, prev.Spec(), spec)
-			}
-			_ = prev.Close() // the folder's plugin replaces the built-in
+			closeAll()
+			return nil, nil, nil, fmt.Errorf("opening plugins: ruleset %q is served by both %s and %s", d.ID, prev.Spec(), spec)
 		}
 		engines[d.ID] = p
-		external[d.ID] = isExternal
 	}
-	return engines, closeAll, nil
+	if dir == "" {
+		return engines, nil, closeAll, nil
+	}
+	folder := newPluginFolder(dir, engines)
+	known := map[string]bool{}
+	for id := range engines {
+		known[id] = true
+	}
+	found, refused, err := folder.scan(ctx, known, true)
+	if err != nil {
+		closeAll()
+		return nil, nil, nil, fmt.Errorf("opening plugins: %w", err)
+	}
+	for _, r := range refused {
+		slog.Error("plugin refused", "plugin", r.Command, "ruleset", r.ID, "reason", r.Reason)
+	}
+	maps.Copy(engines, found)
+	return engines, folder, func() { closeAll(); folder.close() }, nil
 }

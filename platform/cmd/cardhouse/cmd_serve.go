@@ -48,6 +48,11 @@ type serveOptions struct {
 	// node's name and lease how long its room leases last (cmd_serve_cluster.go).
 	cluster, node string
 	lease         time.Duration
+	// metricsAddr is the address of a listener serving /metrics to anyone (a Prometheus scraper);
+	// publicMetrics serves /metrics to anyone on --addr too. Neither: /metrics on --addr takes an
+	// admin's session.
+	metricsAddr   string
+	publicMetrics bool
 }
 
 // envInt is the environment variable name as a number, or def when it is unset or not one.
@@ -101,6 +106,8 @@ whichever is larger (docs/performance.md); setting GOGC or GOMEMLIMIT replaces t
 	f.StringVar(&o.cluster, "cluster", envOr("CARDHOUSE_CLUSTER", ""), "NATS URL (nats://host:4222, several comma-separated) to run as one node of a cluster sharing --db, which must be PostgreSQL; empty: a single server (env CARDHOUSE_CLUSTER)")
 	f.StringVar(&o.node, "node", envOr("CARDHOUSE_NODE", ""), "this node's name in the cluster, unique; empty: the host name and a random suffix (env CARDHOUSE_NODE)")
 	f.DurationVar(&o.lease, "lease", 10*time.Second, "how long a node's hold on a room lasts unrenewed: about how long a dead node's rooms wait before another node takes them (with --cluster)")
+	f.StringVar(&o.metricsAddr, "metrics-addr", envOr("CARDHOUSE_METRICS_ADDR", ""), "address of a second listener serving only /metrics to anyone, for a Prometheus scraper (keep it private: 127.0.0.1:9090, or a network only the scraper reaches); /metrics on --addr stays admin-only (env CARDHOUSE_METRICS_ADDR)")
+	f.BoolVar(&o.publicMetrics, "public-metrics", envOr("CARDHOUSE_PUBLIC_METRICS", "") == "1", "serve /metrics on --addr to anyone, not only to admins (a server on a private network; cardhouse bench's own server) (env CARDHOUSE_PUBLIC_METRICS=1)")
 	f.BoolVar(&o.pprof, "pprof", false, "serve Go profiles (net/http/pprof) under /debug/pprof/ on the same listener: for profiling under load, never in production")
 	return cmd
 }
@@ -146,7 +153,7 @@ func runServe(ctx context.Context, o serveOptions) error {
 		node = nodeName(o.node)
 		log = log.With("node", node)
 		slog.SetDefault(log)
-		if bus, err = dialCluster(ctx, o.cluster, node, log); err != nil {
+		if bus, err = dialCluster(ctx, st, o.cluster, node, log); err != nil {
 			return err
 		}
 		defer bus.Close()
@@ -161,7 +168,7 @@ func runServe(ctx context.Context, o serveOptions) error {
 		}
 	}
 
-	engines, closeEngines, err := openEngines(ctx, o.plugins)
+	engines, folder, closeEngines, err := openPlugins(ctx, o.plugins)
 	if err != nil {
 		return fmt.Errorf("starting the variant plugins: %w", err)
 	}
@@ -171,11 +178,15 @@ func runServe(ctx context.Context, o serveOptions) error {
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	reg.MustRegister(st.CommitCollectors()...)
 	clusterMetrics := cluster.NewMetrics(reg)
-	rooms, err := room.NewManager(ctx, room.Config{
+	rcfg := room.Config{
 		Store: st, Engines: engines, Logger: log, Metrics: room.NewMetrics(reg),
 		BotDelay: o.botDelay, ReactionTime: o.reaction, Grace: o.grace, PauseLimit: o.pause, MaxRoomsPerHost: maxRooms,
 		MaxSpectators: o.maxSpectators, Node: node, LeaseTTL: o.lease, Bus: bus, ClusterMetrics: clusterMetrics,
-	})
+	}
+	if folder != nil {
+		rcfg.Plugins = folder
+	}
+	rooms, err := room.NewManager(ctx, rcfg)
 	if err != nil {
 		return err
 	}
@@ -187,7 +198,8 @@ func runServe(ctx context.Context, o serveOptions) error {
 		loginAttempts = -1 // no limit
 	}
 	srv := server.New(server.Config{Store: st, Rooms: rooms, Gatherer: reg, Logger: log,
-		OriginPatterns: o.origins, SecureCookies: o.secureCookies, LoginAttempts: loginAttempts, Bus: bus, Node: node, Cluster: clusterMetrics})
+		OriginPatterns: o.origins, SecureCookies: o.secureCookies, LoginAttempts: loginAttempts, Bus: bus, Node: node, Cluster: clusterMetrics,
+		PublicMetrics: o.publicMetrics})
 	if err := srv.StartRouting(); err != nil {
 		rooms.Close()
 		return err
@@ -209,13 +221,28 @@ func runServe(ctx context.Context, o serveOptions) error {
 		return fmt.Errorf("--addr %s: %w", o.addr, err)
 	}
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 2)
+	var ms *http.Server
+	metricsAddr := ""
+	if o.metricsAddr != "" {
+		mln, err := net.Listen("tcp", o.metricsAddr)
+		if err != nil {
+			_ = ln.Close()
+			rooms.Close()
+			return fmt.Errorf("--metrics-addr %s: %w", o.metricsAddr, err)
+		}
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", server.MetricsHandler(reg))
+		ms = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		metricsAddr = mln.Addr().String()
+		go func() { errc <- ms.Serve(mln) }()
+	}
 	ids := make([]string, 0, len(engines))
 	for id := range engines {
 		ids = append(ids, id)
 	}
-	log.Info("serving", "addr", ln.Addr().String(), "database", st.Dialect(), "cluster", o.cluster != "", "rulesets", strings.Join(ids, ","), "rooms", len(rooms.Live()))
+	log.Info("serving", "addr", ln.Addr().String(), "metrics_addr", metricsAddr, "public_metrics", o.publicMetrics, "database", st.Dialect(), "cluster", o.cluster != "", "rulesets", strings.Join(ids, ","), "rooms", len(rooms.Live()))
 	fmt.Fprintln(os.Stdout, openLine(ln.Addr()))
-	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 
 	select {
@@ -229,6 +256,9 @@ func runServe(ctx context.Context, o serveOptions) error {
 	defer cancel()
 	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		log.Error("http shutdown", "err", err)
+	}
+	if ms != nil {
+		_ = ms.Shutdown(sctx)
 	}
 	rooms.Close()
 	srv.CloseConnections()

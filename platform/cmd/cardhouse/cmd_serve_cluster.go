@@ -14,6 +14,7 @@ import (
 
 	"cardhouse/platform/cluster"
 	"cardhouse/platform/server"
+	"cardhouse/platform/store"
 )
 
 // A node of a cluster (`serve --cluster nats://...`): several nodes share one PostgreSQL database
@@ -61,13 +62,24 @@ func nodeName(given string) string {
 	return host + "-" + hex.EncodeToString(b[:])
 }
 
-// dialCluster connects a node to the broker.
-func dialCluster(ctx context.Context, url, node string, log *slog.Logger) (cluster.Bus, error) {
-	dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	bus, err := cluster.DialNATS(dctx, url, node, log)
+// dialCluster connects a node to the broker, under the namespace of its cluster: the id the nodes
+// sharing st's database share (store.ClusterID), so clusters sharing a broker never hear each other.
+func dialCluster(ctx context.Context, st *store.Store, url, node string, log *slog.Logger) (cluster.Bus, error) {
+	id, err := st.ClusterID(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("--cluster: %w", err)
 	}
+	dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	nb, err := cluster.DialNATS(dctx, url, node, log)
+	if err != nil {
+		return nil, fmt.Errorf("--cluster: %w", err)
+	}
+	bus, err := cluster.Namespaced(nb, "cardhouse-"+id)
+	if err != nil {
+		nb.Close()
+		return nil, fmt.Errorf("--cluster: %w", err)
+	}
+	log.Info("joined the cluster", "cluster", id, "broker", url)
 	return bus, nil
 }

@@ -4,8 +4,8 @@ import { applyPatch } from "./patch.js";
 
 let csrf = "";
 
-// ApiError is a refused request: code and reason from the server's {"error": {...}} body, and the
-// per-field reasons of a form (fields: [{field, reason}]).
+// ApiError is a refused request: code and reason from the server's {"error": {...}} body, the
+// per-field reasons of a form (fields: [{field, reason}]) and a house rule's problem.
 export class ApiError extends Error {
   constructor(status, body) {
     const e = (body && body.error) || {};
@@ -13,6 +13,7 @@ export class ApiError extends Error {
     this.status = status;
     this.code = e.code || "error";
     this.fields = e.fields || [];
+    this.problem = e.problem || null; // a failed house-rule check, split (docs/api.md, House rules)
   }
 }
 

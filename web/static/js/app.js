@@ -1,13 +1,16 @@
 // The Cardhouse app: entry (guest, log in, register, your look), the lobby (variants from the
 // server's plugins, open rooms, the create-room form generated from the option schema, join and
-// watch by code), the rules pages and the room (table, seats, spectators, chat, host controls).
-// Routes are hashes: #/ (entry or lobby), #/rules/ID, #/room/CODE, #/watch/CODE.
+// watch by code), the rules pages, the house-rules page (houserules.js) and the room (table,
+// seats, spectators, chat, host controls, the house rules in force).
+// Routes are hashes: #/ (entry or lobby), #/rules/ID, #/house-rules, #/room/CODE, #/watch/CODE.
 
 import { api, ApiError, RoomSocket } from "./api.js";
 import { Table, h, playerWords } from "./table.js";
 import { cardEl } from "./cards.js";
 import { markdown } from "./md.js";
 import { soundSwitch } from "./sound.js";
+import { optionField, optionValue, choiceLabel } from "./options.js";
+import { houseRulesPage, ruleChooser, roomRules } from "./houserules.js";
 
 const AVATARS = { spade: "\u2660", heart: "\u2665", diamond: "\u2666", club: "\u2663", star: "\u2605", sun: "\u2600", moon: "\u263e", knight: "\u265e", queen: "\u265b", rook: "\u265c", flower: "\u273f", flag: "\u2691" };
 const COLOURS = ["#e0393e", "#f08a24", "#f4b81c", "#2f9e57", "#16a085", "#2f6fd6", "#6c5ce7", "#c2185b"];
@@ -245,7 +248,7 @@ async function lobby() {
   const code = h("input", { type: "text", name: "code", maxlength: 6, placeholder: "ABCDEF", autocapitalize: "characters", "aria-label": "room code", class: "code" });
   const go = (watch) => { const c = code.value.trim().toUpperCase(); if (c) location.hash = `#/${watch ? "watch" : "room"}/${c}`; };
   const byCode = h("form", { class: "row", id: "by-code", onsubmit: (e) => { e.preventDefault(); go(false); } }, h("div", { class: "grow" }, code), h("button", { class: "btn go", type: "submit", id: "join-code" }, "Join"), h("button", { class: "btn ghost", type: "button", id: "watch-code", onclick: () => go(true) }, eye(), "Watch"));
-  page(h("h2", {}, "Games"), variants, h("div", { class: "grid2", style: "margin-top:1.5em" },
+  page(h("div", { class: "row" }, h("h2", { class: "grow" }, "Games"), h("a", { class: "btn ghost small", href: "#/house-rules", id: "house-rules-link" }, "House rules")), variants, h("div", { class: "grid2", style: "margin-top:1.5em" },
     h("section", { class: "panel" }, h("h2", {}, "Open rooms"), table),
     h("section", { class: "panel" }, h("h2", {}, "Have a code?"), byCode, h("p", { class: "help" }, "Join to play, or watch: spectators see the table and the chat, never a hand."))));
 }
@@ -265,29 +268,6 @@ function eye() {
 
 function nameOf(id) {
   return (state.rulesets || []).find((d) => d.id === id)?.name || id;
-}
-
-// optionField builds one form control from an sdk.Option: a number with its range, a checkbox,
-// or a choice list; its label, default and help text come from the schema.
-function optionField(o) {
-  let input;
-  const id = `opt-${o.name}`;
-  if (o.type === "bool") {
-    input = h("input", { type: "checkbox", id, name: o.name, checked: o.default === true });
-    return h("label", { class: "field row" }, input, h("span", {}, o.label || o.name), o.description ? h("span", { class: "help", style: "width:100%" }, o.description) : "", h("span", { class: "error-text", "data-for": o.name }));
-  }
-  if (o.type === "choice") {
-    input = h("select", { id, name: o.name }, (o.default === null || o.default === undefined ? [h("option", { value: "" }, o.default_text || "Default")] : []).concat((o.choices || []).map((c) => h("option", { value: c, selected: c === o.default }, choiceLabel(o, c)))));
-  } else {
-    input = h("input", { type: "number", id, name: o.name, min: o.min ?? undefined, max: o.max || undefined, step: 1, value: o.default ?? "", placeholder: o.default_text || "" });
-  }
-  const range = o.type === "int" && (o.min || o.max) ? ` (${o.min}–${o.max})` : "";
-  return h("label", { class: "field" }, h("span", {}, (o.label || o.name) + range), input, h("span", { class: "help" }, [o.description, o.default_text && `Default: ${o.default_text}`].filter(Boolean).join(" ")), h("span", { class: "error-text", "data-for": o.name }));
-}
-
-// choiceLabel is the player's word for a choice of option o (the schema's choice_labels).
-function choiceLabel(o, c) {
-  return (o.choice_labels && o.choice_labels[c]) || String(c);
 }
 
 // settingWords says a room option's value in player words: a choice's label, on/off.
@@ -336,7 +316,7 @@ function presetPicker(d, form) {
 }
 
 function createDialog(d) {
-  const opts = h("div", {}, (d.options || []).map(optionField));
+  const opts = h("div", {}, (d.options || []).map((o) => optionField(o)));
   const mode = h("select", { name: "mode", id: "mode" }, Object.entries(MODES).map(([k, v]) => h("option", { value: k }, v)));
   const seats = h("input", { type: "number", name: "seats", min: d.min_seats, max: d.max_seats, value: d.max_seats > 4 ? 4 : d.max_seats });
   const levels = d.bot_levels && d.bot_levels.length ? d.bot_levels : [1];
@@ -352,9 +332,10 @@ function createDialog(d) {
   mode.addEventListener("change", sync);
   seats.addEventListener("input", renderBots);
   const dlg = h("dialog", { "aria-label": `New ${d.name} room` });
+  const chooser = d.house_rules && state.me ? ruleChooser(d.id, state.me) : null; // houserules.js
   const form = h("form", { method: "dialog", id: "create-room" }, h("h2", {}, `New ${d.name} room`),
     h("label", { class: "field" }, h("span", {}, "Mode"), mode), h("label", { class: "field" }, h("span", {}, `Seats (${d.min_seats}–${d.max_seats})`), seats, h("span", { class: "error-text", "data-for": "seats" })),
-    botsBox, approvalBox, opts, h("p", { class: "error-text general", role: "alert" }),
+    botsBox, approvalBox, opts, chooser ? chooser.el : "", h("p", { class: "error-text general", role: "alert" }),
     h("div", { class: "row", style: "justify-content:flex-end" }, h("button", { class: "btn ghost", type: "button", onclick: () => dlg.close() }, "Cancel"), h("button", { class: "btn primary", type: "submit" }, "Create room")));
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -362,15 +343,13 @@ function createDialog(d) {
     // Only what the host changed is sent: the server and the ruleset fill in the rest, including
     // defaults that depend on the room (Last Card online rooms call "Last card!" automatically).
     for (const o of d.options || []) {
-      const el = form.elements[o.name];
-      let v;
-      if (o.type === "bool") v = el.checked;
-      else if (o.type === "int") v = el.value === "" ? undefined : Number(el.value);
-      else v = el.value === "" ? undefined : el.value;
+      const v = optionValue(form, o);
       if (v !== undefined && v !== o.default) options[o.name] = v;
     }
     const body = { ruleset: d.id, mode: mode.value, options, seats: Number(seats.value), approval: approval.checked };
     if (mode.value === "computer") body.bots = [...bots.querySelectorAll("select")].map((s) => Number(s.value));
+    const rules = chooser ? chooser.value(form) : [];
+    if (rules.length) body.house_rules = rules;
     try {
       const res = await api("POST", "/api/rooms", body);
       dlg.close();
@@ -427,7 +406,9 @@ function refusedJoin(code, err) {
 
 // BYE are the reasons a room sends a member away (the "bye" message's code), as the lobby says them.
 const BYE = {
-  kicked: (code) => `The host removed you from room ${code}.`,
+  kicked: (code, m) => m?.ban ? `The host removed you from room ${code} and banned you from it.`
+    : m?.until ? `The host removed you from room ${code}. You can join it again at ${new Date(m.until).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`
+    : `The host removed you from room ${code}.`,
   denied: (code) => `The host of room ${code} did not let you in.`,
   left: (code) => `You left room ${code}.`,
   gone: (code) => `You are no longer in room ${code}.`,
@@ -606,7 +587,7 @@ class RoomView {
         break;
       case "bye":
         // Kicked, declined, left (in another tab), banned: back to the lobby, which says why.
-        this.goBack((BYE[m.code] || (() => playerWords(m.reason || m.code)))(this.code));
+        this.goBack((BYE[m.code] || (() => playerWords(m.reason || m.code)))(this.code, m));
         break;
     }
   }
@@ -625,7 +606,7 @@ class RoomView {
   // tableKey is what the table shows of the room beyond the view.
   tableKey() {
     const ms = (this.info?.members || []).map((m) => [m.id, m.name, m.role, m.seat, m.bot_level, m.covered, m.connected, m.avatar, m.colour]);
-    return JSON.stringify([ms, this.you?.host, this.you?.role, this.info?.paused, this.info?.ruleset]);
+    return JSON.stringify([ms, this.you?.host, this.you?.role, this.info?.paused, this.info?.ruleset, (this.info?.house_rules || []).map((r) => r.name)]);
   }
 
   renderTable(msg) {
@@ -662,6 +643,7 @@ class RoomView {
     else if (you.host) text = "You are the host: press Deal when everyone is seated.";
     const p = h("div", { class: "felt", style: "place-items:center;display:grid" }, h("div", { class: "panel", style: "text-align:center;max-width:420px" },
       h("h2", {}, `${nameOf(this.info?.ruleset || "")} · room `, h("span", { class: "code" }, this.code)), h("p", {}, text),
+      (this.info?.house_rules || []).length ? h("p", { class: "help", id: "waiting-rules" }, "House rules: ", this.info.house_rules.map((r) => r.name).join(", "), " (the room panel says what they do)") : "",
       you.host ? h("button", { class: "btn primary big", type: "button", "data-action": "deal", onclick: () => this.deal() }, "Deal") : "",
       h("p", { class: "help" }, "Send friends this link, or the code, to join or watch:"), invite(this.code)));
     p.classList.add(`ruleset-${this.info?.ruleset || ""}`);
@@ -706,7 +688,7 @@ class RoomView {
     const row = (m) => h("li", { "data-member": m.id }, h("span", { class: "dot" + (m.connected || m.bot_level ? " on" : "") }), avatar({ display_name: m.name, avatar: m.avatar, colour: m.colour }),
       h("span", { class: "grow" }, m.name, m.seat >= 0 && m.role === "player" ? h("span", { class: "help" }, ` · seat ${m.seat + 1}`) : "", m.bot_level ? h("span", { class: "help" }, ` · bot ${m.bot_level}`) : "", m.id === you.member_id ? h("span", { class: "help" }, " (you)") : ""),
       info.mode === "device" && you.host && m.role === "player" && m.user_id === you.user_id ? h("button", { class: "btn ghost small", type: "button", title: `Name and look of ${m.name}`, "data-seat-look": m.seat, onclick: () => this.editSeat(m) }, "Edit") : "",
-      you.host && m.id !== you.member_id && !m.bot_level && !(info.mode === "device" && m.user_id === you.user_id) ? h("button", { class: "btn ghost small", type: "button", title: `Remove ${m.name}`, "data-kick": m.id, onclick: () => this.post("kick", { member_id: m.id }) }, "Kick") : "",
+      you.host && m.id !== you.member_id && !m.bot_level && !(info.mode === "device" && m.user_id === you.user_id) ? h("button", { class: "btn ghost small", type: "button", title: `Remove ${m.name}`, "data-kick": m.id, onclick: () => this.kick(m) }, "Kick") : "",
       you.host && m.role === "pending" ? [h("button", { class: "btn go small", type: "button", "data-approve": m.id, onclick: () => this.post(`requests/${m.id}`, { approve: true }) }, "Let in"), h("button", { class: "btn danger small", type: "button", onclick: () => this.post(`requests/${m.id}`, { approve: false }) }, "No")] : "");
     const section = (title, list) => list.length ? [h("h3", {}, title), h("ul", {}, list.map(row))] : [];
     const players = members.filter((m) => m.role === "player").sort((a, b) => a.seat - b.seat);
@@ -739,7 +721,8 @@ class RoomView {
         this.sideToggle.setAttribute("aria-expanded", String(open));
         if (open) { this.unread = 0; this.renderToggle(); input.focus(); }
       } });
-      this.sideEl.replaceChildren(this.sideToggle, this.sideTop, this.chatEl);
+      this.rulesBox = h("div", { class: "rules-box" }); // the house rules in force (houserules.js)
+      this.sideEl.replaceChildren(this.sideToggle, this.sideTop, this.rulesBox, this.chatEl);
     }
     const top = [
       h("section", {}, h("div", { class: "row" }, h("span", { class: "grow" }, h("b", {}, nameOf(info.ruleset || "")), " · ", MODES[info.mode] || ""), h("a", { class: "btn ghost small", href: `#/rules/${info.ruleset}`, target: "_blank" }, "Rules")),
@@ -753,6 +736,12 @@ class RoomView {
       kids[1].replaceWith(top[1]);
     } else {
       this.sideTop.replaceChildren(...top, host);
+    }
+    // The house rules in force, redrawn only when they (or who may change them) change.
+    const rulesKey = JSON.stringify([info.house_rules, you.host, canDeal, info.game?.house_rules]);
+    if (rulesKey !== this.rulesKey) {
+      this.rulesKey = rulesKey;
+      this.rulesBox.replaceChildren(roomRules({ code: this.code, info, you, me: state.me, takesRules: !!(state.rulesets || []).find((d) => d.id === info.ruleset)?.house_rules }));
     }
     this.renderToggle();
     this.banners();
@@ -777,6 +766,12 @@ class RoomView {
   // device tell their seats apart (the cover screen and the name plates show them).
   editSeat(m) {
     return lookDialog(`Seat ${m.seat + 1}`, { name: m.name, avatar: m.avatar, colour: m.colour }, (v) => api("PATCH", `/api/rooms/${this.code}/members/${m.id}`, v));
+  }
+
+  // kick asks the host how long the member is kept out (docs/api.md, kick) and removes them.
+  async kick(m) {
+    const choice = await confirmKick(m.name);
+    if (choice) await this.post("kick", { member_id: m.id, ...choice });
   }
 
   async post(path, body) {
@@ -843,6 +838,36 @@ function confirmLeave() {
   });
 }
 
+// KICK_CHOICES are how long the host's kick keeps a player out: a cooldown or a ban from the room.
+const KICK_CHOICES = [
+  ["10", "10 minutes", { minutes: 10 }],
+  ["60", "1 hour", { minutes: 60 }],
+  ["1440", "1 day", { minutes: 1440 }],
+  ["ban", "Ban from this room", { ban: true }],
+];
+
+// confirmKick asks the host whether to remove a member and for how long they are kept out; it
+// resolves to the kick's choice ({minutes} or {ban}), or null when the host cancels.
+function confirmKick(name) {
+  return new Promise((resolve) => {
+    const dlg = h("dialog", { "aria-label": `remove ${name}`, id: "confirm-kick" });
+    let answer = null;
+    const choices = KICK_CHOICES.map(([value, label], i) => h("label", { class: "row" },
+      h("input", { type: "radio", name: "keep-out", value, "data-keep-out": value, checked: i === 0 }), label));
+    const done = (v) => { answer = v; dlg.close(); };
+    dlg.append(h("h2", {}, `Remove ${name}?`), h("p", {}, "A bot takes their seat in a game being played. Keep them out for:"),
+      h("fieldset", { class: "keep-out" }, choices),
+      h("div", { class: "row", style: "justify-content:flex-end" }, h("button", { class: "btn ghost", type: "button", "data-answer": "cancel", onclick: () => done(null) }, "Cancel"),
+        h("button", { class: "btn danger", type: "button", "data-answer": "kick", onclick: () => {
+          const v = dlg.querySelector("input[name=keep-out]:checked")?.value;
+          done((KICK_CHOICES.find((c) => c[0] === v) || KICK_CHOICES[0])[2]);
+        } }, "Remove")));
+    dlg.addEventListener("close", () => { dlg.remove(); resolve(answer); });
+    document.body.append(dlg);
+    dlg.showModal();
+  });
+}
+
 // ---- Router --------------------------------------------------------------------------------------
 
 async function route() {
@@ -851,6 +876,10 @@ async function route() {
   if (!state.me) await loadMe();
   if (parts[0] === "rules" && parts[1]) return rules(parts[1]);
   if (!state.me) return entry();
+  if (parts[0] === "house-rules") {
+    state.rulesets = state.rulesets || (await api("GET", "/api/rulesets")).rulesets;
+    return houseRulesPage({ page, me: state.me, rulesets: state.rulesets });
+  }
   try {
     if ((parts[0] === "room" || parts[0] === "watch") && parts[1]) return await enterRoom(parts[1].toUpperCase(), parts[0] === "watch");
     return await lobby();

@@ -15,6 +15,7 @@
 import { cardEl, cardName, shortName, symbolSVG, choiceName, parseCard, SUITS, COLORS } from "./cards.js";
 import { play as playSound } from "./sound.js";
 import { summary, celebration, burnMoment, askNote } from "./summary.js";
+import { fitting, needsCardChoice, ownChoices, choiceOptions, choiceTitle, flagArgs, argLabel } from "./moves.js";
 
 const h = (tag, attrs = {}, ...children) => {
   const e = document.createElement(tag);
@@ -66,6 +67,7 @@ export class Table {
     this.lastKey = "";
     this.timer = null;
     this.checkSeq = 0;
+    this.flags = {}; // argument -> true: the toggles of the arguments an action declares (moves.js)
     root.classList.add("table-wrap");
     root.addEventListener("keydown", (e) => this.onKey(e));
   }
@@ -94,7 +96,7 @@ export class Table {
     this.info = info;
     // A selection survives only while the same cards still lie where they were.
     const key = JSON.stringify([view.turn, view.phase, (view.actions || []).map((a) => a.type), this.myZoneCards()]);
-    if (key !== this.lastKey) this.sel = [];
+    if (key !== this.lastKey) { this.sel = []; this.flags = {}; }
     this.lastKey = key;
     for (const d of view.deadlines || []) {
       if (!this.deadlineSeen.has(d.id)) {
@@ -123,9 +125,19 @@ export class Table {
     return zs.find((z) => z.id === from) || zs.find((z) => z.id === `${from}.${this.me}`) || zs.find((z) => z.id.startsWith(from) && z.owner === this.me);
   }
 
-  // cardAction is the open action that takes cards from zone id.
+  // cardAction is the first open action that takes cards from zone id; cardActions all of them
+  // (a variant's Play and a house rule's action may take the same cards: the player picks).
   cardAction(zoneId) {
-    return (this.view.actions || []).find((a) => a.cards && a.cards.length && this.zoneFor(a.from)?.id === zoneId);
+    return this.cardActions(zoneId)[0];
+  }
+
+  cardActions(zoneId) {
+    return (this.view.actions || []).filter((a) => a.cards && a.cards.length && this.zoneFor(a.from)?.id === zoneId);
+  }
+
+  // fits lists the open actions the cards picked fit (moves.js, fitting).
+  fits() {
+    return fitting(this.view.actions || [], (a) => this.zoneFor(a.from)?.id, this.sel);
   }
 
   // ---- render -----------------------------------------------------------------------------------
@@ -380,8 +392,7 @@ export class Table {
   hand(z) {
     const hand = h("div", { class: "hand zone", "data-zone": z.id, role: "group", "aria-label": "your hand" });
     const cards = z.cards || [];
-    const act = this.cardAction(z.id);
-    const legal = new Set(act ? act.cards : []);
+    const legal = new Set(this.cardActions(z.id).flatMap((a) => a.cards));
     const drawn = (this.view.indicators || []).find((i) => i.id === "drawn")?.value;
     if (legal.size) hand.classList.add("has-legal");
     const { perRow, overlap } = this.handLayout(cards.length);
@@ -426,13 +437,14 @@ export class Table {
   // from that zone.
   selectable(e, z, i) {
     if (z.owner !== this.me || this.me < 0) return e;
-    const act = this.cardAction(z.id);
-    if (!act) return e;
+    const acts = this.cardActions(z.id);
+    if (!acts.length) return e;
+    const act = acts[0];
     const code = e.dataset.code;
     e.tabIndex = 0;
     e.dataset.focusKey = `${z.id}-${i}`;
     e.setAttribute("role", "button");
-    if (act.cards.includes(code)) e.classList.add("legal");
+    if (acts.some((a) => a.cards.includes(code))) e.classList.add("legal");
     const k = this.sel.findIndex((s) => s.zone === z.id && s.index === i);
     if (k >= 0) {
       e.classList.add("selected");
@@ -460,7 +472,9 @@ export class Table {
   tap(z, i, code, act) {
     const k = this.sel.findIndex((s) => s.zone === z.id && s.index === i);
     if (k >= 0) return this.play();
-    if (act.multi && this.sel.length && this.sel[0].zone === z.id) {
+    // Several cards go together when an action that takes the first card picked is multi.
+    const multi = this.sel.length && this.sel[0].zone === z.id && this.cardActions(z.id).some((a) => a.multi && a.cards.includes(this.sel[0].code));
+    if (multi) {
       this.sel.push({ zone: z.id, index: i, code });
     } else {
       this.sel = [{ zone: z.id, index: i, code }];
@@ -469,9 +483,11 @@ export class Table {
     this.runCheck();
   }
 
-  selectedAction() {
+  // selectedAction is the action the cards picked make with spec (by default the first open
+  // action they fit), before any choice or target is added.
+  selectedAction(spec) {
     if (!this.sel.length) return null;
-    const act = this.cardAction(this.sel[0].zone);
+    const act = spec || this.fits()[0] || this.cardAction(this.sel[0].zone);
     if (!act) return null;
     const a = { type: act.type, cards: this.sel.map((s) => s.code) };
     if (act.from) a.from = act.from;
@@ -491,7 +507,8 @@ export class Table {
     }
     // A choice (suit, colour) is not known yet: check with the first choice, as any will do for legality.
     const probe = { ...sa.action };
-    if ((sa.spec.choice_for || []).some((c) => probe.cards.includes(c)) && sa.spec.choices) this.applyChoice(probe, sa.spec, sa.spec.choices[0]);
+    if (needsCardChoice(sa.spec, probe.cards)) this.applyChoice(probe, sa.spec, sa.spec.choices[0]);
+    if (ownChoices(sa.spec)) probe.args = { choice: sa.spec.choices[0] };
     if (sa.spec.targets && sa.spec.targets.length) probe.target = sa.spec.targets[0];
     const seq = ++this.checkSeq;
     line.textContent = `Checking ${names}…`;
@@ -510,20 +527,55 @@ export class Table {
     else a.suit = choice;
   }
 
-  async play() {
-    const sa = this.selectedAction();
-    if (!sa || this.busy || this.picking) return;
-    const { spec, action } = sa;
-    if ((spec.choice_for || []).some((c) => action.cards.includes(c)) && spec.choices && spec.choices.length) {
-      const choice = await this.pick(spec.choices.map((c) => ({ value: c, label: choiceName(c), icon: symbolSVG(c, 30) })), "Choose the " + (spec.choices.every((c) => COLORS[c]) ? "colour" : "suit"));
+  // play sends the cards picked as the action spec (an action button), or as the one open action
+  // they fit; when they fit several (a card both the variant's Play and a house rule's action
+  // take), the player picks the move first. Then come the suit or colour a card needs, the
+  // action's own choice (args.choice), its declared arguments (the toggles) and its target.
+  async play(spec) {
+    if (!this.sel.length || this.busy || this.picking) return;
+    if (!spec) {
+      const fits = this.fits();
+      if (fits.length > 1) {
+        const type = await this.pick(fits.map((a) => ({ value: a.type, label: a.label || a.type })), "Which move?");
+        if (type === null) return;
+        spec = fits.find((a) => a.type === type);
+      }
+    }
+    const sa = this.selectedAction(spec);
+    if (!sa) return;
+    const action = sa.action;
+    spec = sa.spec;
+    if (needsCardChoice(spec, action.cards)) {
+      const choice = await this.pick(choiceOptions(spec.choices), "Choose the " + (spec.choices.every((c) => COLORS[c]) ? "colour" : "suit"));
       if (choice === null) return;
       this.applyChoice(action, spec, choice);
     }
+    if (!(await this.completeArgs(spec, action))) return;
     if (spec.targets && spec.targets.length) {
       const t = spec.targets.length === 1 && spec.type !== "gift" ? spec.targets[0] : await this.pick(spec.targets.map((s) => ({ value: s, label: this.player(s).name })), `${spec.label}: to whom?`);
       if (t === null) return;
       action.target = t;
     }
+    this.act(action);
+  }
+
+  // completeArgs adds the arguments spec declares to action: its own choice, picked in a dialog
+  // (false when the player cancels), and the toggles that are on.
+  async completeArgs(spec, action) {
+    const choices = ownChoices(spec);
+    if (choices) {
+      const choice = await this.pick(choiceOptions(choices), choiceTitle(spec, choices));
+      if (choice === null) return false;
+      action.args = { ...(action.args || {}), choice };
+    }
+    for (const k of flagArgs(spec, this.view.actions || [])) if (this.flags[k]) action.args = { ...(action.args || {}), [k]: "true" };
+    return true;
+  }
+
+  // other sends an action that takes no cards (a button), with its choice and arguments.
+  async other(spec, action) {
+    if (this.busy || this.picking) return;
+    if (!(await this.completeArgs(spec, action))) return;
     this.act(action);
   }
 
@@ -545,12 +597,21 @@ export class Table {
   actionBar() {
     const v = this.view;
     const bar = h("div", { class: "actions", role: "toolbar", "aria-label": "actions" });
+    this.flagShown = new Set(); // one toggle per argument, however many actions declare it
+    const fits = this.fits();
+    const cardActs = (v.actions || []).filter((a) => a.cards && a.cards.length);
     for (const a of v.actions || []) {
       if (a.cards && a.cards.length) {
+        // One button per action that takes cards, lit when the cards picked fit it: a card two
+        // actions take (a house rule's and the variant's Play) lights both.
         const n = this.sel.length;
         const label = n > 1 ? `${a.label} ${n} cards` : a.label;
-        bar.append(h("button", { class: "btn go big", type: "button", "data-action": a.type, "data-focus-key": "act-" + a.type, disabled: !n || (this.sel[0] && this.cardAction(this.sel[0].zone) !== a), onclick: () => this.play() }, label));
-        if (n && this.sel[0] && this.cardAction(this.sel[0].zone) === a) bar.append(h("button", { class: "btn ghost", type: "button", "data-action": "clear", "data-focus-key": "act-clear", onclick: () => { this.sel = []; this.render(); } }, "Clear"));
+        // Cards no action takes (unlit) may still be tried with the zone's first action: the
+        // server's refusal says why they do not go.
+        const tryable = !fits.length && n && this.cardAction(this.sel[0].zone) === a;
+        bar.append(h("button", { class: "btn go big", type: "button", "data-action": a.type, "data-focus-key": "act-" + a.type, disabled: !fits.includes(a) && !tryable, onclick: () => this.play(a) }, label));
+        for (const k of flagArgs(a, v.actions || [])) bar.append(this.flagToggle(k));
+        if (n && a === (fits.length ? cardActs.filter((x) => fits.includes(x)).pop() : this.cardAction(this.sel[0].zone))) bar.append(h("button", { class: "btn ghost", type: "button", "data-action": "clear", "data-focus-key": "act-clear", onclick: () => { this.sel = []; this.render(); } }, "Clear"));
         continue;
       }
       if (a.type === "flip") {
@@ -563,16 +624,24 @@ export class Table {
         continue;
       }
       if (a.targets && a.targets.length) {
-        for (const t of a.targets) bar.append(h("button", { class: "btn danger", type: "button", "data-action": a.type, "data-target": t, onclick: () => this.act({ type: a.type, target: t }) }, `${a.label}: ${this.player(t).name}`));
+        for (const t of a.targets) bar.append(h("button", { class: "btn danger", type: "button", "data-action": a.type, "data-target": t, onclick: () => this.other(a, { type: a.type, target: t }) }, `${a.label}: ${this.player(t).name}`));
         continue;
       }
-      bar.append(h("button", { class: "btn" + (a.type === "draw" || a.type === "pickup" ? " primary" : ""), type: "button", "data-action": a.type, "data-focus-key": "act-" + a.type, onclick: () => this.act({ type: a.type }) }, a.label));
+      for (const k of flagArgs(a, v.actions || [])) bar.append(this.flagToggle(k));
+      bar.append(h("button", { class: "btn" + (a.type === "draw" || a.type === "pickup" ? " primary" : ""), type: "button", "data-action": a.type, "data-focus-key": "act-" + a.type, onclick: () => this.other(a, { type: a.type }) }, a.label));
     }
     if ((v.actions || []).length && v.phase === "playing" && v.turn === this.me && this.me >= 0) bar.prepend(h("span", { class: "turn-cue", "data-cue": "turn" }, "Your turn"));
     if (!(v.actions || []).length && v.phase === "playing" && v.turn >= 0) {
       bar.append(h("span", { class: "zone-label" }, v.turn === this.me ? "Your turn" : `Waiting for ${this.player(v.turn).name}…`));
     }
     return bar;
+  }
+
+  // flagToggle is the switch of an argument an action declares (sent as "true" when on).
+  flagToggle(k) {
+    if (this.flagShown?.has(k)) return "";
+    (this.flagShown ||= new Set()).add(k);
+    return h("button", { class: "btn small toggle", type: "button", "data-arg": k, "aria-pressed": String(!!this.flags[k]), onclick: (e) => { this.flags[k] = !this.flags[k]; e.currentTarget.setAttribute("aria-pressed", String(this.flags[k])); } }, argLabel(k));
   }
 
   // act sends one action. Until the server has answered it, and after an accepted one until the
@@ -718,7 +787,12 @@ export class Table {
       case "dealt": return "New deal";
       case "passed": return `${who} ends the turn`;
       case "house_rule_suspended": return `House rule "${d.rule}" is off for the rest of this game (it kept failing)`;
-      default: return `${who} ${e.name.replace(/_/g, " ")}`.trim();
+      // Any other event (a house rule's own): its name in words, its cards, and the suits or
+      // colours its data names ("Ada wild eight 8♠: Diamonds").
+      default: {
+        const named = Object.values(d).filter((x) => SUITS[x] || COLORS[x]).map(choiceName).join(", ");
+        return `${who} ${e.name.replace(/_/g, " ")}${cards ? " " + cards : ""}${named ? ": " + named : ""}`.trim();
+      }
     }
   }
 

@@ -1,0 +1,57 @@
+// Package clustertest gives tests a node's connection to the test broker (CARDHOUSE_TEST_NATS_URL,
+// which .ci/run sets), under a namespace of the test's own: the broker is shared with other tests,
+// other packages' test binaries and other developers' runs, and the nodes of a cluster act on
+// what they hear (a ban's disconnect names a user id that exists in every test's database).
+package clustertest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"os"
+	"regexp"
+	"sync"
+	"testing"
+
+	"cardhouse/platform/cluster"
+)
+
+// NATSEnv names the variable holding the URL of the test broker.
+const NATSEnv = "CARDHOUSE_TEST_NATS_URL"
+
+var (
+	saltOnce sync.Once
+	salt     string
+	unsafe   = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+)
+
+// Namespace is the namespace of t's cluster: the same for every node t (or its cleanup) dials, and
+// another for every other test, subtest and test process.
+func Namespace(t testing.TB) string {
+	saltOnce.Do(func() {
+		var b [6]byte
+		_, _ = rand.Read(b[:])
+		salt = hex.EncodeToString(b[:])
+	})
+	return "test-" + salt + "-" + unsafe.ReplaceAllString(t.Name(), "_")
+}
+
+// NATS connects to the test broker as node, under t's namespace, and closes the connection when
+// t ends; without a broker the test is skipped, saying so.
+func NATS(t testing.TB, node string) cluster.Bus {
+	t.Helper()
+	url := os.Getenv(NATSEnv)
+	if url == "" {
+		t.Skipf("%s is not set: skipping a test of nodes talking over NATS (.ci/run starts a broker)", NATSEnv)
+	}
+	nb, err := cluster.DialNATS(context.Background(), url, node, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { nb.Close() })
+	bus, err := cluster.Namespaced(nb, Namespace(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bus
+}

@@ -1,0 +1,80 @@
+package web_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// refusal sends a request the server must refuse and returns the status and the error's code.
+func (u *apiUser) refusal(method, path string) (int, string) {
+	u.t.Helper()
+	req, _ := http.NewRequest(method, u.base+path, strings.NewReader("{}"))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-CSRF-Token", u.csrf)
+	resp, err := u.c.Do(req)
+	if err != nil {
+		u.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	var e struct {
+		Error struct{ Code string } `json:"error"`
+	}
+	_ = json.NewDecoder(resp.Body).Decode(&e)
+	return resp.StatusCode, e.Error.Code
+}
+
+// TestKickChoosesHowLong (issue 23): the host's Kick asks how long the player is kept out; a
+// cancelled dialog removes nobody, a chosen one removes the player, who cannot join again: for
+// the cooldown chosen, or banned from the room.
+func TestKickChoosesHowLong(t *testing.T) {
+	eachSize(t, func(t *testing.T, base string, ctx context.Context, sz screen) {
+		signIn(t, ctx, base, "Hana")
+		tap(t, ctx, `[data-create=hotspot]`)
+		tap(t, ctx, `#create-room button[type=submit]`)
+		waitJS(t, ctx, `!!window.cardhouse?.state?.room?.info`)
+		code := evalJS[string](t, ctx, `window.cardhouse.state.room.code`)
+		openSide := func() {
+			if evalJS[bool](t, ctx, `(() => { const b = document.querySelector(".side-toggle"); return !!b && b.getBoundingClientRect().height > 0 && !document.body.classList.contains("show-side"); })()`) {
+				tap(t, ctx, `.side-toggle`)
+			}
+		}
+		for _, tc := range []struct {
+			name, choice, code string
+		}{
+			{"Lou", "60", "kicked"},
+			{"Mo", "ban", "room_banned"},
+		} {
+			g := apiGuest(t, base, tc.name)
+			g.do("POST", "/api/rooms/"+code+"/join", nil, nil)
+			g.connect(code)
+			id := g.member(code, tc.name)
+			waitJS(t, ctx, fmt.Sprintf(`!!document.querySelector('[data-kick="%d"]')`, id))
+			openSide()
+			kick := fmt.Sprintf(`[data-kick="%d"]`, id)
+
+			// Cancelled: nobody is removed.
+			tap(t, ctx, kick)
+			waitJS(t, ctx, `!!document.querySelector("#confirm-kick[open]")`)
+			tap(t, ctx, `#confirm-kick [data-answer=cancel]`)
+			waitJS(t, ctx, `!document.querySelector("#confirm-kick")`)
+			if g.member(code, tc.name) != id {
+				t.Fatalf("a cancelled kick removed %s", tc.name)
+			}
+
+			openSide()
+			tap(t, ctx, kick)
+			waitJS(t, ctx, `!!document.querySelector("#confirm-kick[open]")`)
+			tap(t, ctx, `#confirm-kick [data-keep-out="`+tc.choice+`"]`)
+			shot(t, ctx, "kick-choice-"+tc.choice+"-"+sz.name)
+			tap(t, ctx, `#confirm-kick [data-answer=kick]`)
+			waitJS(t, ctx, fmt.Sprintf(`!(window.cardhouse.state.room.info.members || []).some((m) => m.name === %q)`, tc.name))
+			if st, got := g.refusal("POST", "/api/rooms/"+code+"/join"); st != http.StatusForbidden || got != tc.code {
+				t.Errorf("%s joining again after the kick: %d %s, want 403 %s", tc.name, st, got, tc.code)
+			}
+		}
+	})
+}

@@ -1,0 +1,322 @@
+// House rules in the browser (docs/house-rules.md, "In the browser"): the page where a modder
+// checks and uploads a Lua script (pasted or from a file) and sees the check's problem beside
+// the script (line, message, hint) or the dry run's games; "my rules" with every version, its
+// review and the reviewer's reason; the chooser of the room form; and the room's "House rules"
+// panel, which shows every member the rules in force with their descriptions and lets the host
+// add, set and remove rules between games. The API is docs/api.md, "House rules".
+
+import { api } from "./api.js";
+import { h, playerWords } from "./table.js";
+import { optionField, optionValue, choiceLabel } from "./options.js";
+
+const STATUS = { approved: ["approved", "green"], pending: ["pending review", "gold"], rejected: ["rejected", "red"], disabled: ["disabled", "red"] };
+
+// statusChip shows a version's review status.
+function statusChip(status) {
+  const [label, cls] = STATUS[status] || [status, ""];
+  return h("span", { class: `chip ${cls}`, "data-status": status }, label);
+}
+
+// declaredName is the name a script declares (as the server reads it), or "".
+function declaredName(source) {
+  const m = /^\s*name\s*=\s*["']([a-z][a-z0-9_-]{0,39})["']/m.exec(source);
+  return m ? m[1] : "";
+}
+
+// usableVersion is the version a room of this user would enable: the newest approved one, or the
+// newest pending one of the user's own script (the server takes the same for version 0).
+export function usableVersion(rule, me) {
+  const vs = (rule.versions || []).filter((v) => v.status === "approved" || (v.status === "pending" && me && rule.owner_id === me.id));
+  return vs.reduce((a, v) => (!a || v.number > a.number ? v : a), null);
+}
+
+// optionWords says a rule's option values in words: "Cards to pick up: 2".
+function optionWords(schema, options) {
+  return (schema || []).map((o) => {
+    const v = Object.hasOwn(options || {}, o.name) ? options[o.name] : o.default;
+    const shown = o.type === "bool" ? (v ? "on" : "off") : o.type === "choice" ? choiceLabel(o, String(v)) : String(v);
+    return `${o.label || o.name}: ${shown}`;
+  }).join(" \u00b7 ");
+}
+
+// ruleOptions reads the values of schema's fields named prefix + option from form.
+function ruleOptions(form, schema, prefix) {
+  const out = {};
+  for (const o of schema || []) {
+    const v = optionValue(form, o, prefix);
+    if (v !== undefined) out[o.name] = v;
+  }
+  return out;
+}
+
+// showErrors puts an ApiError's reason in form's general slot and each field's beside it.
+function showErrors(form, err) {
+  for (const e of form.querySelectorAll(".error-text[data-for]")) e.textContent = "";
+  const general = form.querySelector(".error-text.general");
+  if (general) general.textContent = playerWords(err.message);
+  for (const f of err.fields || []) {
+    const slot = form.querySelector(`.error-text[data-for="${CSS.escape(f.field)}"]`);
+    if (slot) slot.textContent = f.reason;
+  }
+}
+
+// ---- The page: upload and my rules ---------------------------------------------------------------
+
+// houseRulesPage draws #/house-rules with page (the app's page frame) for the signed-in user me;
+// rulesets are the server's (those whose plugin runs house rules are offered).
+export async function houseRulesPage({ page, me, rulesets }) {
+  const usable = (rulesets || []).filter((d) => d.house_rules);
+  const source = h("textarea", { id: "rule-source", name: "source", rows: 14, spellcheck: "false", autocapitalize: "off", autocomplete: "off", "aria-label": "the rule's Lua script", placeholder: 'name = "my-rule"\ndescription = "What it changes, in one sentence."\n\nfunction after_action(game, action)\n  ...\nend' });
+  const file = h("input", { type: "file", id: "rule-file", accept: ".lua,text/plain,text/x-lua" });
+  file.addEventListener("change", async () => {
+    const f = file.files && file.files[0];
+    if (!f) return;
+    source.value = await f.text();
+    result.replaceChildren(h("p", { class: "help", "data-loaded": f.name }, `Loaded ${f.name} (${source.value.length} bytes): check it or upload it.`));
+  });
+  const boxes = h("div", { class: "row", role: "group", "aria-label": "rulesets" }, usable.map((d) => h("label", { class: "field row rule-ruleset" }, h("input", { type: "checkbox", name: "ruleset", value: d.id, "data-ruleset": d.id, checked: usable.length === 1 || undefined }), h("span", {}, d.name))));
+  const result = h("div", { id: "rule-result", "aria-live": "polite" });
+  const mine = h("div", { id: "my-rules" }, h("p", { class: "help" }, "Loading…"));
+  let myRules = [];
+  const form = h("form", { class: "panel", id: "rule-upload" }, h("h2", {}, "Check and upload a rule"),
+    h("label", { class: "field" }, h("span", {}, "Script"), source),
+    h("label", { class: "field" }, h("span", {}, "…or a file"), file),
+    h("div", { class: "field" }, h("span", {}, "For"), boxes, h("span", { class: "error-text", "data-for": "rulesets" })),
+    h("p", { class: "error-text general", role: "alert" }),
+    h("div", { class: "row" }, h("button", { class: "btn", type: "button", id: "rule-check" }, "Check"), h("button", { class: "btn primary", type: "submit", id: "rule-send" }, "Upload")),
+    result);
+  const body = () => ({ source: source.value, rulesets: [...boxes.querySelectorAll("input:checked")].map((b) => b.value) });
+  const busy = (on) => { for (const b of form.querySelectorAll("button")) b.disabled = on; };
+  const run = async (what) => {
+    busy(true);
+    form.querySelector(".error-text.general").textContent = "";
+    result.replaceChildren(h("p", { class: "help", "data-running": what }, what === "check" ? "Checking: the script runs in the variant's plugin, then a few bot games…" : "Uploading: checking it first…"));
+    try {
+      if (what === "check") {
+        const res = await api("POST", "/api/house-rules/check", body());
+        result.replaceChildren(passed(res.declared, res.dry_run, null));
+      } else {
+        const name = declaredName(source.value);
+        const again = myRules.some((r) => r.name === name);
+        const req = body();
+        if (again && !req.rulesets.length) delete req.rulesets;
+        const res = await api("POST", again ? `/api/house-rules/${encodeURIComponent(name)}/versions` : "/api/house-rules", req);
+        result.replaceChildren(passed(null, res.dry_run, res));
+        await loadMine();
+      }
+    } catch (err) {
+      result.replaceChildren(problemBox(err, source.value));
+      if ((err.fields || []).length) showErrors(form, err);
+    } finally {
+      busy(false);
+    }
+  };
+  form.querySelector("#rule-check").addEventListener("click", () => run("check"));
+  form.addEventListener("submit", (ev) => { ev.preventDefault(); run("upload"); });
+
+  const loadMine = async () => {
+    try {
+      myRules = (await api("GET", "/api/house-rules?mine=true")).house_rules || [];
+      mine.replaceChildren(...(myRules.length ? myRules.map((r) => ruleCard(r, rulesets, () => newVersion(r))) : [h("p", { class: "help" }, "None yet: upload one above.")]));
+    } catch (err) {
+      mine.replaceChildren(h("p", { class: "error-text" }, err.message));
+    }
+  };
+  // newVersion puts the newest version's source of rule r in the editor, its games ticked: edit
+  // it and Upload makes the next version.
+  const newVersion = async (r) => {
+    try {
+      const full = (await api("GET", `/api/house-rules/${encodeURIComponent(r.name)}`)).house_rule;
+      const newest = (full.versions || []).reduce((a, v) => (!a || v.number > a.number ? v : a), null);
+      source.value = newest ? newest.source : "";
+      for (const b of boxes.querySelectorAll("input")) b.checked = (full.rulesets || []).includes(b.value);
+      result.replaceChildren(h("p", { class: "help", "data-editing": r.name }, `Editing ${r.name} from version ${newest ? newest.number : "?"}: Upload makes the next version.`));
+      form.scrollIntoView({ block: "start" });
+    } catch (err) {
+      result.replaceChildren(problemBox(err, ""));
+    }
+  };
+  const guest = me && me.guest;
+  page(h("div", { class: "rules-page" },
+    h("div", { class: "row" }, h("h1", { class: "grow" }, "House rules"), h("a", { class: "btn ghost small", href: "#/" }, "Back to the lobby")),
+    h("p", { class: "help" }, "A house rule is a short Lua script that changes a game's rules. Check it here (it runs in the game's plugin, then in a few bot games), upload it, and use it in rooms you host at once; others can once an admin approves it."),
+    guest ? h("div", { class: "banner info notice", id: "rules-guest" }, "Guests cannot upload house rules: register an account (log out, then Register).") : "",
+    usable.length ? "" : h("p", { class: "error-text" }, "No game on this server runs house rules."),
+    guest ? "" : form,
+    h("section", { class: "panel", style: "margin-top:1.2em" }, h("h2", {}, "My rules"), mine)));
+  if (!guest) await loadMine();
+}
+
+// passed says a script checked (declared: what it declares) or was uploaded (up: the answer),
+// with one line per dry-run game.
+function passed(declared, games, up) {
+  const d = declared || (up && up.version) || {};
+  const name = declared ? declared.name : up.house_rule.name;
+  const head = up
+    ? h("p", { class: "ok-text", "data-uploaded": `${name} v${up.version.number}` }, `\u2713 Uploaded ${name} version ${up.version.number}: ${STATUS[up.version.status]?.[0] || up.version.status}. You can use it in rooms you host now; others once an admin approves it.`)
+    : h("p", { class: "ok-text", "data-checked": name }, `\u2713 ${name} checks out.`);
+  const parts = [];
+  if (d.description) parts.push(h("p", {}, d.description));
+  if ((d.options || []).length) parts.push(h("p", { class: "help" }, "Options: ", optionWords(d.options, {})));
+  if ((d.actions || []).length) parts.push(h("p", { class: "help" }, "Actions: ", d.actions.map((a) => `${a.label} (${a.name}${a.blocking ? ", blocking" : ""})`).join(", ")));
+  if ((d.hooks || []).length) parts.push(h("p", { class: "help" }, "Hooks: ", d.hooks.join(", ")));
+  const list = h("ol", { class: "dry-run" }, (games || []).map((g) => h("li", {}, `${g.ruleset}, ${g.seats} seats, bots of level ${g.bot_level}: ${g.actions} actions, ${g.ended ? "played to its end" : "stopped unfinished (the dry run's limit)"}`)));
+  return h("div", { class: "rule-ok" }, head, ...parts, (games || []).length ? [h("p", { class: "help" }, "Dry run:"), list] : "");
+}
+
+// problemBox shows why a check or an upload failed: the line (with the script's lines around it),
+// the hook, the dry-run game, the message and the hint.
+function problemBox(err, source) {
+  const p = err.problem;
+  if (!p) return h("div", { class: "rule-problem", role: "alert" }, h("p", { class: "message" }, playerWords(err.message)));
+  const where = [p.line ? h("b", { "data-line": p.line }, `Line ${p.line}`) : h("b", {}, "The script"), p.hook ? ` \u00b7 in ${p.hook}` : ""];
+  const box = h("div", { class: "rule-problem", role: "alert", "data-line": p.line || 0 },
+    h("p", { class: "where" }, ...where), h("p", { class: "message" }, p.message),
+    p.hint ? h("p", { class: "hint" }, h("b", {}, "Hint: "), p.hint) : "",
+    p.where ? h("p", { class: "help" }, `During the ${p.where}.`) : "");
+  if (p.line) {
+    const lines = source.split("\n");
+    const from = Math.max(1, p.line - 2), to = Math.min(lines.length, p.line + 2);
+    const pre = h("pre", { class: "excerpt" });
+    for (let n = from; n <= to; n++) pre.append(h("span", { class: n === p.line ? "bad-line" : "" }, `${String(n).padStart(3)} ${n === p.line ? "\u25b6" : " "} ${lines[n - 1]}\n`));
+    box.append(pre);
+  }
+  return box;
+}
+
+// ruleCard is one of my rules: its versions with their review and the reviewer's reason, and a
+// button that loads it into the editor for a new version (edit).
+function ruleCard(r, rulesets, edit) {
+  const names = (r.rulesets || []).map((id) => (rulesets || []).find((d) => d.id === id)?.name || id).join(", ");
+  const versions = [...(r.versions || [])].sort((a, b) => b.number - a.number);
+  return h("article", { class: "rule-card", "data-rule": r.name },
+    h("div", { class: "row" }, h("b", { class: "grow" }, r.name), h("span", { class: "help" }, `for ${names}`),
+      h("button", { class: "btn ghost small", type: "button", "data-new-version": r.name, onclick: edit }, "New version")),
+    h("p", {}, r.description),
+    h("ul", { class: "versions" }, versions.map((v) => h("li", { "data-version": v.number, "data-status": v.status },
+      h("div", { class: "row" }, h("b", {}, `v${v.number}`), statusChip(v.status), h("span", { class: "help" }, new Date(v.status_at || v.created_at).toLocaleString())),
+      v.status_reason ? h("p", { class: "reason" }, `Reviewer: \u201c${v.status_reason}\u201d`) : "",
+      (v.options || []).length ? h("p", { class: "help" }, "Options: ", optionWords(v.options, {})) : ""))));
+}
+
+// ---- The room form -----------------------------------------------------------------------------
+
+// ruleChooser is the room form's "House rules": each rule this user may use in a room of the
+// ruleset, a box to take it and, once taken, its options as a form. value() lists the rules
+// taken as POST /api/rooms wants them ({name, options}); errors of those fields land beside them.
+export function ruleChooser(ruleset, me) {
+  const list = h("div", { class: "rule-choices" }, h("p", { class: "help" }, "Loading house rules…"));
+  const box = h("fieldset", { class: "house-rules-choice", id: "room-house-rules" }, h("legend", {}, "House rules"), list, h("span", { class: "error-text", "data-for": "house_rules" }));
+  let rules = [];
+  api("GET", `/api/house-rules?ruleset=${encodeURIComponent(ruleset)}`).then((res) => {
+    rules = (res.house_rules || []).filter((r) => usableVersion(r, me));
+    if (!rules.length) return list.replaceChildren(h("p", { class: "help" }, "None for this game yet. ", h("a", { href: "#/house-rules" }, "Write one"), "."));
+    list.replaceChildren(...rules.map((r, i) => ruleOption(r, usableVersion(r, me), i)));
+  }).catch((err) => list.replaceChildren(h("p", { class: "error-text" }, err.message)));
+  return {
+    el: box,
+    value(form) {
+      const taken = rules.filter((r) => form.querySelector(`input[data-house-rule="${CSS.escape(r.name)}"]`)?.checked);
+      // The server names a problem with the k-th rule sent house_rules[k]: its slot says so.
+      for (const el of list.querySelectorAll(".rule-choice")) el.querySelector(".error-text").dataset.for = `house_rules[${taken.findIndex((r) => r.name === el.dataset.rule)}]`;
+      return taken.map((r) => ({ name: r.name, options: ruleOptions(form, usableVersion(r, me).options, `house_rules.${r.name}.options.`) }));
+    },
+  };
+}
+
+// ruleOption is one rule of a chooser: the box, its description and review, its options (shown
+// once taken), with values (current options) when given.
+function ruleOption(r, v, i, values, taken) {
+  const fields = h("div", { class: "rule-options" + (taken ? "" : " hidden") }, (v.options || []).map((o) => optionField(o, `house_rules.${r.name}.options.`, values ? values[o.name] : undefined)));
+  const check = h("input", { type: "checkbox", "data-house-rule": r.name, checked: taken || undefined });
+  check.addEventListener("change", () => fields.classList.toggle("hidden", !check.checked));
+  return h("div", { class: "rule-choice", "data-rule": r.name },
+    h("label", { class: "field row" }, check, h("span", {}, `${r.name} v${v.number}`), v.status !== "approved" ? statusChip(v.status) : "",
+      h("span", { class: "help" }, r.description), h("span", { class: "error-text", "data-for": `house_rules[${i}]` })),
+    fields);
+}
+
+// ---- The room: the rules in force, the host's controls ----------------------------------------
+
+// roomRules is the room panel's "House rules" section for room ({code, info, you, me, takesRules:
+// whether the ruleset's plugin runs house rules}), or "" when the room has none and its user is
+// not a host who could add one. Every member
+// sees the rules in force with their descriptions and option values; the host, between games,
+// may set a rule's options, remove it, or add another.
+export function roomRules(room) {
+  const info = room.info || {};
+  const you = room.you || {};
+  const rules = info.house_rules || [];
+  const between = !info.game || info.game.status !== "live";
+  const host = !!you.host && between;
+  if (!rules.length && (!host || !room.takesRules)) return "";
+  const playing = (info.game && info.game.status === "live" && info.game.house_rules) || null;
+  const items = rules.map((r) => h("li", { "data-rule": r.name, "data-usable": String(r.usable) },
+    h("div", { class: "row" }, h("b", { class: "grow" }, `${r.name} v${r.version}`), r.status !== "approved" ? statusChip(r.status) : "",
+      host && (r.schema || []).length ? h("button", { class: "btn ghost small", type: "button", "data-rule-edit": r.name, title: `Options of ${r.name}`, onclick: () => ruleDialog(room, r.name) }, "Options") : "",
+      host ? h("button", { class: "btn ghost small", type: "button", "data-rule-remove": r.name, title: `Remove ${r.name}`, onclick: () => removeRule(room, r.name) }, "Remove") : ""),
+    h("p", { class: "help rule-description" }, r.description),
+    (r.schema || []).length ? h("p", { class: "help rule-settings" }, optionWords(r.schema, r.options)) : "",
+    r.usable ? "" : h("p", { class: "error-text" }, "No longer usable (an admin took it back): the next deal is refused until it is removed.")));
+  return h("section", { class: "room-rules", id: "room-rules" }, h("h3", {}, "House rules"),
+    rules.length ? h("ul", {}, items) : h("p", { class: "help" }, "None: the game's own rules."),
+    playing && playing.length ? h("p", { class: "help" }, `This game: ${playing.join(", ")}`) : "",
+    host ? h("button", { class: "btn small", type: "button", id: "add-house-rule", onclick: () => ruleDialog(room, null) }, "Add a house rule") : "",
+    h("p", { class: "error-text rules-error" }));
+}
+
+async function removeRule(room, name) {
+  try {
+    await api("DELETE", `/api/rooms/${room.code}/house-rules/${encodeURIComponent(name)}`);
+  } catch (err) {
+    const e = document.querySelector("#room-rules .rules-error");
+    if (e) e.textContent = playerWords(err.message);
+  }
+}
+
+// ruleDialog lets the host enable a rule (name null: any the host may use that the room has not)
+// or set the options of one the room has, in a dialog; the room's next update redraws the panel.
+async function ruleDialog(room, name) {
+  const info = room.info || {};
+  const enabled = info.house_rules || [];
+  const dlg = h("dialog", { "aria-label": name ? `Options of ${name}` : "Add a house rule", id: "rule-dialog" });
+  const form = h("form", { method: "dialog" }, h("h2", {}, name ? `${name}: options` : "Add a house rule"), h("div", { class: "rule-choices" }, h("p", { class: "help" }, "Loading…")),
+    h("p", { class: "error-text general", role: "alert" }),
+    h("div", { class: "row", style: "justify-content:flex-end" }, h("button", { class: "btn ghost", type: "button", onclick: () => dlg.close() }, "Cancel"), h("button", { class: "btn primary", type: "submit", id: "rule-enable" }, name ? "Save" : "Add")));
+  dlg.append(form);
+  dlg.addEventListener("close", () => dlg.remove());
+  document.body.append(dlg);
+  dlg.showModal();
+  let rules = [];
+  try {
+    rules = ((await api("GET", `/api/house-rules?ruleset=${encodeURIComponent(info.ruleset)}`)).house_rules || []).filter((r) => usableVersion(r, room.me));
+  } catch (err) {
+    form.querySelector(".error-text.general").textContent = err.message;
+  }
+  const list = form.querySelector(".rule-choices");
+  if (name) {
+    const cur = enabled.find((r) => r.name === name);
+    const r = rules.find((x) => x.name === name) || { name, description: cur.description, versions: [] };
+    const v = { number: cur.version, status: cur.status, options: cur.schema || [] };
+    list.replaceChildren(ruleOption(r, v, 0, cur.options, true));
+    list.querySelector("input[data-house-rule]").disabled = true;
+  } else {
+    const left = rules.filter((r) => !enabled.some((e) => e.name === r.name));
+    list.replaceChildren(...(left.length ? left.map((r, i) => ruleOption(r, usableVersion(r, room.me), i)) : [h("p", { class: "help" }, "No other rule for this game. ", h("a", { href: "#/house-rules" }, "Write one"), ".")]));
+  }
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const picked = name ? [name] : [...form.querySelectorAll("input[data-house-rule]:checked")].map((b) => b.dataset.houseRule);
+    if (!picked.length) { form.querySelector(".error-text.general").textContent = "Pick a rule first."; return; }
+    try {
+      for (const n of picked) {
+        const cur = enabled.find((r) => r.name === n);
+        const schema = cur ? cur.schema : usableVersion(rules.find((r) => r.name === n), room.me).options;
+        await api("POST", `/api/rooms/${room.code}/house-rules`, { name: n, version: cur ? cur.version : 0, options: ruleOptions(form, schema, `house_rules.${n}.options.`) });
+      }
+      dlg.close();
+    } catch (err) {
+      showErrors(form, err);
+    }
+  });
+}
