@@ -263,6 +263,19 @@ func TestNamespaced(t *testing.T) {
 			t.Errorf("namespace b heard %q in all", got)
 		}
 	})
+	// A namespaced bus says whether its own connection is up (a node's /healthz asks).
+	lb := cluster.NewLocalBus()
+	nb, err := cluster.Namespaced(lb, "up")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cluster.Connected(nb) {
+		t.Error("a namespaced open bus says it is not connected")
+	}
+	lb.Close()
+	if cluster.Connected(nb) {
+		t.Error("a namespaced closed bus says it is connected")
+	}
 	for _, bad := range []string{"", "a.b", "a*", ">", "a b"} {
 		if _, err := cluster.Namespaced(cluster.NewLocalBus(), bad); err == nil {
 			t.Errorf("namespace %q accepted", bad)

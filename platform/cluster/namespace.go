@@ -39,3 +39,6 @@ func (n *namespaced) Request(ctx context.Context, subject string, data []byte) (
 }
 
 func (n *namespaced) Close() error { return n.b.Close() }
+
+// Connected is the bus's own (Connected reports whether a bus reaches its broker).
+func (n *namespaced) Connected() bool { return Connected(n.b) }

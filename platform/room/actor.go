@@ -14,6 +14,7 @@ func (r *Room) run() {
 		select {
 		case f := <-r.inbox:
 			f()
+			r.flushClients()
 		case <-r.quit:
 			// Finish what is already queued (in-flight actions), then say goodbye.
 			for {
@@ -32,6 +33,14 @@ func (r *Room) run() {
 			}
 			return
 		}
+	}
+}
+
+// flushClients has every connection's sink write what the actor queued for it: one write per
+// connection for all that one thing (an action, a join) sent it.
+func (r *Room) flushClients() {
+	for c := range r.clients {
+		c.flush()
 	}
 }
 

@@ -1,10 +1,18 @@
 package room
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // Client is one connection (a browser's WebSocket) attached to a room. The room pushes encoded
 // messages into its bounded outbox without ever waiting: a client too slow to keep up is dropped
 // (Gone closes) and reconnects to a fresh full view, so a slow client never stalls a room.
+//
+// The outbox is a channel of messages (Out) that the connection's writer reads, or, for a client
+// made with NewSinkClient, a Sink that takes the messages' bytes as they are queued and writes them
+// when the room's actor has done what it was doing (everything one action sends a connection goes
+// out in one write, with no goroutine woken when the socket takes it at once).
 type Client struct {
 	// UserID is the connection's account.
 	UserID int64
@@ -18,6 +26,8 @@ type Client struct {
 	// Owned by the room's actor.
 	held   []heldView
 	out    chan Message
+	sink   Sink
+	dirty  atomic.Bool // the sink holds messages not flushed yet
 	gone   chan struct{}
 	once   sync.Once
 	mu     sync.Mutex
@@ -38,6 +48,23 @@ func NewClient(userID int64, queue int) *Client {
 		queue = 64
 	}
 	return &Client{UserID: userID, out: make(chan Message, queue), gone: make(chan struct{})}
+}
+
+// A Sink takes a connection's messages in place of the outbox channel (NewSinkClient). Its methods
+// never wait for the connection, and may be called from several goroutines.
+type Sink interface {
+	// Queue copies the message b to the bytes waiting for the connection. It reports false when
+	// too many messages already wait unwritten: the client is then dropped as too slow.
+	Queue(b []byte) bool
+	// Flush starts writing what waits: at once when the socket takes it, else by the connection's
+	// writer, without waiting for either.
+	Flush()
+}
+
+// NewSinkClient returns a client of user whose messages go to sink (bounded by the sink) instead
+// of an outbox channel: Out is nil.
+func NewSinkClient(userID int64, sink Sink) *Client {
+	return &Client{UserID: userID, sink: sink, gone: make(chan struct{})}
 }
 
 // Message is one encoded JSON message in an outbox. Its writer calls Done once it is written.
@@ -92,32 +119,53 @@ func (c *Client) push(b []byte) bool { return c.pushMessage(Message{b: b}) }
 
 // pushOwn queues a message built in a buffer of messageBufs for this client alone (the buffer goes
 // back to the pool once written, or now if the client is gone).
-func (c *Client) pushOwn(buf *[]byte) bool {
-	m := Message{b: *buf, buf: buf}
-	if !c.pushMessage(m) {
-		m.Done()
-		return false
-	}
-	return true
-}
+func (c *Client) pushOwn(buf *[]byte) bool { return c.pushMessage(Message{b: *buf, buf: buf}) }
 
+// pushMessage queues m, or gives its buffer back when it cannot (m is not to be used after). A
+// sink's message waits for flush.
 func (c *Client) pushMessage(m Message) bool {
 	select {
 	case <-c.gone:
+		m.Done()
 		return false
 	default:
+	}
+	if c.sink != nil {
+		ok := c.sink.Queue(m.b)
+		m.Done()
+		if !ok {
+			c.drop(CloseTooSlow, "too slow: reconnect for a fresh view")
+			return false
+		}
+		c.dirty.Store(true)
+		return true
 	}
 	select {
 	case c.out <- m:
 		return true
 	default:
+		m.Done()
 		c.drop(CloseTooSlow, "too slow: reconnect for a fresh view")
 		return false
 	}
 }
 
-// Send queues an encoded message for the client without waiting (false: dropped as too slow).
-func (c *Client) Send(b []byte) bool { return c.push(b) }
+// flush has the sink write what was queued since the last flush. The room's actor flushes its
+// clients after each thing it does, so that a connection's messages of one action go together.
+func (c *Client) flush() {
+	if c.sink != nil && c.dirty.Swap(false) {
+		c.sink.Flush()
+	}
+}
+
+// Send queues an encoded message for the client without waiting (false: dropped as too slow),
+// and, for a sink's client, flushes it: Send is for the connection's own goroutines, not the
+// room's actor.
+func (c *Client) Send(b []byte) bool {
+	ok := c.push(b)
+	c.flush()
+	return ok
+}
 
 // ErrorMessage encodes an error message of the protocol answering message id.
 func ErrorMessage(id, code, reason string) []byte { return errorMsg(id, code, reason) }

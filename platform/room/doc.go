@@ -17,7 +17,8 @@
 //     rejoin.go: taking a dropped guest's seat back by name; members.go: membership deltas;
 //     kickban.go: who a kick keeps out, for a cooldown or banned from the room (stored bans).
 //   - connections.go (roomConns): attaching and detaching connections, and what is sent to them
-//     (the room, the views, goodbyes); client.go: one connection's bounded outbox.
+//     (the room, the views, goodbyes); client.go: one connection's bounded outbox (a channel, or
+//     a Sink the actor flushes after each thing it does).
 //   - timers.go (roomTimers): deadlines, bots and turn clocks, grace periods, pause and abandon.
 //   - chat.go, dispatch.go (a WebSocket message to its operation), admin.go (the admin's view).
 //   - rulesets.go: the engines rooms play, replaced whole when a rescan of the plugin folder adds

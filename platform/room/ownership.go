@@ -133,10 +133,11 @@ func (m *Manager) adoptOrphans(ctx context.Context) {
 		return
 	}
 	for i := range rooms {
+		code := rooms[i].Code // read before load: the room's actor owns rooms[i] from then on
 		if _, err := m.load(ctx, &rooms[i]); err != nil && !isElsewhere(err) && !errors.Is(err, ErrClosed) {
-			m.cfg.Logger.Warn("taking a room without an owner", "room", rooms[i].Code, "err", err)
+			m.cfg.Logger.Warn("taking a room without an owner", "room", code, "err", err)
 		} else if err == nil {
-			m.cfg.Logger.Info("took over a room without an owner", "room", rooms[i].Code)
+			m.cfg.Logger.Info("took over a room without an owner", "room", code)
 		}
 	}
 }

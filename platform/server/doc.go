@@ -4,6 +4,8 @@
 //
 // Start reading at [New] and routes() in server.go. Handlers are thin: they decode the request,
 // call the room layer (platform/room) or the store (platform/store), and map errors to HTTP codes
-// in one place (httpError). ws.go bridges one WebSocket to a room.Client. houserules.go serves the
+// in one place (httpError). ws.go bridges one WebSocket to a room.Client; wswrite.go writes its
+// messages (from the room's actor when the socket takes them at once, else from the
+// connection's writer goroutine). houserules.go serves the
 // house-rule API: uploads, versions, listings, and enabling rules in a room.
 package server

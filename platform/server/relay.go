@@ -78,7 +78,10 @@ func (s *Server) relay(c echo.Context, u *store.User, protocol int, el *room.Els
 		return err
 	}
 	connID := newConnID()
-	client := room.NewClient(u.ID, s.cfg.QueueSize)
+	// The owner's frames may come before the socket is accepted: they wait in the writer until
+	// it has the socket.
+	w := newWSWriter(s.cfg.QueueSize)
+	client := room.NewSinkClient(u.ID, w)
 	client.Protocol = protocol
 	var heard atomic.Int64
 	heard.Store(time.Now().UnixNano())
@@ -91,7 +94,7 @@ func (s *Server) relay(c echo.Context, u *store.User, protocol int, el *room.Els
 		}
 		switch m.Data[0] {
 		case frameData:
-			client.Send(append([]byte(nil), m.Data[1:]...))
+			client.Send(m.Data[1:]) // the client copies what it queues
 		case frameClose:
 			var rc relayClose
 			if json.Unmarshal(m.Data[1:], &rc) != nil || rc.Code == 0 {
@@ -122,7 +125,7 @@ func (s *Server) relay(c echo.Context, u *store.User, protocol int, el *room.Els
 	in := nodeSubject(owner, "in", connID)
 	defer func() { _ = s.cfg.Bus.Publish(in, []byte{frameDetach}) }()
 
-	conn, cw, release := s.accept(c, el.Code)
+	conn, release := s.accept(c, el.Code, w)
 	if conn == nil {
 		return nil
 	}
@@ -136,7 +139,7 @@ func (s *Server) relay(c echo.Context, u *store.User, protocol int, el *room.Els
 	writerDone := make(chan struct{})
 	go func() {
 		defer close(writerDone)
-		s.writeLoop(ctx, conn, cw.conn, client)
+		s.writeLoop(ctx, conn, w, client)
 	}()
 	go func() {
 		t := time.NewTicker(relayBeat)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -47,7 +46,8 @@ func (s *Server) websocket(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	conn, cw, release := s.accept(c, info.Code)
+	w := newWSWriter(s.cfg.QueueSize)
+	conn, release := s.accept(c, info.Code, w)
 	if conn == nil {
 		return nil
 	}
@@ -55,7 +55,7 @@ func (s *Server) websocket(c echo.Context) error {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	client := room.NewClient(u.ID, s.cfg.QueueSize)
+	client := room.NewSinkClient(u.ID, w)
 	client.Protocol = protocol
 	actx, acancel := context.WithTimeout(ctx, 10*time.Second)
 	err = r.Attach(actx, u, client, chat)
@@ -70,7 +70,7 @@ func (s *Server) websocket(c echo.Context) error {
 	writerDone := make(chan struct{})
 	go func() {
 		defer close(writerDone)
-		s.writeLoop(ctx, conn, cw.conn, client)
+		s.writeLoop(ctx, conn, w, client)
 	}()
 
 	for {
@@ -152,118 +152,52 @@ func protocolAsked(v string) (int, error) {
 }
 
 // accept upgrades the request to a WebSocket kept in s.conns (closed at shutdown) until release
-// is called; nil when the upgrade was refused (Accept has written the refusal: a bad Origin, not
+// is called, its writes going through w; nil when the upgrade was refused (Accept has written the refusal: a bad Origin, not
 // a WebSocket request). Messages up to 64×MaxMessage are read and answered with an error when
 // over MaxMessage; beyond that the library closes the connection (1009).
-func (s *Server) accept(c echo.Context, code string) (conn *websocket.Conn, cw *corkingWriter, release func()) {
-	cw = &corkingWriter{ResponseWriter: c.Response()}
+func (s *Server) accept(c echo.Context, code string, w *wsWriter) (conn *websocket.Conn, release func()) {
+	cw := &hijackingWriter{ResponseWriter: c.Response(), conn: w}
 	conn, err := websocket.Accept(cw, c.Request(), &websocket.AcceptOptions{OriginPatterns: s.cfg.OriginPatterns})
 	if err != nil {
 		s.log.Info("websocket refused", "room", code, "err", err)
-		return nil, nil, nil
+		return nil, nil
 	}
 	conn.SetReadLimit(int64(s.cfg.MaxMessage) * 64)
 	s.mu.Lock()
 	s.conns[conn] = struct{}{}
 	s.mu.Unlock()
-	return conn, cw, func() {
+	return conn, func() {
 		s.mu.Lock()
 		delete(s.conns, conn)
 		s.mu.Unlock()
 	}
 }
 
-// writeTimeout is how long one message may take to write before the connection is closed.
+// writeTimeout is how long one write to a socket that does not take the bytes at once may take
+// before the connection is closed.
 const writeTimeout = 10 * time.Second
 
-// corkBatch bounds the messages the write loop sends in one write.
-const corkBatch = 32
-
-// writeLoop writes the client's outbox until the room drops the client or the connection ends,
-// then closes the connection with the room's reason. Messages queued together go out in one
-// write (cc corks the connection; nil writes each alone). Writes carry no context deadline of
-// their own (a timer per message was a tenth of the server's CPU under load): a watchdog closes
-// the connection when one write has been stuck for writeTimeout.
-func (s *Server) writeLoop(ctx context.Context, conn *websocket.Conn, cc *corkedConn, client *room.Client) {
-	var since atomic.Int64 // when the write in progress began (Unix ns); 0 between writes
-	stopWatch := make(chan struct{})
-	defer close(stopWatch)
-	go func() {
-		tick := time.NewTicker(writeTimeout / 4)
-		defer tick.Stop()
-		for {
-			select {
-			case <-stopWatch:
-				return
-			case now := <-tick.C:
-				if t := since.Load(); t != 0 && now.Sub(time.Unix(0, t)) > writeTimeout {
-					_ = conn.CloseNow()
-					return
-				}
-			}
-		}
-	}()
-	write := func(b []byte) bool {
-		since.Store(time.Now().UnixNano())
-		err := conn.Write(context.Background(), websocket.MessageText, b)
-		since.Store(0)
-		return err == nil
-	}
-	out := client.Out()
-	// send writes m and, corked, up to corkBatch-1 more messages already queued behind it.
-	send := func(m room.Message) bool {
-		if cc == nil || len(out) == 0 {
-			ok := write(m.Bytes())
-			m.Done()
-			return ok
-		}
-		since.Store(time.Now().UnixNano())
-		defer since.Store(0)
-		cc.cork()
-		err := conn.Write(context.Background(), websocket.MessageText, m.Bytes())
-		m.Done()
-	batch:
-		for n := 1; err == nil && n < corkBatch; n++ {
-			select {
-			case m := <-out:
-				err = conn.Write(context.Background(), websocket.MessageText, m.Bytes())
-				m.Done()
-			default:
-				break batch
-			}
-		}
-		if uerr := cc.uncork(); err == nil {
-			err = uerr
-		}
-		return err == nil
-	}
+// writeLoop writes what the socket did not take at once (wswrite.go) until the room drops the
+// client or the connection ends, then closes the connection with the room's reason. It sleeps
+// while the room's own writes go through.
+func (s *Server) writeLoop(ctx context.Context, conn *websocket.Conn, w *wsWriter, client *room.Client) {
 	for {
 		select {
-		case m := <-out:
-			if !send(m) {
+		case <-w.wake:
+			if !w.drain() {
 				_ = conn.CloseNow()
 				return
 			}
 		case <-client.Gone():
-			// Flush what the room queued before dropping us (a "bye"), then close with its reason.
-			for {
-				select {
-				case m := <-client.Out():
-					ok := write(m.Bytes())
-					m.Done()
-					if ok {
-						continue
-					}
-				default:
-				}
-				break
+			// Write what the room queued before dropping us (a "bye"), then close with its reason.
+			if w.drain() {
+				code, reason := client.Reason()
+				_ = conn.Close(websocket.StatusCode(code), truncate(reason, 120))
+			} else {
+				_ = conn.CloseNow()
 			}
-			code, reason := client.Reason()
-			since.Store(time.Now().UnixNano())
-			_ = conn.Close(websocket.StatusCode(code), truncate(reason, 120))
 			return
 		case <-ctx.Done():
-			since.Store(time.Now().UnixNano())
 			_ = conn.Close(websocket.StatusNormalClosure, "")
 			return
 		}

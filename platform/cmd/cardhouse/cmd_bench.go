@@ -36,6 +36,7 @@ type benchOptions struct {
 	compare    time.Duration
 	json       bool
 	cpuprofile string
+	idle       bench.IdleConfig // --idle-rooms: hold idle connections instead of playing
 }
 
 // newBenchCmd is `cardhouse bench`: the load benchmark of the whole stack (docs/performance.md).
@@ -84,6 +85,10 @@ func newBenchCmd() *cobra.Command {
 	f.BoolVar(&o.inprocess, "inprocess", false, "play the same games on the in-process engines only (no server)")
 	f.DurationVar(&o.compare, "compare", 0, "after the server run, play in-process for this long and print the platform's overhead")
 	f.BoolVar(&o.json, "json", false, "print the result as JSON too")
+	f.IntVar(&o.idle.Rooms, "idle-rooms", 0, "instead of playing, hold this many rooms of idle connections and report the server's memory")
+	f.IntVar(&o.idle.Sockets, "idle-sockets", 4, "with --idle-rooms: connections per room (four players, the rest spectators)")
+	f.DurationVar(&o.idle.Hold, "idle-hold", 10*time.Second, "with --idle-rooms: how long the connections are held before the figures are read")
+	f.BoolVar(&o.idle.Deal, "idle-deal", false, "with --idle-rooms: deal one game in each room first (nobody acts)")
 	return cmd
 }
 
@@ -106,6 +111,9 @@ func runBench(cmd *cobra.Command, cfg bench.Config, o benchOptions) error {
 	}
 	cfg.Bots = benchBots()
 	cfg.Progress = errOut
+	if o.idle.Rooms > 0 {
+		return runIdleBench(ctx, cmd, cfg, o)
+	}
 	if o.cpuprofile != "" {
 		f, err := os.Create(o.cpuprofile)
 		if err != nil {
@@ -159,6 +167,31 @@ func runBench(cmd *cobra.Command, cfg bench.Config, o benchOptions) error {
 	}
 	if o.json {
 		return res.JSON(out)
+	}
+	return nil
+}
+
+// runIdleBench is `cardhouse bench --idle-rooms N`: connections held open, nobody playing.
+func runIdleBench(ctx context.Context, cmd *cobra.Command, cfg bench.Config, o benchOptions) error {
+	ic := o.idle
+	ic.Variant = cfg.Variants[0]
+	ic.Server, ic.ServerPID, ic.DB, ic.KeepSchema, ic.Parallel, ic.Progress = cfg.Server, cfg.ServerPID, cfg.DB, cfg.KeepSchema, cfg.Parallel, cfg.Progress
+	if ic.Server == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("bench: finding this executable to start the server: %w", err)
+		}
+		ic.Exe = exe
+	}
+	res, err := bench.RunIdle(ctx, ic)
+	if err != nil {
+		return err
+	}
+	if err := res.Print(cmd.OutOrStdout()); err != nil {
+		return err
+	}
+	if o.json {
+		return res.JSON(cmd.OutOrStdout())
 	}
 	return nil
 }
