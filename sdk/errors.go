@@ -15,9 +15,13 @@ var ErrRuleset = errors.New("ruleset failure")
 
 // RuleError is a refused action: a player's mistake, with a reason a player can read.
 // Code is a stable machine word ("not_your_turn", "no_match"); Reason is the sentence to show.
+// Detail, when set, is the full story for the people who can act on it (a house rule's author,
+// the room's host and admins: the script's error with its line), which Reason words for players
+// (`house rule "x" failed; the action was not applied`).
 type RuleError struct {
 	Code   string `json:"code"`
 	Reason string `json:"reason"`
+	Detail string `json:"detail,omitempty"`
 	// Fault, when set, says the refusal is a house rule's failure (it raised an error, overran a
 	// limit, broke the card invariant...), not a choice of the rule or of the ruleset: the host
 	// counts it against the rule and may suspend the rule for the game.
@@ -33,7 +37,14 @@ type HouseFault struct {
 	Line    int    `json:"line,omitempty"`
 }
 
-func (e *RuleError) Error() string { return e.Reason }
+// Error is the Detail when there is one, else the Reason: logs and tools get the full story;
+// what a player is shown is Reason.
+func (e *RuleError) Error() string {
+	if e.Detail != "" {
+		return e.Detail
+	}
+	return e.Reason
+}
 
 // Is makes errors.Is(err, ErrIllegal) true for every RuleError.
 func (e *RuleError) Is(target error) bool { return target == ErrIllegal }

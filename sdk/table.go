@@ -35,6 +35,20 @@ func (t Table) Clone() Table {
 	return c
 }
 
+// Cards lists every card of the table's zones, gaps left out: the cards a house rule's change
+// must keep, each exactly once.
+func (t Table) Cards() []Card {
+	var out []Card
+	for _, z := range t.Zones {
+		for _, c := range z {
+			if c != 0 {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
 // TableEditor is an optional extra every built-in ruleset implements: house-rule hooks read the
 // table and hand back an edited one. SetTable returns a new state (the input is not modified) with
 // the table's zones, turn, direction, counters and values, or a refusal naming what it cannot take
@@ -42,4 +56,23 @@ func (t Table) Clone() Table {
 type TableEditor[S any] interface {
 	Table(state S) Table
 	SetTable(state S, t Table) (S, error)
+}
+
+// EndRequest asks a ruleset, on a house rule's behalf, to end the round being played or the whole
+// game (game.end_round(seat) and game.end_game(seat) in Lua).
+type EndRequest struct {
+	// Winner is the seat that wins the round (or the game).
+	Winner int `json:"winner"`
+	// Game ends the whole game, not only the round. A ruleset without rounds ends the game either way.
+	Game bool `json:"game,omitempty"`
+}
+
+// Ender is an optional extra of a TableEditor: it lets house rules end a round or a game. End
+// returns a new state (the input is not modified) in which the round, or with req.Game the game,
+// is over with req.Winner as its winner, reached through the ruleset's own end of round and
+// scoring (so a round that ends the game at its target does), and the events that announce it, as
+// the ruleset's own end would emit them. The engine calls it only while Status.Phase is
+// PhasePlaying; a request it cannot honour (a winner that is no seat) is refused with a RuleError.
+type Ender[S any] interface {
+	End(state S, req EndRequest) (S, []Event, error)
 }

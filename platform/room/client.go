@@ -19,6 +19,8 @@ type Client struct {
 	// Protocol is the protocol version the connection speaks (set before Attach): ProtocolPatches
 	// for patches after a full view, anything else for full views only.
 	Protocol int
+	// admin is true for an admin's connection (set by Attach): it sees what house rules print.
+	admin bool
 	// held are the views the connection holds, one per seat (sdk.Spectator included), as the
 	// room last sent them: a patch goes only to a connection holding the view it patches.
 	// Owned by the room's actor.

@@ -26,6 +26,7 @@ func (r *Room) Attach(ctx context.Context, u *store.User, c *Client, chat []Chat
 			return errf(KindForbidden, "not_member", "you are not a member of room %s; join it first", r.code)
 		}
 		r.noteLook(u)
+		c.admin = u.Role == store.RoleAdmin
 		r.clients[c] = struct{}{}
 		r.cfg.Metrics.Connections.Inc()
 		for _, m := range ms {

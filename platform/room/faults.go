@@ -59,10 +59,10 @@ func (r *Room) fault(a sdk.Action, err error) bool {
 	n := r.faults[f.Rule]
 	suspend := n >= r.cfg.SuspendAfter
 	r.log.Warn("house rule failed", "game", r.game.Number, "rule", f.Rule, "version", f.Version, "hook", f.Hook, "line", f.Line,
-		"seat", a.Seat, "action", a.Type, "bot", r.botActing, "failures", n, "err", re.Reason)
+		"seat", a.Seat, "action", a.Type, "bot", r.botActing, "failures", n, "err", re.Error())
 	rec := &store.HouseRuleFailure{RoomID: r.room.ID, RoomCode: r.code, GameID: r.game.ID, GameNumber: r.game.Number, Seq: r.game.Seq + 1,
 		Rule: f.Rule, Version: f.Version, Hook: f.Hook, Line: f.Line, Seat: a.Seat, Action: a.Type, Bot: r.botActing,
-		Message: re.Reason, Suspended: suspend, CreatedAt: r.now().UTC()}
+		Message: re.Error(), Suspended: suspend, CreatedAt: r.now().UTC()}
 	if err := r.cfg.Store.AddHouseRuleFailure(ctx, rec); err != nil {
 		r.cfg.Metrics.Errors.WithLabelValues("store").Inc()
 		r.log.Error("storing a house rule's failure", "rule", f.Rule, "err", err)

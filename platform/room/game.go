@@ -188,6 +188,7 @@ func (r *Room) apply(a sdk.Action) error {
 		r.log.Error("reading views after an action", "err", err)
 	}
 	r.broadcastViewsFrom(base)
+	r.forwardHouseLog(step.House)
 	// The views carry the turn and the action count; the room message goes out only when what it
 	// shows changes (the game's status or phase), not with every action.
 	if status != store.GameLive || step.Status.Phase != prevPhase {
@@ -333,8 +334,13 @@ func (r *Room) deal(u *store.User) (err error) {
 		_ = r.refresh()
 	}
 	r.log.Info("game dealt", "game", number, "seats", len(seated))
+	r.gameRuleOwners = map[string]int64{}
+	for _, e := range r.houseRules {
+		r.gameRuleOwners[e.Script.Name] = e.Script.OwnerID
+	}
 	r.broadcastRoom()
 	r.broadcastViews()
+	r.forwardHouseLog(step.House)
 	r.updatePause()
 	r.schedule()
 	return nil

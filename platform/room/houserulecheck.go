@@ -14,7 +14,8 @@ import (
 
 // DryRun bounds the bot games CheckHouseRule plays with a script. Zero fields take the defaults.
 type DryRun struct {
-	// Games is the number of bot games per ruleset (default 3); seats and bot levels cycle
+	// Games is the number of bot games per ruleset (default 3), raised to one per seat count the
+	// ruleset allows (a rule that breaks only at 5 seats must not pass); seats and bot levels cycle
 	// through what the ruleset allows.
 	Games int
 	// MaxActions ends a game that has not ended after this many actions without a verdict
@@ -53,6 +54,9 @@ type DryRunGame struct {
 	Actions  int    `json:"actions"`
 	// Ended is true when the game reached its end (false: stopped after DryRun.MaxActions).
 	Ended bool `json:"ended"`
+	// Hooks says how often each of the rule's hooks ran in the game and how often it did
+	// something, so that a rule that never applies shows.
+	Hooks []engine.HookCount `json:"hooks"`
 }
 
 // maxScriptBytes is the largest script accepted, the Lua runner's own limit.
@@ -105,13 +109,13 @@ func (m *Manager) CheckHouseRule(ctx context.Context, source string, rulesets []
 	out := &HouseRuleCheck{Info: *info}
 	for _, id := range rulesets {
 		d, _ := m.desc(id)
-		for g := range dry.Games {
+		for g := range max(dry.Games, d.MaxSeats-d.MinSeats+1) {
 			seats := d.MinSeats + g%(d.MaxSeats-d.MinSeats+1)
 			level := 1
 			if len(d.BotLevels) > 0 {
 				level = d.BotLevels[g%len(d.BotLevels)]
 			}
-			res, err := m.dryGame(ctx, id, rule, seats, level, uint64(g+1), dry.MaxActions)
+			res, err := m.dryGame(ctx, id, rule, *info, seats, level, uint64(g+1), dry.MaxActions)
 			if err != nil {
 				where := fmt.Sprintf("dry run game %d of %s (%d seats, bots of level %d)", g+1, id, seats, level)
 				return nil, m.checkErr(ctx, id, where, err)
@@ -167,13 +171,25 @@ func (m *Manager) startWith(ctx context.Context, ruleset string, seats int, seed
 // dryGame plays one game with bots in every seat through the ruleset's engine (botplay.Play), each
 // call bounded by CallTimeout: the host deals each next round, due deadlines fire in time order.
 // A refusal, a failure, or a game where nobody can act is an error naming the action.
-func (m *Manager) dryGame(ctx context.Context, ruleset string, rule sdk.HouseRule, seats, level int, seed uint64, maxActions int) (DryRunGame, error) {
+func (m *Manager) dryGame(ctx context.Context, ruleset string, rule sdk.HouseRule, info engine.HouseRuleInfo, seats, level int, seed uint64, maxActions int) (DryRunGame, error) {
 	eng := m.engine(ruleset)
+	var tally engine.HookTally
+	tally.Declare(rule.Name, info)
 	play, err := botplay.Play(ctx, eng, botplay.Config{Seats: seats, Seed: seed, HouseRules: []sdk.HouseRule{rule},
 		Bot:         botplay.EngineBot(eng, botplay.Level(level), func(t *botplay.Turn) uint64 { return seed*7919 + uint64(t.N+1)*31 + uint64(t.Index) }),
 		MaxSteps:    maxActions,
-		CallTimeout: m.cfg.CallTimeout})
-	res := DryRunGame{Ruleset: ruleset, Seats: seats, BotLevel: level, Actions: play.Steps, Ended: play.Ended}
+		CallTimeout: m.cfg.CallTimeout,
+		Trace:       true,
+		OnAct: func(_ context.Context, a botplay.Attempt) error {
+			if a.Step != nil {
+				tally.Add(a.Step.House)
+			}
+			return nil
+		}})
+	if play.Start != nil {
+		tally.Add(play.Start.House)
+	}
+	res := DryRunGame{Ruleset: ruleset, Seats: seats, BotLevel: level, Actions: play.Steps, Ended: play.Ended, Hooks: tally.Counts()}
 	var pe *botplay.Error
 	switch {
 	case err == nil || !errors.As(err, &pe):

@@ -68,8 +68,32 @@ func (r *Room) loadHouseRules(ctx context.Context) error {
 			return fmt.Errorf("loading the house rules of room %s game %d: %w", r.code, r.game.Number, err)
 		}
 		r.gameRules = pinNames(pins)
+		r.gameRuleOwners = map[string]int64{}
+		for _, p := range pins {
+			r.gameRuleOwners[p.Script.Name] = p.Script.OwnerID
+		}
 	}
 	return nil
+}
+
+// forwardHouseLog sends what the game's house rules printed in a step (print, game.log) to the
+// connections of each rule's owner and of admins: a rule's author debugs it in a real room, and
+// players never see it (actor only).
+func (r *Room) forwardHouseLog(rep *engine.HouseReport) {
+	if rep == nil || len(rep.Log) == 0 {
+		return
+	}
+	for c := range r.clients {
+		var lines []engine.HouseLine
+		for _, l := range rep.Log {
+			if owner, ok := r.gameRuleOwners[l.Rule]; c.admin || (ok && owner == c.UserID) {
+				lines = append(lines, l)
+			}
+		}
+		if len(lines) > 0 {
+			c.push(encode(Outgoing{Type: MsgHouseLog, HouseLog: lines}))
+		}
+	}
 }
 
 // sdkRule is the house rule an engine runs for an enabled (or pinned) version.

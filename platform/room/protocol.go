@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 )
 
 // ProtocolVersion is the version of the WebSocket messages (docs/protocol.md), the "v" of every
@@ -44,6 +45,9 @@ const (
 	MsgMembers  = "members"
 	MsgBye      = "bye"
 	MsgCheckRes = "check"
+	// MsgHouseLog carries what the game's house rules printed in a step, to each rule's owner and
+	// to admins only.
+	MsgHouseLog = "house_log"
 )
 
 // Incoming is a client message. Type says which; ID is echoed in the answer so the client can
@@ -88,6 +92,8 @@ type Outgoing struct {
 	// who left, since the last room or members message.
 	Members []MemberInfo `json:"members,omitempty"`
 	Gone    []int64      `json:"gone,omitempty"`
+	// house_log: the lines, each naming its rule and hook.
+	HouseLog []engine.HouseLine `json:"house_log,omitempty"`
 	// bye of a kick: Until is when the player may join again (Unix milliseconds) after a
 	// cooldown; Ban is true when the host banned them from the room.
 	Until int64 `json:"until,omitempty"`

@@ -43,6 +43,9 @@ type Room struct {
 	// versions ("name vN"), houserules.go.
 	houseRules []store.EnabledHouseRule
 	gameRules  []string
+	// gameRuleOwners maps the current game's rules to their owners, who see what a rule prints
+	// (forwardHouseLog).
+	gameRuleOwners map[string]int64
 }
 
 // roomGame is the room's current game as the actor holds it (game.go).

@@ -187,8 +187,16 @@ func testHouseRuleEndToEnd(t *testing.T, dialect string, p *plugin.Process) {
 	if diff := cmp.Diff(wantOpts, up.HouseRule.Versions[0].Options); diff != "" {
 		t.Errorf("declared options -want +got:\n%s", diff)
 	}
-	if len(up.DryRun) != houseDryRun.Games || up.DryRun[0].Actions == 0 {
-		t.Errorf("dry run: %+v, want %d games played", up.DryRun, houseDryRun.Games)
+	// Last Card seats 2 to 4: one game per seat count, more than houseDryRun.Games.
+	var seats []int
+	for _, g := range up.DryRun {
+		seats = append(seats, g.Seats)
+	}
+	if diff := cmp.Diff([]int{2, 3, 4}, seats); diff != "" || up.DryRun[0].Actions == 0 {
+		t.Errorf("dry run: %+v, want a game of each seat count (-want +got):\n%s", up.DryRun, diff)
+	}
+	if h := up.DryRun[0].Hooks; len(h) != 1 || h[0].Hook != "on_round_end" || h[0].Calls == 0 {
+		t.Errorf("dry run game 1 hooks: %+v, want on_round_end called", h)
 	}
 	alice.refused("POST", "/api/house-rules", map[string]any{"source": bonus, "rulesets": []string{"lastcard"}}, 409, "name_taken", "new version")
 	alice.refused("POST", "/api/house-rules/winner-bonus/versions", map[string]any{"source": bonus}, 409, "unchanged", "version 1")
@@ -485,4 +493,98 @@ func testHouseRuleHostileUploads(t *testing.T, dialect string, p *plugin.Process
 	// The plugin survived them all: a good rule still uploads.
 	var up houseRuleResp
 	alice.must("POST", "/api/house-rules", map[string]any{"source": exampleRule(t, "winner-bonus.lua"), "rulesets": []string{"lastcard"}}, &up)
+}
+
+// TestUploadDryRunCoversEverySeatCount: the upload's dry run plays every seat count the ruleset
+// allows, however few games it is set to, so a rule that breaks only at 5 seats is refused.
+func TestUploadDryRunCoversEverySeatCount(t *testing.T) {
+	p, d := variantPlugin(t, "hotspot")
+	if d.MaxSeats < 5 {
+		t.Fatalf("hotspot seats at most %d", d.MaxSeats)
+	}
+	five := "name = \"five-breaks\"\ndescription = \"Breaks at five seats.\"\nfunction after_action(game, action)\n" +
+		"  if game.seats >= 5 then error(\"too many seats\") end\nend\n"
+	for _, dialect := range []string{"sqlite", "postgres"} {
+		t.Run(dialect, func(t *testing.T) {
+			e := newHouseEnv(t, dialect, map[string]engine.Engine{"hotspot": p})
+			alice := e.register("Alice")
+			alice.refused("POST", "/api/house-rules", map[string]any{"source": five, "rulesets": []string{"hotspot"}},
+				400, "bad_house_rule", "(5 seats,", `house rule "five-breaks"`, "line 4", "too many seats")
+		})
+	}
+}
+
+// TestHouseRuleLogReachesItsOwner: what a house rule prints in a room's game goes to the
+// connections of the rule's owner and of admins, never to the other players and spectators.
+func TestHouseRuleLogReachesItsOwner(t *testing.T) {
+	p := lastcardPlugin(t)
+	chatty := "name = \"chatty\"\ndescription = \"Says what happens.\"\nfunction on_start(game)\n  print(\"dealt\", game.seats)\nend\n" +
+		"function after_action(game, action)\n  game.log(\"after\", action.type)\nend\n"
+	for _, dialect := range []string{"sqlite", "postgres"} {
+		t.Run(dialect, func(t *testing.T) {
+			e := newHouseEnv(t, dialect, map[string]engine.Engine{"lastcard": p})
+			alice, bob, root := e.register("Alice"), e.register("Bob"), e.register("Root")
+			if err := e.st.SetRole(context.Background(), root.id, store.RoleAdmin); err != nil {
+				t.Fatal(err)
+			}
+			alice.must("POST", "/api/house-rules", map[string]any{"source": chatty, "rulesets": []string{"lastcard"}}, nil)
+			info := alice.createRoom(map[string]any{"ruleset": "lastcard", "mode": "computer", "bots": []int{1}, "options": map[string]any{"target": "single"}})
+			alice.must("POST", "/api/rooms/"+info.Code+"/house-rules", map[string]any{"name": "chatty"}, nil)
+			for _, u := range []*user{bob, root} {
+				u.must("POST", "/api/rooms/"+info.Code+"/join", map[string]any{"spectate": true}, nil)
+			}
+			ca, cb, cr := alice.connect(info.Code), bob.connect(info.Code), root.connect(info.Code)
+			alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
+			logsOf := func(msgs []map[string]json.RawMessage) []engine.HouseLine {
+				var out []engine.HouseLine
+				for _, m := range msgs {
+					if str(m["type"]) == "house_log" {
+						var lines []engine.HouseLine
+						if err := json.Unmarshal(m["house_log"], &lines); err != nil {
+							t.Fatal(err)
+						}
+						out = append(out, lines...)
+					}
+				}
+				return out
+			}
+			logs := func(c *conn) []engine.HouseLine { return logsOf(c.sync()) }
+			want := []engine.HouseLine{{Rule: "chatty", Hook: "on_start", Text: "dealt\t2"}}
+			if diff := cmp.Diff(want, logs(ca)); diff != "" {
+				t.Errorf("the owner's log after the deal (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(want, logs(cr)); diff != "" {
+				t.Errorf("the admin's log after the deal (-want +got):\n%s", diff)
+			}
+			if got := logs(cb); len(got) != 0 {
+				t.Errorf("a spectator who owns nothing got the rule's log: %+v", got)
+			}
+			v := ca.latestView()
+			if v == nil {
+				t.Fatal("no view after the deal")
+			}
+			a := chooseWithColour(*v)
+			if a == nil {
+				t.Fatalf("nothing for seat 0 to do: %+v", v.Actions)
+			}
+			// The log comes after the action's views, before or after its accepted: read up to
+			// the accepted, then everything queued.
+			ca.send(map[string]any{"type": "act", "action": a})
+			var msgs []map[string]json.RawMessage
+			for {
+				m := ca.next()
+				msgs = append(msgs, m)
+				if str(m["type"]) == "accepted" {
+					break
+				}
+			}
+			got := logsOf(append(msgs, ca.sync()...))
+			if !slices.Contains(got, engine.HouseLine{Rule: "chatty", Hook: "after_action", Text: "after\t" + a.Type}) {
+				t.Errorf("the owner's log after an action of type %s: %+v", a.Type, got)
+			}
+			if got := logs(cb); len(got) != 0 {
+				t.Errorf("a spectator got the rule's log: %+v", got)
+			}
+		})
+	}
 }

@@ -129,3 +129,38 @@ func TestLiveHouseRuleFailures(t *testing.T) {
 		check("after a restart")
 	})
 }
+
+// TestAPlayerSeesAFailedRuleAsFailed: a player whose action a house rule fails on hears that the
+// rule failed and the action was not applied, never the script's error, which is stored (with its
+// line) for the rule's author and the admins.
+func TestAPlayerSeesAFailedRuleAsFailed(t *testing.T) {
+	p := lastcardPlugin(t)
+	// Off by default, so that the upload's dry run passes; turned on in the room.
+	failing := "name = \"failing\"\ndescription = \"Fails on seat 0's draws.\"\noptions = {{name = \"fail\", type = \"bool\", default = false}}\n" +
+		"function before_action(game, action)\n" +
+		"  if not game.options.fail or action.seat ~= 0 or action.type ~= \"draw\" then return end\n  local x = nil\n  return x.boom\nend\n"
+	eachDialect(t, func(t *testing.T, dialect string) {
+		e := newHouseEnv(t, dialect, map[string]engine.Engine{"lastcard": p})
+		bob := e.register("Bob")
+		bob.must("POST", "/api/house-rules", map[string]any{"source": failing, "rulesets": []string{"lastcard"}}, nil)
+		info := bob.createRoom(map[string]any{"ruleset": "lastcard", "mode": "computer", "seats": 2, "bots": []int{1},
+			"options": map[string]any{"target": "single"}, "house_rules": []map[string]any{{"name": "failing", "options": map[string]any{"fail": true}}}})
+		cb := bob.connect(info.Code)
+		bob.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
+		for v := cb.latestView(); v == nil || !v.Has(sdk.ActDraw); v = cb.latestView() {
+			cb.expect("view")
+		}
+		cb.send(map[string]any{"type": "act", "id": "d", "action": map[string]any{"type": sdk.ActDraw}})
+		m := cb.expect("error")
+		if code, reason := str(m["code"]), str(m["reason"]); code != sdk.CodeHouseRule || reason != `house rule "failing" failed; the action was not applied` {
+			t.Errorf("the player heard %s: %q", code, reason)
+		}
+		fs, err := e.st.HouseRuleFailures(context.Background(), store.HouseRuleFailureQuery{Rule: "failing"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(fs) == 0 || !strings.Contains(fs[0].Message, "line 7: attempt to index") || fs[0].Line != 7 {
+			t.Errorf("stored failures: %+v, want the script's error at line 7", fs)
+		}
+	})
+}

@@ -102,7 +102,8 @@ func (*Rules) Table(s *State) sdk.Table {
 
 // SetTable returns a copy of s carrying t. It refuses an unknown zone, counter or value, a turn
 // or seat that is not one, a card that is not a DRUGS card (or a gap outside a face-down row),
-// and a table that loses or invents cards. A zone, counter or value t leaves out keeps its value.
+// a change of the phase or the winner (the game ends through End, with its won event) and a
+// table that loses or invents cards. A zone, counter or value t leaves out keeps its value.
 func (*Rules) SetTable(s *State, t sdk.Table) (*State, error) {
 	c := s.Clone()
 	seatOf := func(name, prefix string) (int, bool) {
@@ -174,7 +175,9 @@ func (*Rules) SetTable(s *State, t sdk.Table) (*State, error) {
 			if err := seatOrNone(k, v); err != nil {
 				return nil, err
 			}
-			c.Winner = v
+			if v != s.Winner {
+				return nil, sdk.Refuse(sdk.CodeBadAction, "table: the winner changes only when the game ends (a house rule ends it with game.end_game(seat))")
+			}
 		case "stall":
 			if v < 0 {
 				return nil, sdk.Refuse(sdk.CodeBadAction, "table: counter stall must not be negative, got %d", v)
@@ -196,7 +199,9 @@ func (*Rules) SetTable(s *State, t sdk.Table) (*State, error) {
 			if v != sdk.PhasePlaying && v != sdk.PhaseGameOver {
 				return nil, sdk.Refuse(sdk.CodeBadAction, "table: phase must be %q or %q, got %q", sdk.PhasePlaying, sdk.PhaseGameOver, v)
 			}
-			c.Phase = v
+			if v != s.Phase {
+				return nil, sdk.Refuse(sdk.CodeBadAction, "table: the phase changes only when the game ends (a house rule ends it with game.end_game(seat))")
+			}
 		default:
 			return nil, sdk.Refuse(sdk.CodeBadAction, "table: DRUGS has no value %q (values: phase)", k)
 		}
@@ -211,4 +216,22 @@ func (*Rules) SetTable(s *State, t sdk.Table) (*State, error) {
 		return nil, sdk.Refuse(sdk.CodeBadAction, "table: the seat giving a card (%d) must be the seat in turn (%d)", c.GiftPending, c.Turn)
 	}
 	return c, nil
+}
+
+var _ sdk.Ender[*State] = (*Rules)(nil)
+
+// End ends the game for a house rule, as when winner holds no card left (D-9): DRUGS has no
+// rounds, so ending the round ends the game. The won event's reason is "house_rule".
+func (*Rules) End(s *State, req sdk.EndRequest) (*State, []sdk.Event, error) {
+	if s.Phase != sdk.PhasePlaying {
+		return nil, nil, sdk.Refuse(sdk.CodeGameOver, "the game is already over")
+	}
+	if req.Winner < 0 || req.Winner >= s.Seats {
+		return nil, nil, sdk.Refuse(sdk.CodeHouseRule, "winner %d is not a seat of this %d-seat game", req.Winner, s.Seats)
+	}
+	c := s.Clone()
+	var evs []sdk.Event
+	c.win(req.Winner, "house_rule", &evs)
+	c.record(evs)
+	return c, evs, nil
 }

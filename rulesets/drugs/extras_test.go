@@ -194,6 +194,8 @@ func TestTable(t *testing.T) {
 		{"counter", func(t *sdk.Table) { t.Counters["penalty"] = 1 }, "no counter"},
 		{"value", func(t *sdk.Table) { t.Values["suit"] = "S" }, "no value"},
 		{"armed", func(t *sdk.Table) { t.Counters["armed"] = 2 }, "armed"},
+		{"winner", func(t *sdk.Table) { t.Counters["winner"] = 1 }, "game.end_game(seat)"},
+		{"phase", func(t *sdk.Table) { t.Values["phase"] = sdk.PhaseGameOver }, "game.end_game(seat)"},
 		{"joker without chaos", func(t *sdk.Table) { t.Zones["deck"] = []sdk.Card{sdk.Joker} }, "not a card"},
 	}
 	for _, b := range bad {

@@ -326,3 +326,23 @@ func (r *Rules) SetTable(s *State, t sdk.Table) (*State, error) {
 	}
 	return c, nil
 }
+
+var _ sdk.Ender[*State] = (*Rules)(nil)
+
+// End ends the game for a house rule, as when winner plays their last card: Hotspot has no
+// rounds, so ending the round ends the game. Pending penalties, Queen follow-ups and LAST CARD
+// windows close.
+func (r *Rules) End(s *State, req sdk.EndRequest) (*State, []sdk.Event, error) {
+	if s.over() {
+		return nil, nil, sdk.Refuse(sdk.CodeGameOver, "the game is already over")
+	}
+	if req.Winner < 0 || req.Winner >= s.Seats {
+		return nil, nil, sdk.Refuse(sdk.CodeHouseRule, "winner %d is not a seat of this %d-seat game", req.Winner, s.Seats)
+	}
+	c := s.clone()
+	c.Phase, c.Winner = sdk.PhaseGameOver, req.Winner
+	c.Penalty, c.ExtraGo, c.Drawn, c.Windows, c.Called = 0, false, 0, nil, nil
+	evs := []sdk.Event{{Name: EvWon, Seat: req.Winner}}
+	c.record(evs)
+	return c, evs, nil
+}

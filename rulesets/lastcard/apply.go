@@ -361,9 +361,12 @@ func (t *turn) reshuffle() {
 }
 
 // endRound scores the round for its winner (L-9) and ends it, or the game at the target.
-func (t *turn) endRound(winner int) {
+func (t *turn) endRound(winner int) { t.announceEnd(winner, t.s.scoreRound(winner)) }
+
+// announceEnd emits the events of a round's end: its winner (and whether the game is over) and
+// the points scored.
+func (t *turn) announceEnd(winner, points int) {
 	s := t.s
-	points := s.scoreRound(winner)
 	won := map[string]string{"round": strconv.Itoa(s.Round)}
 	if s.Phase == sdk.PhaseGameOver {
 		won["game"] = "true"

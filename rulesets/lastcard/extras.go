@@ -257,3 +257,24 @@ func (r *Rules) SetTable(s *State, t sdk.Table) (*State, error) {
 	}
 	return c, nil
 }
+
+var _ sdk.Ender[*State] = (*Rules)(nil)
+
+// End ends the round for a house rule: winner scores the cards the others hold (L-9), and the
+// game ends when that reaches the target or it is a single round, exactly as when winner plays
+// their last card; with req.Game the game ends after this round's scoring whatever the scores.
+func (r *Rules) End(s *State, req sdk.EndRequest) (*State, []sdk.Event, error) {
+	if s.Phase != sdk.PhasePlaying {
+		return nil, nil, sdk.Refuse(CodeRoundOver, "the round is already over")
+	}
+	if req.Winner < 0 || req.Winner >= s.seats() {
+		return nil, nil, sdk.Refuse(sdk.CodeHouseRule, "winner %d is not a seat of this %d-seat game", req.Winner, s.seats())
+	}
+	t := &turn{s: s.clone()}
+	points := t.s.scoreRound(req.Winner)
+	if req.Game {
+		t.s.Phase = sdk.PhaseGameOver
+	}
+	t.announceEnd(req.Winner, points)
+	return t.s, t.events, nil
+}

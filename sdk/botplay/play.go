@@ -50,6 +50,9 @@ type Config struct {
 	CallTimeout time.Duration
 	// Record keeps the applied actions in Result.Moves, enough to replay the game.
 	Record bool
+	// Trace asks the engine for every house-rule hook call of each step (engine.Step.House),
+	// for OnAct and Result.Start to read.
+	Trace bool
 	// OnAct, when set, is told of every action tried, accepted or refused, after the engine
 	// answered; an error it returns ends Play with that error.
 	OnAct func(ctx context.Context, a Attempt) error
@@ -140,7 +143,7 @@ func Play(ctx context.Context, e engine.Engine, cfg Config) (*Result, error) {
 	p := &play{e: e, cfg: &cfg, res: &Result{}, now: cfg.Now}
 	cctx, cancel := p.call(ctx)
 	st, err := e.NewGame(cctx, &engine.NewGameRequest{Seats: cfg.Seats, Options: cfg.Options, Seed: cfg.Seed, Deal: cfg.Deal,
-		HouseRules: cfg.HouseRules, Now: cfg.Now, NoViews: !cfg.Views})
+		HouseRules: cfg.HouseRules, Now: cfg.Now, NoViews: !cfg.Views, Trace: cfg.Trace})
 	cancel()
 	if err != nil {
 		return p.res, &Error{Kind: KindStart, Err: err}
@@ -266,7 +269,7 @@ func cmpInt(a, b int64) int {
 func (p *play) apply(ctx context.Context, kind string, a sdk.Action, mustAccept bool) (bool, error) {
 	att := Attempt{Kind: kind, Before: p.cur.State, BeforeStep: p.cur, Action: a, Now: p.now}
 	cctx, cancel := p.call(ctx)
-	att.Step, att.Err = p.e.Act(cctx, &engine.ActRequest{State: p.cur.State, Action: a, Now: p.now, NoViews: !p.cfg.Views})
+	att.Step, att.Err = p.e.Act(cctx, &engine.ActRequest{State: p.cur.State, Action: a, Now: p.now, NoViews: !p.cfg.Views, Trace: p.cfg.Trace})
 	cancel()
 	if p.cfg.OnAct != nil {
 		if err := p.cfg.OnAct(ctx, att); err != nil {

@@ -39,6 +39,9 @@ type ActRequest struct {
 	// Patches (with a GameRef) asks for Step.Patches: some viewer takes patches. The engine keeps
 	// the views either way, so that the step after can patch them.
 	Patches bool `json:"patches,omitempty"`
+	// Trace asks for every house-rule hook call of the step in Step.House (a rule author's
+	// `rules check --trace`); what the rules print comes either way.
+	Trace bool `json:"trace,omitempty"`
 }
 
 func (e *engine[S]) Act(ctx context.Context, req *ActRequest) (step *Step, err error) {
@@ -56,12 +59,12 @@ func (e *engine[S]) Act(ctx context.Context, req *ActRequest) (step *Step, err e
 	if err != nil {
 		return nil, err
 	}
-	next, events, hs, err := e.apply(ctx, s, env, req.Action, req.Now)
+	next, events, hs, err := e.apply(ctx, s, env, req.Action, req.Now, req.Trace)
 	if err != nil {
 		return nil, err
 	}
 	sticky := req.Game != ""
-	st := &Step{Events: events, Status: e.r.Status(next)}
+	st := &Step{Events: events, Status: e.r.Status(next), House: hs.takeReport()}
 	hs.decorateStatus(&st.Status)
 	house := len(env.HouseRules) > 0 || hs != nil
 	// The stored form is written when the host takes it, and for a game with house rules, whose
@@ -102,8 +105,9 @@ func (e *engine[S]) Act(ctx context.Context, req *ActRequest) (step *Step, err e
 
 // apply is one action on a decoded state, with the game's house rules, checked for the card
 // invariant: the new state, its events and the house rules' memory after it (nil without house
-// rules). A refusal wraps *sdk.RuleError.
-func (e *engine[S]) apply(ctx context.Context, s S, env envelope, a sdk.Action, now int64) (S, []sdk.Event, *houseState, error) {
+// rules), whose report holds what the hooks printed (and with trace every hook call). A refusal
+// wraps *sdk.RuleError.
+func (e *engine[S]) apply(ctx context.Context, s S, env envelope, a sdk.Action, now int64, trace bool) (S, []sdk.Event, *houseState, error) {
 	before := e.r.Cards(s)
 	var res sdk.ApplyResponse[S]
 	var hs *houseState
@@ -112,8 +116,9 @@ func (e *engine[S]) apply(ctx context.Context, s S, env envelope, a sdk.Action, 
 		if err != nil {
 			return s, nil, nil, err
 		}
+		h.st.trace = trace
 		if res.State, res.Events, err = h.act(ctx, s, &ActRequest{Action: a, Now: now}); err != nil {
-			return s, nil, nil, houseErr(err)
+			return s, nil, nil, houseActErr(err)
 		}
 		hs = h.st
 	} else {

@@ -13,7 +13,9 @@
 // their state need not cross with every call; [ErrNeedState] when the engine does not hold one). houserule.go is the house-rule orchestration: which hooks run when, the checks after
 // each ([HouseRuleRunner] is the script language's side; sdk/houserules is the Lua one), the
 // actions rules add, and [HouseRuleDescriber]; suspend.go names the rule behind a hook's failure
-// ([sdk.HouseFault]) and suspends a rule for the rest of a game ([ActSuspendHouseRule]). sdk/plugin serves an Engine over
+// ([sdk.HouseFault]) and suspends a rule for the rest of a game ([ActSuspendHouseRule]); a step's
+// [HouseReport] carries what the rules printed and, traced, every hook call, which hooktally.go
+// counts ([HookTally]) for `rules check` and the upload's dry run. sdk/plugin serves an Engine over
 // hashicorp/go-plugin, and its host-side client is an Engine too, so a ruleset runs in or out of
 // process unchanged.
 package engine

@@ -103,6 +103,9 @@ type HookCall struct {
 	// RNG is the draws the hook may make; the engine keeps what it consumed only for hooks that may
 	// change the game.
 	RNG *sdk.RNG
+	// CanEnd is true when the hook may end the round or the game (HookResult.End): an after_action
+	// or an action's apply, while the round is being played, of a ruleset that implements sdk.Ender.
+	CanEnd bool
 }
 
 // HookResult is what a hook did. Fields a hook may not set are left at their zero values.
@@ -125,6 +128,39 @@ type HookResult struct {
 	Action *sdk.Action
 	// Log holds what the script printed.
 	Log []string
+	// End, when set, ends the round or the game through the ruleset's sdk.Ender once the hook's
+	// table is in place (only when HookCall.CanEnd).
+	End *sdk.EndRequest
+}
+
+// HouseReport is what a step's house-rule hooks did, for the rule's author and the room's admins
+// (never for players): what the rules printed and, when asked for (ActRequest.Trace,
+// NewGameRequest.Trace), every hook call.
+type HouseReport struct {
+	Log   []HouseLine `json:"log,omitempty"`
+	Calls []HookTrace `json:"calls,omitempty"`
+}
+
+// HouseLine is one line a rule printed (print or game.log) in a hook.
+type HouseLine struct {
+	Rule string `json:"rule"`
+	Hook string `json:"hook"`
+	Text string `json:"text"`
+}
+
+// HookTrace is one hook call of a step.
+type HookTrace struct {
+	Rule string `json:"rule"`
+	// Hook is the Hook constant; Name the action or question (HookOpen, HookApply, HookBot, HookAsk).
+	Hook string `json:"hook"`
+	Name string `json:"name,omitempty"`
+	// Seat is the seat asked about (HookOpen, HookBot), else sdk.NoSeat.
+	Seat int `json:"seat"`
+	// Did says what the call did, in a few words: "refused: REASON", "changed the table",
+	// "ended the round", "answered X", "open", "failed: ERROR"; "" when it did nothing.
+	Did string `json:"did,omitempty"`
+	// Events are the names of the events the call emitted.
+	Events []string `json:"events,omitempty"`
 }
 
 // HouseRuleDescriber is an Engine that reads what a house-rule script declares (its name,
@@ -183,6 +219,11 @@ type houseState struct {
 	Open   []OpenHouseAction         `json:"open,omitempty"`
 	// Suspended names the rules suspended for the rest of the game (ActSuspendHouseRule).
 	Suspended []string `json:"off,omitempty"`
+	// report collects the current call's HouseReport; never stored (a stored state is decoded
+	// afresh for every call, so it never outlives one).
+	report *HouseReport
+	// trace asks for every hook call in report.
+	trace bool
 }
 
 func (st *houseState) blocking() *OpenHouseAction {
@@ -270,6 +311,50 @@ func houseErr(err error) error {
 		return err
 	}
 	return &sdk.RuleError{Code: sdk.CodeHouseRule, Reason: err.Error()}
+}
+
+// RuleFailure is a house rule that failed (a runner's error names its rule with this method):
+// the engine words it for players as "house rule X failed" and keeps the error as the refusal's
+// Detail.
+type RuleFailure interface {
+	error
+	RuleName() string
+}
+
+// ruleFailure is a failure the engine finds in what a rule's hook did (a broken card invariant,
+// a table the ruleset refuses).
+type ruleFailure struct {
+	rule string
+	msg  string
+}
+
+func (e *ruleFailure) Error() string    { return e.msg }
+func (e *ruleFailure) RuleName() string { return e.rule }
+
+// failed returns the engine's failure of rule i, its message prefixed with the rule's name and
+// version (when it has one).
+func (h *house[S]) failed(i int, format string, args ...any) error {
+	r := h.rules[i]
+	label := fmt.Sprintf("house rule %q", r.Name)
+	if r.Version > 0 {
+		label += fmt.Sprintf(" v%d", r.Version)
+	}
+	return &ruleFailure{rule: r.Name, msg: label + ": " + fmt.Sprintf(format, args...)}
+}
+
+// houseActErr is houseErr for an action: a rule that failed refuses it with a reason for players
+// ("house rule X failed; the action was not applied"), never the script's error, which is the
+// refusal's Detail for the rule's author and the room's admins (and its Fault says which rule,
+// hook and line). A refusal a hook chose passes as it is: the rule's own reason.
+func houseActErr(err error) error {
+	out := houseErr(err)
+	var rf RuleFailure
+	if re, ok := out.(*sdk.RuleError); ok && re.Code == sdk.CodeHouseRule && re.Detail == "" &&
+		!errors.Is(err, sdk.ErrIllegal) && errors.As(err, &rf) {
+		re.Detail = re.Reason
+		re.Reason = fmt.Sprintf("house rule %q failed; the action was not applied", rf.RuleName())
+	}
+	return out
 }
 
 // openHouse readies a game's house rules; errors are plain (the caller decides their kind).
@@ -364,7 +449,68 @@ func (h *house[S]) call(ctx context.Context, i int, c HookCall) (*HookResult, er
 		c.RNG = &rng
 	}
 	res, err := h.e.cfg.house.Call(ctx, &c)
+	h.record(&c, res, err)
 	return res, h.fault(i, c.Hook, err)
+}
+
+// record adds what a hook call printed, and with tracing the call itself, to the step's report.
+func (h *house[S]) record(c *HookCall, res *HookResult, err error) {
+	if res != nil && len(res.Log) > 0 {
+		rep := h.st.rep()
+		for _, l := range res.Log {
+			rep.Log = append(rep.Log, HouseLine{Rule: c.Rule.Name, Hook: c.Hook, Text: l})
+		}
+	}
+	if !h.st.trace {
+		return
+	}
+	t := HookTrace{Rule: c.Rule.Name, Hook: c.Hook, Name: c.Name, Seat: sdk.NoSeat}
+	if c.Hook == HookOpen || c.Hook == HookBot {
+		t.Seat = c.Seat
+	}
+	switch {
+	case err != nil:
+		t.Did = "failed: " + err.Error()
+	case res.Refusal != "":
+		t.Did = "refused: " + res.Refusal
+	case res.End != nil && res.End.Game:
+		t.Did = fmt.Sprintf("ended the game, seat %d winning", res.End.Winner)
+	case res.End != nil:
+		t.Did = fmt.Sprintf("ended the round, seat %d winning", res.End.Winner)
+	case res.Changed:
+		t.Did = "changed the table"
+	case res.Answered:
+		t.Did = "answered " + res.Answer
+	case res.Open != nil:
+		t.Did = "open"
+	case res.Action != nil:
+		t.Did = "chose " + res.Action.Type
+	}
+	if res != nil {
+		for _, ev := range res.Events {
+			t.Events = append(t.Events, ev.Name)
+		}
+	}
+	rep := h.st.rep()
+	rep.Calls = append(rep.Calls, t)
+}
+
+// rep returns the report being collected, making it on first use.
+func (st *houseState) rep() *HouseReport {
+	if st.report == nil {
+		st.report = &HouseReport{}
+	}
+	return st.report
+}
+
+// takeReport returns the report collected so far (nil when empty) and starts a new one.
+func (st *houseState) takeReport() *HouseReport {
+	if st == nil || st.report == nil || (len(st.report.Log) == 0 && len(st.report.Calls) == 0) {
+		return nil
+	}
+	r := st.report
+	st.report = nil
+	return r
 }
 
 // edit runs a table-changing hook of every rule that has it, in order, and returns the new state
@@ -392,6 +538,8 @@ func (h *house[S]) editOne(ctx context.Context, i int, c HookCall, s S) (S, []sd
 	t := h.ed.Table(s)
 	c.Table = t
 	c.Status = h.e.r.Status(s)
+	ender, canEnd := any(h.e.r).(sdk.Ender[S])
+	c.CanEnd = canEnd && (c.Hook == HookAfter || c.Hook == HookApply) && c.Status.Phase == sdk.PhasePlaying
 	rng := h.st.RNG.Clone()
 	c.RNG = &rng
 	res, err := h.call(ctx, i, c)
@@ -403,21 +551,32 @@ func (h *house[S]) editOne(ctx context.Context, i int, c HookCall, s S) (S, []sd
 	}
 	name := h.rules[i].Name
 	if res.Changed {
-		if diff := sdk.CardDiff(tableCards(t), tableCards(res.Table)); diff != "" {
-			return s, nil, h.fault(i, c.Hook, fmt.Errorf("house rule %q v%d: %s broke the card invariant (every card exactly once): %s", name, h.rules[i].Version, c.Hook, diff))
+		if diff := sdk.CardDiff(t.Cards(), res.Table.Cards()); diff != "" {
+			return s, nil, h.fault(i, c.Hook, h.failed(i, "%s broke the card invariant (every card exactly once): %s", c.Hook, diff))
 		}
 		ns, err := h.ed.SetTable(s, res.Table)
 		if err != nil {
-			return s, nil, h.fault(i, c.Hook, fmt.Errorf("house rule %q v%d: %s left a table ruleset %s refuses: %v", name, h.rules[i].Version, c.Hook, h.e.info.ID, err))
+			return s, nil, h.fault(i, c.Hook, h.failed(i, "%s left a table ruleset %s refuses: %v", c.Hook, h.e.info.ID, err))
 		}
 		s = ns
+	}
+	events := res.Events
+	if res.End != nil {
+		if !c.CanEnd {
+			return s, nil, h.fault(i, c.Hook, h.failed(i, "%s cannot end the round here", c.Hook))
+		}
+		ns, evs, err := ender.End(s, *res.End)
+		if err != nil {
+			return s, nil, h.fault(i, c.Hook, h.failed(i, "%s ended the round, which ruleset %s refuses: %v", c.Hook, h.e.info.ID, err))
+		}
+		s, events = ns, append(slices.Clip(events), evs...)
 	}
 	h.st.Memory[name] = res.Memory
 	if len(res.Memory) == 0 {
 		delete(h.st.Memory, name)
 	}
 	h.st.RNG = rng
-	return s, res.Events, nil
+	return s, events, nil
 }
 
 // before asks every rule's before_action hook; the first refusal wins.
@@ -753,19 +912,6 @@ func candidates(v sdk.View, seat int) []sdk.Action {
 			}
 		default:
 			out = append(out, base)
-		}
-	}
-	return out
-}
-
-// tableCards lists every card of a table's zones (gaps left out).
-func tableCards(t sdk.Table) []sdk.Card {
-	var out []sdk.Card
-	for _, z := range t.Zones {
-		for _, c := range z {
-			if c != 0 {
-				out = append(out, c)
-			}
 		}
 	}
 	return out

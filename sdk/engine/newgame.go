@@ -19,6 +19,8 @@ type NewGameRequest struct {
 	Now        int64               `json:"now"`
 	// NoViews skips the views (scenario runs, playouts).
 	NoViews bool `json:"no_views,omitempty"`
+	// Trace asks for every house-rule hook call of the start in Step.House (ActRequest.Trace).
+	Trace bool `json:"trace,omitempty"`
 	// Game, for a sticky engine (Description.Sticky), is the key (GameRef.Game) under which the
 	// engine keeps the new game, after 0 actions.
 	Game string `json:"game,omitempty"`
@@ -58,6 +60,7 @@ func (e *engine[S]) NewGame(ctx context.Context, req *NewGameRequest) (step *Ste
 	if h != nil {
 		// A failing start hook refuses the start: the host sees why and can disable the rule.
 		before := e.r.Cards(s)
+		h.st.trace = req.Trace
 		if s, events, err = h.start(ctx, s); err != nil {
 			return nil, houseErr(err)
 		}
@@ -73,5 +76,7 @@ func (e *engine[S]) NewGame(ctx context.Context, req *NewGameRequest) (step *Ste
 	if req.Game != "" {
 		e.remember(req.Game, 0, s, envelope{Ruleset: e.info.ID, Version: e.info.StateVersion, HouseRules: rules, House: hs}, blob, nil)
 	}
-	return e.step(s, blob, events, !req.NoViews, hs), nil
+	st := e.step(s, blob, events, !req.NoViews, hs)
+	st.House = hs.takeReport()
+	return st, nil
 }

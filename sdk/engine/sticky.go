@@ -155,13 +155,14 @@ func (e *engine[S]) resolve(ctx context.Context, ref GameRef, state []byte) (S, 
 	}
 	for i, l := range ref.Tail {
 		var hs *houseState
-		if s, _, hs, err = e.apply(ctx, s, env, l.Action, l.Now); err != nil {
+		if s, _, hs, err = e.apply(ctx, s, env, l.Action, l.Now, false); err != nil {
 			if ctx.Err() != nil {
 				return s, env, ctx.Err()
 			}
 			return s, env, &sdk.FailureError{Ruleset: e.info.ID, Op: "replay", Err: fmt.Errorf("the game's action %d of %d after its stored state (%s of seat %d): %w", i+1, len(ref.Tail), l.Action.Type, l.Action.Seat, err)}
 		}
 		env.House = hs
+		hs.takeReport() // what the tail's hooks printed was reported when it was played
 	}
 	if ref.Game != "" {
 		// A game with house rules is kept as its stored form (the caller advances the memory it

@@ -21,6 +21,10 @@ type Step struct {
 	Patches [][]byte `json:"patches,omitempty"`
 	// SpectatorPatch is the spectators' patch, when both views were made.
 	SpectatorPatch []byte `json:"spectator_patch,omitempty"`
+	// House is what the game's house rules printed during the step and, when asked for, their
+	// hook calls: for the rule's author and the room's admins, never for players. nil when the
+	// rules printed nothing (and no trace was asked for).
+	House *HouseReport `json:"house,omitempty"`
 }
 
 func (e *engine[S]) step(s S, blob []byte, events []sdk.Event, withViews bool, hs *houseState) *Step {

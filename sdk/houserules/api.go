@@ -147,7 +147,7 @@ func (v *vm) zones(L *lua.LState) *lua.LTable {
 	if !ok {
 		L.RaiseError("game.zones is no longer a table")
 	}
-	return z
+	return v.seeThrough(z)
 }
 
 func (v *vm) zone(L *lua.LState, name string) []lua.LValue {
@@ -170,6 +170,7 @@ func (v *vm) setZone(name string, cards []lua.LValue) {
 	for i, c := range cards {
 		t.RawSetInt(i+1, c)
 	}
+	t.Metatable = v.listMeta
 	v.zones(v.L).RawSetString(name, t)
 }
 
@@ -182,6 +183,10 @@ func topFirst(zone string) bool { return zone == "deck" }
 func (v *vm) move(L *lua.LState) int {
 	i := v.self(L)
 	from, to := L.CheckString(i), L.CheckString(i+1)
+	if readOnlyHook(v.cur.call.Hook) {
+		L.RaiseError("%s cannot change the game (game.move): only %s can", hookName(v.cur.call), changingHooks)
+	}
+	v.noteEdit(L)
 	src, dst := v.zone(L, from), v.zone(L, to)
 	var moved []lua.LValue
 	take := func(k int) {
@@ -354,6 +359,11 @@ func parseCard(v lua.LValue) (sdk.Card, error) {
 // result reads what the hook handed back.
 func (v *vm) result(c *engine.HookCall, ret lua.LValue) (*engine.HookResult, error) {
 	res := &engine.HookResult{Table: c.Table, Memory: c.Memory}
+	if readOnlyHook(c.Hook) {
+		if err := v.checkUnchanged(c); err != nil {
+			return nil, err
+		}
+	}
 	switch c.Hook {
 	case engine.HookBefore:
 		return res, refusal(res, ret, "before_action")
@@ -383,10 +393,18 @@ func (v *vm) result(c *engine.HookCall, ret lua.LValue) (*engine.HookResult, err
 	}
 	res.Table = t
 	res.Changed = !equalTables(c.Table, t)
+	if res.Changed {
+		if diff := sdk.CardDiff(c.Table.Cards(), t.Cards()); diff != "" {
+			// The line is that of the last change to the cards the runner saw (game.move, a
+			// zone assigned, table.insert or table.remove on a zone, a card appended).
+			return nil, &Error{Line: v.cur.editLine, Msg: fmt.Sprintf("%s broke the card invariant (every card exactly once): %s", hookName(c), diff)}
+		}
+	}
 	if res.Memory, err = v.readMemory(); err != nil {
 		return nil, err
 	}
 	res.Events = v.cur.events
+	res.End = v.cur.end
 	return res, nil
 }
 
@@ -523,6 +541,7 @@ func (v *vm) readTable(orig sdk.Table) (sdk.Table, error) {
 		}
 	}
 	zones, ok := g.RawGetString("zones").(*lua.LTable)
+	zones = v.seeThrough(zones)
 	if !ok && !untouched("zones") {
 		return t, fmt.Errorf("game.zones must stay a table of zones")
 	}

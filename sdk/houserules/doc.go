@@ -6,6 +6,9 @@
 // The SDK's engine decides when hooks run and checks what they did (sdk/engine/houserule.go); this
 // package compiles scripts once (script.go), runs each hook on a pooled, sandboxed Lua state under a
 // time budget and a memory watchdog (runner.go, vm.go, watchdog.go), gives scripts the game as
-// plain tables and a few functions (api.go) and a string library whose builtins cannot outrun the
-// budget (strings.go, internal/luapattern). The script API is documented in docs/house-rules.md.
+// plain tables and a few functions (api.go), refuses every write to the game that could not take
+// effect at its line and lets a hook end the round (writes.go), names the callee of a failed call
+// (callnames.go) and gives scripts a string library whose builtins cannot outrun the budget
+// (strings.go, internal/luapattern). Reference writes a variant's reference for modders
+// (reference.go). The script API is documented in docs/house-rules.md.
 package houserules

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -28,6 +29,11 @@ type Error struct {
 	Line int
 	Msg  string
 }
+
+// RuleName is the rule's name (engine.RuleFailure).
+func (e *Error) RuleName() string { return e.Rule }
+
+var _ engine.RuleFailure = (*Error)(nil)
 
 func (e *Error) Error() string {
 	var b strings.Builder

@@ -268,3 +268,29 @@ func TestCompileDescribes(t *testing.T) {
 		t.Errorf("options (-want +got):\n%s", diff)
 	}
 }
+
+// TestAStepReportsOnlyItsOwnLog: what the rules print comes with the step that printed it: a
+// step whose state is rebuilt from the stored one and a tail of actions does not report the
+// tail's lines again.
+func TestAStepReportsOnlyItsOwnLog(t *testing.T) {
+	t.Parallel()
+	src := header("chatty") + "function after_action(game, action)\n  print(action.type, action.cards[1] or \"-\")\nend\n"
+	eng := tinyEngine()
+	st := start(t, eng, nil, rule(src))
+	first := act(t, eng, st, play(0, "5H"))
+	want := []engine.HouseLine{{Rule: "chatty", Hook: "after_action", Text: "play\t5H"}}
+	if first.House == nil || !cmp.Equal(want, first.House.Log) {
+		t.Fatalf("the first step's log: %+v, want %+v", first.House, want)
+	}
+	// A fresh engine holds no copy: the host sends the start's state and the first action as a tail.
+	fresh := tinyEngine()
+	second, err := fresh.Act(context.Background(), &engine.ActRequest{State: st.State, Action: play(1, "5C"),
+		GameRef: engine.GameRef{Game: "g", Seq: 1, Tail: []engine.Logged{{Action: play(0, "5H")}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = []engine.HouseLine{{Rule: "chatty", Hook: "after_action", Text: "play\t5C"}}
+	if second.House == nil || !cmp.Equal(want, second.House.Log) {
+		t.Errorf("the second step's log: %+v, want only its own %+v", second.House, want)
+	}
+}

@@ -2,6 +2,7 @@ package houserules_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -65,7 +66,8 @@ func observe(t *testing.T, eng engine.Engine, st *engine.Step) sdk.Observation {
 
 func rule(src string) sdk.HouseRule { return sdk.HouseRule{Version: 3, Source: src} }
 
-// refused checks that err is a house-rule refusal whose reason holds every want.
+// refused checks that err is a house-rule refusal whose full text (its Detail, else its reason)
+// holds every want.
 func refused(t *testing.T, err error, want ...string) {
 	t.Helper()
 	re, ok := sdk.AsRefusal(err)
@@ -73,8 +75,8 @@ func refused(t *testing.T, err error, want ...string) {
 		t.Fatalf("want a refusal, got %v", err)
 	}
 	for _, w := range want {
-		if !strings.Contains(re.Reason, w) {
-			t.Errorf("reason %q does not contain %q", re.Reason, w)
+		if !strings.Contains(re.Error(), w) {
+			t.Errorf("refusal %q does not contain %q", re.Error(), w)
 		}
 	}
 }
@@ -95,29 +97,48 @@ func TestHostileScriptsAreRefusedAndTheGameSurvives(t *testing.T) {
 		{"string.rep bomb", `  local s = string.rep("x", 1e9)`, fast, []string{"string.rep: a result of 1000000000 bytes is over"}},
 		{"string.rep as a method", `  local s = ("xy"):rep(1e9, ",")`, fast, []string{"string.rep"}},
 		{"huge format width", `  local s = string.format("%999999999d", 1)`, fast, []string{"capped at 99"}},
-		{"os.execute", `  os.execute("touch /tmp/cardhouse-pwned")`, fast, []string{"line 5", "attempt to index"}},
-		{"io.open", `  io.open("/etc/passwd")`, fast, []string{"line 5", "attempt to index"}},
-		{"require", `  require("os")`, fast, []string{"line 5", "attempt to call"}},
-		{"load", `  load("return 1")()`, fast, []string{"attempt to call"}},
-		{"loadstring", `  loadstring("return 1")()`, fast, []string{"attempt to call"}},
-		{"dofile", `  dofile("/etc/passwd")`, fast, []string{"attempt to call"}},
-		{"debug", `  debug.traceback()`, fast, []string{"attempt to index"}},
-		{"getfenv", `  getfenv(1).x = 1`, fast, []string{"attempt to call"}},
-		{"collectgarbage", `  collectgarbage()`, fast, []string{"attempt to call"}},
-		{"coroutines", `  coroutine.create(function() end)`, fast, []string{"attempt to index"}},
-		{"string.dump", `  string.dump(print)`, fast, []string{"attempt to call"}},
+		{"os.execute", `  os.execute("touch /tmp/cardhouse-pwned")`, fast, []string{"line 5: os.execute: os is not available in house rules (see"}},
+		{"io.open", `  io.open("/etc/passwd")`, fast, []string{"line 5: io.open: io is not available in house rules"}},
+		{"require", `  require("os")`, fast, []string{"line 5: require is not available in house rules"}},
+		{"load", `  load("return 1")()`, fast, []string{"line 5: load is not available in house rules"}},
+		{"loadstring", `  loadstring("return 1")()`, fast, []string{"loadstring is not available in house rules"}},
+		{"dofile", `  dofile("/etc/passwd")`, fast, []string{"dofile is not available in house rules"}},
+		{"debug", `  debug.traceback()`, fast, []string{"debug.traceback: debug is not available in house rules"}},
+		{"getfenv", `  getfenv(1).x = 1`, fast, []string{"getfenv is not available in house rules"}},
+		{"collectgarbage", `  collectgarbage()`, fast, []string{"collectgarbage is not available in house rules"}},
+		{"coroutines", `  coroutine.create(function() end)`, fast, []string{"coroutine.create: coroutine is not available in house rules"}},
+		{"string.dump", `  string.dump(print)`, fast, []string{"string.dump is not available in house rules"}},
+		{"calling a misspelt function", `  game.nope(1)`, fast, []string{"line 5: attempt to call game.nope, which is not a function (misspelt, or nil?) (in after_action)"}},
+		{"calling a misspelt library function", `  local r = cards.rnk("QH")`, fast, []string{"line 5: attempt to call cards.rnk, which is not a function"}},
+		{"calling a method that is not there", "  local t = {}\n  t:go()", fast, []string{"line 6: attempt to call t:go, which is not a function"}},
+		{"two calls on the failing line", `  print(nope())`, fast, []string{"line 5: attempt to call something that is not a function (this line calls print, nope)"}},
 		{"changing the string library", `  string.rep = function() return "" end`, fast, []string{"string is read-only"}},
 		{"changing the string metatable", `  getmetatable("").__index = {}`, fast, []string{"attempt to index"}},
-		{"rawset on a library", `  rawset(string, "rep", print)`, fast, []string{"attempt to call"}},
+		{"rawset on a library", `  rawset(string, "rep", print)`, fast, []string{"rawset is not available in house rules"}},
 		{"endless recursion", "  local function f() return 1 + f() end\n  f()", fast, []string{"stack overflow"}},
 		{"unpacking too much", `  unpack({}, 1, 1e8)`, fast, []string{"unpack: 100000000 values, over the cap"}},
-		{"losing cards", `  game.zones["hand.1"] = {}`, fast, []string{"after_action broke the card invariant", "5C"}},
-		{"duplicating a card", `  table.insert(game.zones["hand.1"], "KS")`, fast, []string{"card invariant", "KS"}},
+		{"losing cards", `  game.zones["hand.1"] = {}`, fast, []string{"line 5: after_action broke the card invariant (every card exactly once): ", "5C"}},
+		{"duplicating a card", `  table.insert(game.zones["hand.1"], "KS")`, fast, []string{"line 5: after_action broke the card invariant", "KS"}},
+		{"losing a card a few lines on", "  local z = game.zones\n  local n = 0\n  z.deck = {}", fast, []string{"line 7: after_action broke the card invariant"}},
+		{"appending a copy", "  local h = game.hand(1)\n  h[#h + 1] = \"KS\"", fast, []string{"line 6: after_action broke the card invariant", "KS"}},
+		{"iterating the zones still works", "  for name, cards in pairs(game.zones) do\n    if name == \"deck\" then game.zones[name] = {} end\n  end", fast, []string{"line 6: after_action broke the card invariant"}},
 		{"inventing a card code", `  game.zones.pile[1] = "ZZ"`, fast, []string{"zone pile, position 1", "unknown card code"}},
 		{"a turn that is no seat", `  game.turn = 99`, fast, []string{"left a table ruleset tiny refuses: turn 99 is not a seat"}},
 		{"a fractional turn", `  game.turn = 0.5`, fast, []string{"game.turn must be a whole number"}},
-		{"replacing the zones", `  game.zones = 5`, fast, []string{"game.zones must stay a table"}},
-		{"an unknown counter", `  game.counters.bogus = 1`, fast, []string{`no counter "bogus"`}},
+		{"replacing the zones", `  game.zones = 5`, fast, []string{"line 5: game.zones must be a table, not 5"}},
+		{"an unknown counter", `  game.counters.bogus = 1`, fast, []string{`line 5: ruleset tiny has no counter "bogus" (it has penalty, score.0, score.1)`}},
+		{"an unknown zone", `  game.zones.nowhere = {}`, fast, []string{`line 5: ruleset tiny has no zone "nowhere" (it has deck, hand.0, hand.1, pile)`}},
+		{"an unknown value", `  game.values.mood = "x"`, fast, []string{`line 5: ruleset tiny has no value "mood" (it has none)`}},
+		{"assigning the winner", `  game.winner = 1`, fast, []string{"line 5: game.winner cannot be assigned: end the round with game.end_round(seat)"}},
+		{"assigning the phase", `  game.phase = "game_over"`, fast, []string{"line 5: game.phase cannot be assigned"}},
+		{"assigning the round", `  game.round = 3`, fast, []string{"line 5: game.round is read-only"}},
+		{"assigning the winner after reading it", "  local w = game.winner\n  game.winner = 1", fast, []string{"line 6: game.winner cannot be assigned"}},
+		{"replacing the options", `  game.options = {}`, fast, []string{"line 5: game.options is read-only"}},
+		{"a field the game does not have", `  game.score = 1`, fast, []string{`line 5: the game has no field "score" that a hook can set`}},
+		{"replacing a function", `  game.move = nil`, fast, []string{"line 5: game.move is a function of the SDK"}},
+		{"ending a round the ruleset cannot end", `  game.end_round(0)`, fast, []string{"line 5: game.end_round: ruleset tiny cannot end a round for house rules"}},
+		{"ending with no seat", `  game.end_game(7)`, ends, []string{"line 5: game.end_game(seat): the winner must be a seat from 0 to 1, not 7"}},
+		{"ending twice", "  game.end_round(0)\n  game:end_game(1)", ends, []string{"line 6: game.end_game: this hook has already ended the round"}},
 		{"flooding events", `  for i = 1, 1000 do game.emit("spam") end`, fast, []string{"more than 32 events"}},
 		{"a huge memory value", `  game.memory.big = string.rep("x", 100000)`, fast, []string{"game.memory.big is 100000 bytes"}},
 		{"a table in memory", `  game.memory.t = {}`, fast, []string{"memory keeps only strings, numbers and booleans"}},
@@ -141,7 +162,67 @@ func TestMemoryAndPatternBombs(t *testing.T) {
 	})
 }
 
-var fast = tinyEngine()
+var (
+	fast = tinyEngine()
+	// ends is tiny with an sdk.Ender: house rules may end its game.
+	ends = engine.New[tinyState](tinyEnds{}, houserules.Enable())
+)
+
+// tinyEnds is tiny whose game a house rule may end.
+type tinyEnds struct{ tiny }
+
+func (tinyEnds) End(s tinyState, req sdk.EndRequest) (tinyState, []sdk.Event, error) {
+	s = s.clone()
+	s.Phase, s.Winner = sdk.PhaseGameOver, req.Winner
+	return s, []sdk.Event{{Name: "won", Seat: req.Winner}}, nil
+}
+
+// TestReadOnlyHooksCannotChangeTheGame: a change in a hook whose changes would be lost is an
+// error (with its line where a metamethod sees it), never a silent no-op.
+func TestReadOnlyHooksCannotChangeTheGame(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ name, body, want string }{
+		{"turn", "  game.turn = 1", "line 4: before_action cannot change the game (game.turn)"},
+		{"a new counter", "  game.counters.x = 1", "line 4: before_action cannot change the game (game.counters)"},
+		{"a zone in place", `  table.insert(game.zones.pile, "KS")`, "line 4: before_action cannot change the game (table.insert on a zone)"},
+		{"a zone assigned", `  game.zones.pile = {}`, "line 4: before_action cannot change the game (game.zones)"},
+		{"a card appended", `  local p = game.zones.pile` + "\n" + `  p[#p + 1] = "KS"`, "line 5: before_action cannot change the game (game.zones)"},
+		{"a card moved", `  game.move("deck", "pile", 1)`, "line 4: before_action cannot change the game (game.move)"},
+		{"a card overwritten in place", `  game.zones.pile[1] = "KS"`, "before_action changed the game, which it cannot"},
+		{"a counter in place", "  game.counters.penalty = 3", "before_action changed the game, which it cannot"},
+		{"ending the round", "  game.end_round(0)", "line 4: game.end_round works only in after_action or an action's apply, not in before_action"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			st := start(t, ends, nil, rule(header("ro")+"function before_action(game, action)\n"+tc.body+"\nend\n"))
+			_, err := ends.Act(context.Background(), &engine.ActRequest{State: st.State, Action: play(0, "5H")})
+			refused(t, err, tc.want)
+		})
+	}
+}
+
+// TestAHouseRuleEndsTheGame: game.end_game(seat) in after_action ends the game through the
+// ruleset's End, and on_round_end runs after it.
+func TestAHouseRuleEndsTheGame(t *testing.T) {
+	t.Parallel()
+	src := header("ender") + `function after_action(game, action)
+  if action.type == "play" then game.end_game(1) end
+end
+function on_round_end(game) game.emit("seen", {seat = game.winner, data = {phase = game.phase}}) end
+`
+	st := act(t, ends, start(t, ends, nil, rule(src)), play(0, "5H"))
+	if st.Status.Phase != sdk.PhaseGameOver || st.Status.Winner != 1 {
+		t.Fatalf("status %+v, want game_over won by seat 1", st.Status)
+	}
+	var names []string
+	for _, ev := range st.Events {
+		names = append(names, fmt.Sprintf("%s/%d", ev.Name, ev.Seat))
+	}
+	if diff := cmp.Diff([]string{"played/0", "turn/1", "won/1", "seen/1"}, names); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+}
 
 type hostileCase struct {
 	name string
@@ -166,6 +247,10 @@ func runHostile(t *testing.T, parallel bool, cases []hostileCase) {
 			refused(t, err, tc.want...)
 			if re, _ := sdk.AsRefusal(err); re != nil && re.Code != sdk.CodeHouseRule {
 				t.Errorf("code %q, want %q", re.Code, sdk.CodeHouseRule)
+			}
+			// A player is told the rule failed, never the script's error.
+			if re, _ := sdk.AsRefusal(err); re != nil && re.Reason != `house rule "hostile" failed; the action was not applied` {
+				t.Errorf("the player's reason is %q", re.Reason)
 			}
 			// Nothing changed, and the same game goes on.
 			if diff := cmp.Diff(before, observe(t, tc.eng, st)); diff != "" {

@@ -166,8 +166,8 @@ func (v *vm) call(parent context.Context, sc *script, c *engine.HookCall) (*engi
 		rng := sdk.NewRNG(0)
 		cs.rng = &rng
 	}
-	v.cur = cs
-	defer func() { v.cur = nil }()
+	v.cur, v.sc = cs, sc
+	defer func() { v.cur, v.sc = nil, nil }()
 
 	env, err := v.load(sc)
 	if err != nil {
@@ -188,7 +188,12 @@ func (v *vm) call(parent context.Context, sc *script, c *engine.HookCall) (*engi
 	v.L.Pop(1)
 	res, err := v.result(c, ret)
 	if err != nil {
-		return nil, (&Error{Hook: c.Hook, Msg: err.Error()}).named(c.Rule)
+		e, ok := err.(*Error)
+		if !ok {
+			e = &Error{Msg: err.Error()}
+		}
+		e.Hook = c.Hook
+		return nil, e.named(c.Rule)
 	}
 	for _, line := range cs.log {
 		res.Log = append(res.Log, line)
@@ -228,7 +233,7 @@ func hasCPUClock() bool {
 // cancelled returns the caller's error, so the engine passes it on as a cancellation.
 func (v *vm) fail(parent, ctx context.Context, c *engine.HookCall, err error) error {
 	line, msg := splitLuaError(err)
-	e := &Error{Hook: c.Hook, Line: line, Msg: msg}
+	e := &Error{Hook: c.Hook, Line: line, Msg: v.sc.explainCall(line, msg)}
 	// The VM raises the context's error when it finds the call cancelled; any other error is the
 	// script's own, even when the budget ran out while it was being raised.
 	if ctx.Err() != nil && (errors.Is(err, ctx.Err()) || strings.Contains(msg, ctx.Err().Error())) {

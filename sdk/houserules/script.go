@@ -26,7 +26,9 @@ type script struct {
 	info  engine.HouseRuleInfo
 	// actions maps an action name to its declaration.
 	actions map[string]engine.HouseAction
-	err     *Error
+	// calls are the names the script's calls give their functions, by line (explainCall).
+	calls map[int][]string
+	err   *Error
 	// transient marks a failure that says nothing about the script (the caller gave up): not cached.
 	transient bool
 }
@@ -61,8 +63,10 @@ func (r *Runner) compile(ctx context.Context, source string) *script {
 		line, msg := splitLuaError(err)
 		return bad(line, "%s", msg)
 	}
-	sc := &script{proto: proto}
+	sc := &script{proto: proto, calls: callNames(chunk)}
 	v := r.pool.Get().(*vm)
+	v.sc = sc
+	defer func() { v.sc = nil }()
 	defer func() {
 		if p := recover(); p != nil {
 			sc.err = &Error{Msg: fmt.Sprintf("crashed the script engine while loading: %v", p)}

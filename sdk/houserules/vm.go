@@ -15,12 +15,18 @@ type vm struct {
 	r   *Runner
 	L   *lua.LState
 	cur *callState
+	// sc is the script being run, for messages.
+	sc *script
 	// envMeta is the metatable of every call's globals: reads fall through to the read-only sandbox.
 	envMeta *lua.LTable
 	// fns are the game table's functions, made once per state; gameMeta finds them and builds the
 	// game's lazy fields.
 	fns      map[string]*lua.LFunction
 	gameMeta *lua.LTable
+	// partMeta is the metatable of game.counters and game.values: it refuses names the ruleset
+	// does not have; zonesMeta is that of game.zones, a proxy whose writes are seen (with their
+	// line); listMeta that of each zone's list, whose appends are seen.
+	partMeta, zonesMeta, listMeta *lua.LTable
 }
 
 // callState is what one hook call accumulates.
@@ -32,6 +38,15 @@ type callState struct {
 	events []sdk.Event
 	log    []string
 	logLen int
+	// options and eventList are game.options and game.events once built: kept here, not in the
+	// game table, so that assigning either field reaches __newindex and fails.
+	options, eventList *lua.LTable
+	// end is the round's or game's end the hook asked for (game.end_round, game.end_game).
+	end *sdk.EndRequest
+	// zonesProxy is game.zones as the script sees it and zonesBacking the table behind it, once
+	// built; editLine is the line of the last change to the cards the runner saw.
+	zonesProxy, zonesBacking *lua.LTable
+	editLine                 int
 }
 
 // Lua state sizes: enough for any reasonable hook, small enough that a runaway recursion or
@@ -69,12 +84,27 @@ func newVM(r *Runner) *vm {
 	}
 	g := L.G.Global
 	base := L.NewTable()
-	for _, name := range []string{"assert", "error", "ipairs", "pairs", "next", "pcall", "xpcall",
+	for _, name := range []string{"assert", "error", "ipairs", "pcall", "xpcall",
 		"select", "tonumber", "tostring", "type", "getmetatable", "setmetatable", "rawget",
 		"rawequal", "_VERSION"} {
 		base.RawSetString(name, g.RawGetString(name))
 	}
 	base.RawSetString("print", L.NewFunction(v.print))
+	// pairs and next see through game.zones, a proxy, to its zones.
+	next := g.RawGetString("next").(*lua.LFunction)
+	base.RawSetString("next", L.NewFunction(func(L *lua.LState) int {
+		if t, ok := L.Get(1).(*lua.LTable); ok {
+			L.Replace(1, v.seeThrough(t))
+		}
+		return next.GFunction(L)
+	}))
+	base.RawSetString("pairs", L.NewFunction(func(L *lua.LState) int {
+		t := v.seeThrough(L.CheckTable(1))
+		L.Push(next)
+		L.Push(t)
+		L.Push(lua.LNil)
+		return 3
+	}))
 	unpack := g.RawGetString("unpack").(*lua.LFunction).GFunction
 	base.RawSetString("unpack", L.NewFunction(func(L *lua.LState) int {
 		t := L.CheckTable(1)
@@ -86,6 +116,20 @@ func newVM(r *Runner) *vm {
 
 	tableLib := L.NewTable()
 	g.RawGetString("table").(*lua.LTable).ForEach(func(k, val lua.LValue) { tableLib.RawSet(k, val) })
+	// table.insert and table.remove on a zone's list are changes to the cards: seen, with their
+	// line, and refused in a hook that cannot change the game.
+	for _, name := range []string{"insert", "remove"} {
+		orig := tableLib.RawGetString(name).(*lua.LFunction).GFunction
+		tableLib.RawSetString(name, L.NewFunction(func(L *lua.LState) int {
+			if t, ok := L.Get(1).(*lua.LTable); ok && v.cur != nil && v.zoneList(t) {
+				if readOnlyHook(v.cur.call.Hook) {
+					L.RaiseError("%s cannot change the game (table.%s on a zone): only %s can", hookName(v.cur.call), name, changingHooks)
+				}
+				v.noteEdit(L)
+			}
+			return orig(L)
+		}))
+	}
 	mathLib := L.NewTable()
 	g.RawGetString("math").(*lua.LTable).ForEach(func(k, val lua.LValue) { mathLib.RawSet(k, val) })
 	mathLib.RawSetString("random", L.NewFunction(v.mathRandom))
@@ -96,6 +140,7 @@ func newVM(r *Runner) *vm {
 	stringLib := v.stringLib()
 	L.SetMetatable(lua.LString(""), v.table(map[string]lua.LValue{"__index": stringLib, "__metatable": lua.LFalse}))
 
+	v.unavailable(base, stringLib)
 	base.RawSetString("table", v.readOnly(tableLib, "table"))
 	base.RawSetString("math", v.readOnly(mathLib, "math"))
 	base.RawSetString("string", v.readOnly(stringLib, "string"))
@@ -113,9 +158,44 @@ func newVM(r *Runner) *vm {
 		"move": L.NewFunction(v.move), "emit": L.NewFunction(v.emit), "random": L.NewFunction(v.random),
 		"choose": L.NewFunction(v.choose), "next_seat": L.NewFunction(v.nextSeat), "top": L.NewFunction(v.top),
 		"hand": L.NewFunction(v.hand), "log": L.NewFunction(v.print),
+		"end_round": L.NewFunction(v.endRound(false)), "end_game": L.NewFunction(v.endRound(true)),
 	}
-	v.gameMeta = v.table(map[string]lua.LValue{"__index": L.NewFunction(v.gameIndex), "__metatable": lua.LFalse})
+	v.gameMeta = v.table(map[string]lua.LValue{"__index": L.NewFunction(v.gameIndex), "__newindex": L.NewFunction(v.gameNewIndex), "__metatable": lua.LFalse})
+	v.partMeta = v.table(map[string]lua.LValue{"__newindex": L.NewFunction(v.partNewIndex), "__metatable": lua.LFalse})
+	v.zonesMeta = v.table(map[string]lua.LValue{"__newindex": L.NewFunction(v.partNewIndex), "__metatable": lua.LFalse})
+	v.listMeta = v.table(map[string]lua.LValue{"__newindex": L.NewFunction(v.listNewIndex), "__metatable": lua.LFalse})
 	return v
+}
+
+// sandboxHint ends the message of everything the sandbox leaves out.
+const sandboxHint = "not available in house rules (see \"The sandbox and its limits\" in docs/house-rules.md)"
+
+// unavailable puts stand-ins for what the sandbox leaves out into base (and string.dump into
+// stringLib): using one fails with a message saying so, instead of "attempt to index a nil value".
+func (v *vm) unavailable(base, stringLib *lua.LTable) {
+	for _, lib := range []string{"os", "io", "debug", "package", "coroutine"} {
+		fail := v.L.NewFunction(func(L *lua.LState) int {
+			if k, ok := L.Get(2).(lua.LString); ok {
+				L.RaiseError("%s.%s: %s is %s", lib, string(k), lib, sandboxHint)
+			}
+			L.RaiseError("%s is %s", lib, sandboxHint)
+			return 0
+		})
+		t := v.L.NewTable()
+		t.Metatable = v.table(map[string]lua.LValue{"__index": fail, "__newindex": fail, "__call": fail, "__metatable": lua.LFalse})
+		base.RawSetString(lib, t)
+	}
+	for _, fn := range []string{"require", "module", "load", "loadstring", "loadfile", "dofile", "getfenv", "setfenv",
+		"rawset", "collectgarbage", "newproxy"} {
+		base.RawSetString(fn, v.L.NewFunction(func(L *lua.LState) int {
+			L.RaiseError("%s is %s", fn, sandboxHint)
+			return 0
+		}))
+	}
+	stringLib.RawSetString("dump", v.L.NewFunction(func(L *lua.LState) int {
+		L.RaiseError("string.dump is %s", sandboxHint)
+		return 0
+	}))
 }
 
 func (v *vm) table(fields map[string]lua.LValue) *lua.LTable {
@@ -228,9 +308,10 @@ func (v *vm) gameTable() *lua.LTable {
 	return g
 }
 
-// gameIndex is the game table's __index: it builds a field on first use (and keeps it in the
-// table, where the hook's changes are read back from) or finds a function. Tables fill their keys
-// in sorted order so pairs() walks them the same way every time.
+// gameIndex is the game table's __index: it builds a field on first use (and keeps the tables a
+// hook may change in the game table, where its changes are read back from) or finds a function.
+// Numbers and words are not kept, so that every write to them reaches gameNewIndex. Tables fill
+// their keys in sorted order so pairs() walks them the same way every time.
 func (v *vm) gameIndex(L *lua.LState) int {
 	g, key := L.CheckTable(1), L.Get(2)
 	k, ok := key.(lua.LString)
@@ -241,53 +322,59 @@ func (v *vm) gameIndex(L *lua.LState) int {
 	c := v.cur.call
 	var val lua.LValue
 	switch string(k) {
-	case "ruleset":
-		val = lua.LString(c.Ruleset)
-	case "hook":
-		val = lua.LString(c.Hook)
-	case "seats":
-		val = lua.LNumber(c.Status.Seats)
-	case "turn":
-		val = lua.LNumber(c.Table.Turn)
-	case "direction":
-		val = lua.LNumber(c.Table.Direction)
-	case "phase":
-		val = lua.LString(c.Status.Phase)
-	case "round":
-		val = lua.LNumber(c.Status.Round)
-	case "winner":
-		val = lua.LNumber(c.Status.Winner)
+	case "ruleset", "hook", "seats", "turn", "direction", "phase", "round", "winner":
+		L.Push(v.scalar(string(k)))
+		return 1
 	case "zones":
 		t := L.CreateTable(0, len(c.Table.Zones))
 		for _, name := range sortedKeys(c.Table.Zones) {
-			t.RawSetString(name, v.cardList(c.Table.Zones[name]))
+			list := v.cardList(c.Table.Zones[name])
+			list.Metatable = v.listMeta
+			t.RawSetString(name, list)
 		}
-		val = t
+		p := L.NewTable()
+		p.Metatable = L.NewTable()
+		p.Metatable.(*lua.LTable).RawSetString("__index", t)
+		p.Metatable.(*lua.LTable).RawSetString("__newindex", v.zonesMeta.RawGetString("__newindex"))
+		p.Metatable.(*lua.LTable).RawSetString("__metatable", lua.LFalse)
+		v.cur.zonesProxy, v.cur.zonesBacking = p, t
+		val = p
 	case "counters":
 		t := L.CreateTable(0, len(c.Table.Counters))
 		for _, k := range sortedKeys(c.Table.Counters) {
 			t.RawSetString(k, lua.LNumber(c.Table.Counters[k]))
 		}
+		t.Metatable = v.partMeta
 		val = t
 	case "values":
-		val = v.stringMap(c.Table.Values)
+		t := v.stringMap(c.Table.Values)
+		t.Metatable = v.partMeta
+		val = t
 	case "options":
-		t := L.CreateTable(0, len(c.Rule.Options))
-		for _, k := range sortedKeys(c.Rule.Options) {
-			t.RawSetString(k, toLua(c.Rule.Options[k]))
+		if v.cur.options == nil {
+			t := L.CreateTable(0, len(c.Rule.Options))
+			for _, k := range sortedKeys(c.Rule.Options) {
+				t.RawSetString(k, toLua(c.Rule.Options[k]))
+			}
+			v.cur.options = t
 		}
-		val = t
+		L.Push(v.cur.options)
+		return 1
 	case "events":
-		t := L.CreateTable(len(c.Events), 0)
-		for i, ev := range c.Events {
-			e := L.CreateTable(0, 4)
-			e.RawSetString("name", lua.LString(ev.Name))
-			e.RawSetString("seat", lua.LNumber(ev.Seat))
-			e.RawSetString("cards", v.cardList(ev.Cards))
-			e.RawSetString("data", v.stringMap(ev.Data))
-			t.RawSetInt(i+1, e)
+		if v.cur.eventList == nil {
+			t := L.CreateTable(len(c.Events), 0)
+			for i, ev := range c.Events {
+				e := L.CreateTable(0, 4)
+				e.RawSetString("name", lua.LString(ev.Name))
+				e.RawSetString("seat", lua.LNumber(ev.Seat))
+				e.RawSetString("cards", v.cardList(ev.Cards))
+				e.RawSetString("data", v.stringMap(ev.Data))
+				t.RawSetInt(i+1, e)
+			}
+			v.cur.eventList = t
 		}
-		val = t
+		L.Push(v.cur.eventList)
+		return 1
 	case "memory":
 		t := L.CreateTable(0, len(c.Memory))
 		for _, k := range sortedKeys(c.Memory) {
@@ -305,6 +392,30 @@ func (v *vm) gameIndex(L *lua.LState) int {
 	g.RawSetString(string(k), val)
 	L.Push(val)
 	return 1
+}
+
+// scalar is one of the game's numbers or words, as the call gives it.
+func (v *vm) scalar(key string) lua.LValue {
+	c := v.cur.call
+	switch key {
+	case "ruleset":
+		return lua.LString(c.Ruleset)
+	case "hook":
+		return lua.LString(c.Hook)
+	case "seats":
+		return lua.LNumber(c.Status.Seats)
+	case "turn":
+		return lua.LNumber(c.Table.Turn)
+	case "direction":
+		return lua.LNumber(c.Table.Direction)
+	case "phase":
+		return lua.LString(c.Status.Phase)
+	case "round":
+		return lua.LNumber(c.Status.Round)
+	case "winner":
+		return lua.LNumber(c.Status.Winner)
+	}
+	return lua.LNil
 }
 
 func (v *vm) stringMap(m map[string]string) *lua.LTable {

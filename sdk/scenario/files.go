@@ -81,6 +81,8 @@ type Result struct {
 	// Err is nil when the scenario passed; otherwise a *ParseError, a *Failure, or the Lookup's
 	// error for an unknown ruleset.
 	Err error
+	// Log is what the scenario's house rules printed (RunLogged).
+	Log []string
 }
 
 // OK reports whether the scenario passed.
@@ -119,12 +121,13 @@ func RunFile(ctx context.Context, path string, lookup Lookup) (res Result) {
 		res.Err = err
 		return res
 	}
-	res.Err = Run(ctx, e, s)
+	res.Log, res.Err = RunLogged(ctx, e, s)
 	return res
 }
 
-// RunAll runs every scenario under paths (see Files), writes one Line per scenario to w and the
-// final line "N passed, N failed", and returns the counts. A path that does not exist counts as
+// RunAll runs every scenario under paths (see Files), writes one Line per scenario to w, each
+// followed by what its house rules printed ("    log: step K, RULE (HOOK): TEXT"), and the final
+// line "N passed, N failed", and returns the counts. A path that does not exist counts as
 // one failure.
 func RunAll(ctx context.Context, w io.Writer, lookup Lookup, paths ...string) (passed, failed int) {
 	for _, p := range paths {
@@ -138,6 +141,9 @@ func RunAll(ctx context.Context, w io.Writer, lookup Lookup, paths ...string) (p
 		for _, f := range files {
 			res := RunFile(ctx, f, lookup)
 			fmt.Fprintln(w, res.Line())
+			for _, l := range res.Log {
+				fmt.Fprintln(w, "    log: "+l)
+			}
 			if res.OK() {
 				passed++
 			} else {

@@ -47,8 +47,16 @@ const maxFiringsPerWait = 10000
 // Refusals are recognised with errors.Is(err, sdk.ErrIllegal); any other error of the engine is a
 // ruleset failure and fails the scenario.
 func Run(ctx context.Context, e engine.Engine, s *Scenario) error {
+	_, err := RunLogged(ctx, e, s)
+	return err
+}
+
+// RunLogged is Run that also returns what the scenario's house rules printed (print, game.log),
+// one line each, as "step K, RULE (HOOK): TEXT" (step 0 is the start), up to the step that failed.
+func RunLogged(ctx context.Context, e engine.Engine, s *Scenario) ([]string, error) {
 	r := &run{ctx: ctx, e: e, s: s}
-	return r.play()
+	err := r.play()
+	return r.log, err
 }
 
 type run struct {
@@ -61,6 +69,10 @@ type run struct {
 	start  []sdk.Card
 	// events are the names of the events the last accepted action (or wait) produced.
 	events []string
+	// step is the number of the step being played (0: the start); log is what the house rules
+	// printed so far.
+	step int
+	log  []string
 }
 
 func (r *run) play() error {
@@ -100,6 +112,7 @@ func (r *run) play() error {
 		if err := r.ctx.Err(); err != nil {
 			return &Failure{Step: step.Number, What: "run", Got: err.Error()}
 		}
+		r.step = step.Number
 		if err := r.do(step); err != nil {
 			return err
 		}
@@ -117,6 +130,11 @@ func (r *run) play() error {
 
 func (r *run) accept(st *engine.Step) {
 	r.state, r.status = st.State, st.Status
+	if st.House != nil {
+		for _, l := range st.House.Log {
+			r.log = append(r.log, fmt.Sprintf("step %d, %s (%s): %s", r.step, l.Rule, l.Hook, l.Text))
+		}
+	}
 	r.events = r.events[:0]
 	for _, ev := range st.Events {
 		r.events = append(r.events, ev.Name)

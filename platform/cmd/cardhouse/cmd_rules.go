@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -25,8 +28,62 @@ func newRulesCmd() *cobra.Command {
 		Use:   "rules",
 		Short: "Tools for house-rule scripts (Lua)",
 	}
-	cmd.AddCommand(newRulesCheckCmd())
+	cmd.AddCommand(newRulesCheckCmd(), newRulesReferenceCmd())
 	return cmd
+}
+
+// newRulesReferenceCmd is `cardhouse rules reference --ruleset ID [--out DIR]`: the modder's
+// reference of a variant (houserules.Reference), written to DIR/ID.md.
+func newRulesReferenceCmd() *cobra.Command {
+	var ruleset, out, plugins string
+	cmd := &cobra.Command{
+		Use:   "reference --ruleset ID [--out DIR]",
+		Short: "Write a variant's reference for house-rule authors (zones, counters, values, actions, card codes, questions)",
+		Long: `Write the modder's reference of a variant, generated from the ruleset itself through its plugin
+process: the zones, counters and values a house rule sees (read by a probe rule in a few bot
+games), the actions its views offer and their fields, its card codes and the questions it asks
+house rules. The file is DIR/ID.md (default docs/house-rules/ID.md); the committed ones are
+checked by a test, so regenerate them when a variant changes.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			defer stop()
+			return runRulesReference(ctx, cmd.OutOrStdout(), openEngines, plugins, ruleset, out)
+		},
+	}
+	cmd.Flags().StringVar(&ruleset, "ruleset", "", "ruleset id (required)")
+	cmd.Flags().StringVar(&out, "out", filepath.Join("docs", "house-rules"), "folder to write ID.md into")
+	cmd.Flags().StringVar(&plugins, "plugins", os.Getenv(pluginsEnv), "folder of external ruleset plugins (default $"+pluginsEnv+")")
+	_ = cmd.MarkFlagRequired("ruleset")
+	return cmd
+}
+
+// runRulesReference writes the reference of ruleset into dir/ID.md and says so on w.
+func runRulesReference(ctx context.Context, w io.Writer, open engineOpener, plugins, ruleset, dir string) error {
+	engines, closeAll, err := open(ctx, plugins)
+	if err != nil {
+		return fmt.Errorf("opening the rulesets: %w", err)
+	}
+	if closeAll != nil {
+		defer closeAll()
+	}
+	eng, ok := engines[ruleset]
+	if !ok {
+		return fmt.Errorf("no ruleset %q (available: %s)", ruleset, strings.Join(slices.Sorted(maps.Keys(engines)), ", "))
+	}
+	md, err := houserules.Reference(ctx, eng)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	path := filepath.Join(dir, ruleset+".md")
+	if err := os.WriteFile(path, []byte(md), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "wrote %s\n", path)
+	return nil
 }
 
 // rulesCheck is what `rules check` was asked to do.
@@ -40,6 +97,10 @@ type rulesCheck struct {
 	plugins  string
 	// options are the ruleset's options for every game, as name=value.
 	options []string
+	// trace prints every hook call of every game; logLines caps the printed log lines per game
+	// (with trace, none is left out).
+	trace    bool
+	logLines int
 }
 
 func newRulesCheckCmd() *cobra.Command {
@@ -52,8 +113,11 @@ func newRulesCheckCmd() *cobra.Command {
 It compiles the script in the sandbox and checks its declarations (name, description, options,
 hooks, actions), then plays --games bot games of --ruleset with the rule enabled, through the
 ruleset's plugin process, and reports every problem: a hook that fails (with its line), an action
-the rule made impossible for bots, a game that does not end, a ruleset failure. The exit status is
-non-zero when the script does not load or any game had a problem. See docs/house-rules.md.`,
+the rule made impossible for bots, a game that does not end, a ruleset failure. Under each game it
+shows what the rule printed (print, game.log); with --trace, every hook call. At the end it counts
+how often each hook ran and how often it did something, and names the hooks that never did. The
+exit status is non-zero when the script does not load or any game had a problem. See
+docs/house-rules.md.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
@@ -68,6 +132,8 @@ non-zero when the script does not load or any game had a problem. See docs/house
 	cmd.Flags().Uint64Var(&rc.seed, "seed", 1, "seed of the first game (game i uses seed+i)")
 	cmd.Flags().IntVar(&rc.maxSteps, "max-steps", 50000, "actions after which a game counts as not ending (a Last Card game to 500 with draw-to-match took 25,790)")
 	cmd.Flags().StringArrayVar(&rc.options, "option", nil, "a ruleset option for every game, as name=value (repeatable), e.g. --option target=single")
+	cmd.Flags().BoolVar(&rc.trace, "trace", false, "print every hook call of every game: what it did (refused, changed the table, ended the round, ...) and the events it emitted")
+	cmd.Flags().IntVar(&rc.logLines, "log-lines", 20, "lines of the rule's print/game.log output shown per game (all of them with --trace)")
 	cmd.Flags().StringVar(&rc.plugins, "plugins", os.Getenv(pluginsEnv), "folder of external ruleset plugins (default $"+pluginsEnv+")")
 	_ = cmd.MarkFlagRequired("ruleset")
 	return cmd
@@ -132,6 +198,8 @@ func runRulesCheck(ctx context.Context, w io.Writer, open engineOpener, rc rules
 	var problems []string
 	seen := map[string]bool{}
 	ended := 0
+	var tally engine.HookTally
+	tally.Declare(info.Name, info)
 	for g := range rc.games {
 		seats := rc.seats
 		if seats == 0 {
@@ -141,13 +209,18 @@ func runRulesCheck(ctx context.Context, w io.Writer, open engineOpener, rc rules
 		if len(desc.BotLevels) > 0 {
 			level = desc.BotLevels[g%len(desc.BotLevels)]
 		}
-		res := playBotGame(ctx, eng, rule, opts, seats, level, rc.seed+uint64(g), rc.maxSteps)
+		rep := &gameReport{w: w, game: g + 1, trace: rc.trace, logLines: rc.logLines, tally: &tally}
+		res := playBotGame(ctx, eng, rule, opts, seats, level, rc.seed+uint64(g), rc.maxSteps, rep.step)
 		if res.problem == "" {
 			ended++
 			fmt.Fprintf(w, "ok    game %d: %d seats, bots of level %d, %d actions\n", g+1, seats, level, res.steps)
+		} else {
+			fmt.Fprintf(w, "FAIL  game %d: %d seats, bots of level %d: %s\n", g+1, seats, level, res.problem)
+		}
+		rep.flush()
+		if res.problem == "" {
 			continue
 		}
-		fmt.Fprintf(w, "FAIL  game %d: %d seats, bots of level %d: %s\n", g+1, seats, level, res.problem)
 		if key := res.key; !seen[key] {
 			seen[key] = true
 			problems = append(problems, res.problem)
@@ -156,6 +229,7 @@ func runRulesCheck(ctx context.Context, w io.Writer, open engineOpener, rc rules
 			break
 		}
 	}
+	printTally(w, tally.Counts(), rc.games)
 	fmt.Fprintf(w, "%d passed, %d failed\n", ended, rc.games-ended)
 	if len(problems) > 0 {
 		return fmt.Errorf("house rule %q: %d game(s) had problems", info.Name, rc.games-ended)
@@ -172,10 +246,25 @@ type gameResult struct {
 
 // playBotGame plays one game to its end with bots in every seat (botplay.Play): the host deals
 // each next round, due deadlines fire in time order.
-func playBotGame(ctx context.Context, eng engine.Engine, rule sdk.HouseRule, opts map[string]any, seats, level int, seed uint64, maxSteps int) gameResult {
+// Every step, the start's first (action nil), goes to onStep with its number.
+func playBotGame(ctx context.Context, eng engine.Engine, rule sdk.HouseRule, opts map[string]any, seats, level int, seed uint64, maxSteps int, onStep func(n int, a *sdk.Action, st *engine.Step)) gameResult {
+	n := 0
 	res, err := botplay.Play(ctx, eng, botplay.Config{Seats: seats, Seed: seed, Options: opts, HouseRules: []sdk.HouseRule{rule},
 		Bot:      botplay.EngineBot(eng, botplay.Level(level), func(t *botplay.Turn) uint64 { return seed*7919 + uint64(t.N+1)*31 + uint64(t.Index) }),
-		MaxSteps: maxSteps})
+		MaxSteps: maxSteps, Trace: true,
+		OnAct: func(_ context.Context, a botplay.Attempt) error {
+			if a.Err == nil {
+				if n == 0 && a.BeforeStep != nil {
+					onStep(0, nil, a.BeforeStep)
+				}
+				n++
+				onStep(n, &a.Action, a.Step)
+			}
+			return nil
+		}})
+	if n == 0 && res != nil && res.Start != nil {
+		onStep(0, nil, res.Start)
+	}
 	fail := func(steps int, key, format string, args ...any) gameResult {
 		return gameResult{steps: steps, key: key, problem: fmt.Sprintf(format, args...)}
 	}
@@ -199,4 +288,84 @@ func playBotGame(ctx context.Context, eng engine.Engine, rule sdk.HouseRule, opt
 		what = "failed"
 	}
 	return fail(pe.Step, pe.Err.Error(), "action %d (%s): %s: %v", pe.Step, scenario.DescribeAction(*pe.Action), what, pe.Err)
+}
+
+// gameReport prints what one game's steps report: the rule's log lines (up to logLines, all with
+// trace) and with trace every hook call; it counts the calls in tally.
+type gameReport struct {
+	w        io.Writer
+	game     int
+	trace    bool
+	logLines int
+	tally    *engine.HookTally
+	lines    []string
+	logged   int
+	cut      int
+}
+
+func (r *gameReport) step(n int, a *sdk.Action, st *engine.Step) {
+	if st == nil || st.House == nil {
+		return
+	}
+	r.tally.Add(st.House)
+	where := "the start"
+	if a != nil {
+		where = fmt.Sprintf("action %d (%s)", n, scenario.DescribeAction(*a))
+	}
+	if r.trace {
+		for _, c := range st.House.Calls {
+			if c.Hook == engine.HookOpen && !c.Fired() {
+				continue // asked after every step; only an opening is news
+			}
+			line := fmt.Sprintf("      trace %s: %s %s", where, c.Rule, c.Where())
+			if c.Seat != sdk.NoSeat {
+				line += fmt.Sprintf(" seat %d", c.Seat)
+			}
+			did := c.Did
+			if did == "" {
+				did = "nothing"
+			}
+			line += ": " + did
+			if len(c.Events) > 0 {
+				line += "; events " + strings.Join(c.Events, ", ")
+			}
+			r.lines = append(r.lines, line)
+		}
+	}
+	for _, l := range st.House.Log {
+		if !r.trace && r.logged >= r.logLines {
+			r.cut++
+			continue
+		}
+		r.logged++
+		r.lines = append(r.lines, fmt.Sprintf("      log   %s, %s: %s", where, l.Hook, l.Text))
+	}
+}
+
+// flush prints the game's lines, after its ok or FAIL line.
+func (r *gameReport) flush() {
+	for _, l := range r.lines {
+		fmt.Fprintln(r.w, l)
+	}
+	if r.cut > 0 {
+		fmt.Fprintf(r.w, "      log   (%d more lines of game %d not shown: --log-lines or --trace)\n", r.cut, r.game)
+	}
+}
+
+// printTally prints how often each hook ran and did something, and names those that never did.
+func printTally(w io.Writer, counts []engine.HookCount, games int) {
+	if len(counts) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "hooks over %d game(s): calls, and how many did something (refused, changed the table, ended the round, answered, opened, emitted)\n", games)
+	var never []string
+	for _, c := range counts {
+		fmt.Fprintf(w, "      %-32s %8d calls %8d did something\n", c.Hook, c.Calls, c.Fired)
+		if c.Fired == 0 {
+			never = append(never, c.Hook)
+		}
+	}
+	if len(never) > 0 {
+		fmt.Fprintf(w, "note  never did anything: %s (is its condition ever true in these games?)\n", strings.Join(never, ", "))
+	}
 }

@@ -75,3 +75,77 @@ func TestRulesCheck(t *testing.T) {
 		})
 	}
 }
+
+// TestRulesCheckShowsLogTraceAndCounts: what a rule prints shows under each game (cut at
+// --log-lines), --trace lists the hook calls, and the counts name a hook that never did anything.
+func TestRulesCheckShowsLogTraceAndCounts(t *testing.T) {
+	t.Parallel()
+	chatty := writeRule(t, "name = \"chatty\"\ndescription = \"says what was played\"\n"+
+		"function before_action(game, action)\n  if action.type == \"nothing-ever\" then return \"no\" end\nend\n"+
+		"function after_action(game, action)\n  if action.type == \"play\" then game.log(\"played\", action.cards[1]) end\n"+
+		"  if action.type == \"draw\" and not game.memory.bonus then game.memory.bonus = true; game.emit(\"first_draw\") end\nend\n")
+	cases := []struct {
+		name  string
+		trace bool
+		want  []string
+		not   []string
+	}{
+		{"log and counts", false, []string{
+			"ok    game 1: 2 seats",
+			", after_action: played\t",
+			"more lines of game 1 not shown",
+			"before_action ",
+			"note  never did anything: before_action (is its condition ever true",
+			"2 passed, 0 failed",
+		}, []string{"trace "}},
+		{"trace", true, []string{
+			"      trace action 1 (",
+			"): chatty after_action: nothing",
+			"): chatty after_action: nothing; events first_draw",
+			"): chatty before_action: nothing",
+		}, []string{"not shown"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var out strings.Builder
+			err := runRulesCheck(context.Background(), &out, inProcess(true), rulesCheck{file: chatty, ruleset: "lastcard", games: 2, seed: 1, maxSteps: 5000,
+				options: []string{"target=single"}, trace: tc.trace, logLines: 2})
+			if err != nil {
+				t.Fatalf("error %v\n%s", err, out.String())
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("output lacks %q:\n%s", w, out.String())
+				}
+			}
+			for _, n := range tc.not {
+				if strings.Contains(out.String(), n) {
+					t.Errorf("output has %q:\n%s", n, out.String())
+				}
+			}
+		})
+	}
+}
+
+// TestRulesReference writes a variant's reference into the folder asked for.
+func TestRulesReference(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var out strings.Builder
+	if err := runRulesReference(context.Background(), &out, inProcess(true), "", "lastcard", dir); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "lastcard.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"# House-rule reference: Last Card (`lastcard`)", "| `hand.N` | 7 |", "| `score.N` |", "| `play` | a seat |", "`W+4` ×4"} {
+		if !strings.Contains(string(b), w) {
+			t.Errorf("the reference lacks %q:\n%s", w, b)
+		}
+	}
+	if err := runRulesReference(context.Background(), &out, inProcess(true), "", "poker", dir); err == nil || !strings.Contains(err.Error(), `no ruleset "poker"`) {
+		t.Errorf("an unknown ruleset: %v", err)
+	}
+}

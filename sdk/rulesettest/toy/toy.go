@@ -424,3 +424,19 @@ func (Ruleset) SetTable(s State, t sdk.Table) (State, error) {
 	c.Turn = t.Turn
 	return c, nil
 }
+
+var _ sdk.Ender[State] = Ruleset{}
+
+// End ends the game for a house rule, as when winner plays their last card: the toy has no
+// rounds, so ending the round ends the game.
+func (Ruleset) End(s State, req sdk.EndRequest) (State, []sdk.Event, error) {
+	if s.Phase != sdk.PhasePlaying {
+		return s, nil, sdk.Refuse(sdk.CodeGameOver, "the game is over")
+	}
+	if req.Winner < 0 || req.Winner >= s.Seats {
+		return s, nil, sdk.Refuse(sdk.CodeHouseRule, "winner %d is no seat of this %d-seat game", req.Winner, s.Seats)
+	}
+	c := s.clone()
+	c.Phase, c.Winner, c.Turn, c.Windows = sdk.PhaseGameOver, req.Winner, sdk.NoSeat, nil
+	return c, []sdk.Event{{Name: "won", Seat: req.Winner}}, nil
+}

@@ -114,7 +114,7 @@ func noAnswer(op string) error {
 func errorFromPB(e *pb.Error) error {
 	switch k := e.GetKind().(type) {
 	case *pb.Error_Refusal:
-		re := &sdk.RuleError{Code: k.Refusal.GetCode(), Reason: k.Refusal.GetReason()}
+		re := &sdk.RuleError{Code: k.Refusal.GetCode(), Reason: k.Refusal.GetReason(), Detail: k.Refusal.GetDetail()}
 		if f := k.Refusal.GetFault(); f != nil {
 			re.Fault = &sdk.HouseFault{Rule: f.GetRule(), Version: int(f.GetVersion()), Hook: f.GetHook(), Line: int(f.GetLine())}
 		}
@@ -200,7 +200,7 @@ func (c *Client) Act(ctx context.Context, req *engine.ActRequest) (*engine.Step,
 		return nil, err
 	}
 	r, err := c.invoke(ctx, "Act", &pb.Call{Request: &pb.Call_Act{Act: &pb.ActRequest{State: req.State, Action: a, Now: req.Now, NoViews: req.NoViews, NoSpectator: req.NoSpectator,
-		Ref: ref, OmitState: req.OmitState, Phase: req.Phase, DryRun: req.DryRun, Patches: req.Patches}}}, req.ViewBuf)
+		Ref: ref, OmitState: req.OmitState, Phase: req.Phase, DryRun: req.DryRun, Patches: req.Patches, Trace: req.Trace}}}, req.ViewBuf)
 	if err != nil {
 		return nil, err
 	}

@@ -221,8 +221,14 @@ func StepToPB(s *engine.Step) (*pb.StepResponse, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encoding the step's events: %w", err)
 	}
+	var house []byte
+	if s.House != nil {
+		if house, err = json.Marshal(s.House); err != nil {
+			return nil, fmt.Errorf("encoding the step's house-rule report: %w", err)
+		}
+	}
 	return &pb.StepResponse{State: s.State, Status: StatusToPB(&s.Status), Views: s.Views, Spectator: s.Spectator,
-		Events: events, EventsSet: s.Events != nil, Patches: s.Patches, SpectatorPatch: s.SpectatorPatch}, nil
+		Events: events, EventsSet: s.Events != nil, Patches: s.Patches, SpectatorPatch: s.SpectatorPatch, HouseJson: house}, nil
 }
 
 // StepFromPB reads a step from the wire.
@@ -231,8 +237,15 @@ func StepFromPB(r *pb.StepResponse) (*engine.Step, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &engine.Step{State: r.State, Events: events, Status: StatusFromPB(r.Status), Views: nilIfEmpty(r.Views), Spectator: nilIfEmptyBytes(r.Spectator),
-		Patches: nilIfEmpty(r.Patches), SpectatorPatch: nilIfEmptyBytes(r.SpectatorPatch)}, nil
+	st := &engine.Step{State: r.State, Events: events, Status: StatusFromPB(r.Status), Views: nilIfEmpty(r.Views), Spectator: nilIfEmptyBytes(r.Spectator),
+		Patches: nilIfEmpty(r.Patches), SpectatorPatch: nilIfEmptyBytes(r.SpectatorPatch)}
+	if len(r.HouseJson) > 0 {
+		st.House = &engine.HouseReport{}
+		if err := json.Unmarshal(r.HouseJson, st.House); err != nil {
+			return nil, fmt.Errorf("decoding the step's house-rule report: %w", err)
+		}
+	}
+	return st, nil
 }
 
 func nilIfEmpty(v [][]byte) [][]byte {
@@ -282,14 +295,14 @@ func NewGameToPB(r *engine.NewGameRequest) (*pb.NewGameRequest, error) {
 	}
 	return &pb.NewGameRequest{
 		Seats: int32(r.Seats), OptionsJson: opts, Seed: r.Seed, HouseRulesJson: rules, DealJson: deal,
-		ForcedJson: forced, Opener: optInt(r.Opener), Now: r.Now, NoViews: r.NoViews, Game: r.Game,
+		ForcedJson: forced, Opener: optInt(r.Opener), Now: r.Now, NoViews: r.NoViews, Game: r.Game, Trace: r.Trace,
 	}, nil
 }
 
 // NewGameFromPB reads a new-game request from the wire; a field that does not decode is refused
 // naming the field.
 func NewGameFromPB(r *pb.NewGameRequest) (*engine.NewGameRequest, error) {
-	out := &engine.NewGameRequest{Seats: int(r.Seats), Seed: r.Seed, Opener: fromOptInt(r.Opener), Now: r.Now, NoViews: r.NoViews, Game: r.Game}
+	out := &engine.NewGameRequest{Seats: int(r.Seats), Seed: r.Seed, Opener: fromOptInt(r.Opener), Now: r.Now, NoViews: r.NoViews, Game: r.Game, Trace: r.Trace}
 	fields := []struct {
 		name string
 		code string

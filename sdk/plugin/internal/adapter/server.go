@@ -47,7 +47,7 @@ func (s *Server) errorToPB(op string, err error) (*pb.Error, error) {
 		return &pb.Error{Kind: &pb.Error_Failure{Failure: &pb.Failure{Ruleset: fe.Ruleset, Op: fe.Op, Message: fmt.Sprint(fe.Err)}}}, nil
 	}
 	if re, ok := sdk.AsRefusal(err); ok {
-		ref := &pb.Refusal{Code: re.Code, Reason: re.Reason}
+		ref := &pb.Refusal{Code: re.Code, Reason: re.Reason, Detail: re.Detail}
 		if f := re.Fault; f != nil {
 			ref.Fault = &pb.HouseFault{Rule: f.Rule, Version: int32(f.Version), Hook: f.Hook, Line: int32(f.Line)}
 		}
@@ -128,7 +128,7 @@ func (s *Server) act(ctx context.Context, req *pb.ActRequest, done *func()) (res
 		return s.step("act", nil, err)
 	}
 	ar := &engine.ActRequest{GameRef: ref, State: req.State, Action: a, Now: req.Now, NoViews: req.NoViews, NoSpectator: req.NoSpectator,
-		OmitState: req.OmitState, Phase: req.Phase, DryRun: req.DryRun, Patches: req.Patches}
+		OmitState: req.OmitState, Phase: req.Phase, DryRun: req.DryRun, Patches: req.Patches, Trace: req.Trace}
 	var bp *[]byte
 	if done != nil && !req.NoViews {
 		bp = viewBufs.Get().(*[]byte)

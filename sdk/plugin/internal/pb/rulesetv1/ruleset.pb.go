@@ -301,7 +301,9 @@ type Refusal struct {
 	Code   string                 `protobuf:"bytes,1,opt,name=code,proto3" json:"code,omitempty"`
 	Reason string                 `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
 	// fault is set when a house rule failed (sdk.HouseFault).
-	Fault         *HouseFault `protobuf:"bytes,3,opt,name=fault,proto3" json:"fault,omitempty"`
+	Fault *HouseFault `protobuf:"bytes,3,opt,name=fault,proto3" json:"fault,omitempty"`
+	// detail is sdk.RuleError.Detail: the full error for the rule's author and admins.
+	Detail        string `protobuf:"bytes,4,opt,name=detail,proto3" json:"detail,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -355,6 +357,13 @@ func (x *Refusal) GetFault() *HouseFault {
 		return x.Fault
 	}
 	return nil
+}
+
+func (x *Refusal) GetDetail() string {
+	if x != nil {
+		return x.Detail
+	}
+	return ""
 }
 
 // HouseFault is sdk.HouseFault: the house rule that failed, its version, hook and line.
@@ -592,7 +601,9 @@ type NewGameRequest struct {
 	Now        int64  `protobuf:"varint,8,opt,name=now,proto3" json:"now,omitempty"`
 	NoViews    bool   `protobuf:"varint,9,opt,name=no_views,json=noViews,proto3" json:"no_views,omitempty"`
 	// game, when set, is the key the plugin keeps the new game under, after 0 actions.
-	Game          string `protobuf:"bytes,10,opt,name=game,proto3" json:"game,omitempty"`
+	Game string `protobuf:"bytes,10,opt,name=game,proto3" json:"game,omitempty"`
+	// trace asks for every house-rule hook call in StepResponse.house_json.
+	Trace         bool `protobuf:"varint,11,opt,name=trace,proto3" json:"trace,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -697,6 +708,13 @@ func (x *NewGameRequest) GetGame() string {
 	return ""
 }
 
+func (x *NewGameRequest) GetTrace() bool {
+	if x != nil {
+		return x.Trace
+	}
+	return false
+}
+
 type ActRequest struct {
 	state   protoimpl.MessageState `protogen:"open.v1"`
 	State   []byte                 `protobuf:"bytes,1,opt,name=state,proto3" json:"state,omitempty"`
@@ -715,7 +733,9 @@ type ActRequest struct {
 	// dry_run: the step is not the game's (a check); the plugin's copy stays where it was.
 	DryRun bool `protobuf:"varint,9,opt,name=dry_run,json=dryRun,proto3" json:"dry_run,omitempty"`
 	// patches asks a sticky plugin for the step's protocol v2 patches (StepResponse.patches).
-	Patches       bool `protobuf:"varint,10,opt,name=patches,proto3" json:"patches,omitempty"`
+	Patches bool `protobuf:"varint,10,opt,name=patches,proto3" json:"patches,omitempty"`
+	// trace asks for every house-rule hook call in StepResponse.house_json.
+	Trace         bool `protobuf:"varint,11,opt,name=trace,proto3" json:"trace,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -816,6 +836,13 @@ func (x *ActRequest) GetDryRun() bool {
 func (x *ActRequest) GetPatches() bool {
 	if x != nil {
 		return x.Patches
+	}
+	return false
+}
+
+func (x *ActRequest) GetTrace() bool {
+	if x != nil {
+		return x.Trace
 	}
 	return false
 }
@@ -953,8 +980,11 @@ type StepResponse struct {
 	// to views (engine.Step.Patches); spectator_patch the spectators'.
 	Patches        [][]byte `protobuf:"bytes,8,rep,name=patches,proto3" json:"patches,omitempty"`
 	SpectatorPatch []byte   `protobuf:"bytes,9,opt,name=spectator_patch,json=spectatorPatch,proto3" json:"spectator_patch,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// house_json is engine.HouseReport as JSON (what the house rules printed, and their hook calls
+	// with trace); empty when there is none.
+	HouseJson     []byte `protobuf:"bytes,10,opt,name=house_json,json=houseJson,proto3" json:"house_json,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *StepResponse) Reset() {
@@ -1046,6 +1076,13 @@ func (x *StepResponse) GetPatches() [][]byte {
 func (x *StepResponse) GetSpectatorPatch() []byte {
 	if x != nil {
 		return x.SpectatorPatch
+	}
+	return nil
+}
+
+func (x *StepResponse) GetHouseJson() []byte {
+	if x != nil {
+		return x.HouseJson
 	}
 	return nil
 }
@@ -2528,11 +2565,12 @@ const file_ruleset_proto_rawDesc = "" +
 	"\x04tail\x18\x03 \x03(\v2\x1c.cardhouse.ruleset.v1.LoggedR\x04tail\"P\n" +
 	"\x06Logged\x124\n" +
 	"\x06action\x18\x01 \x01(\v2\x1c.cardhouse.ruleset.v1.ActionR\x06action\x12\x10\n" +
-	"\x03now\x18\x02 \x01(\x03R\x03now\"m\n" +
+	"\x03now\x18\x02 \x01(\x03R\x03now\"\x85\x01\n" +
 	"\aRefusal\x12\x12\n" +
 	"\x04code\x18\x01 \x01(\tR\x04code\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\x126\n" +
-	"\x05fault\x18\x03 \x01(\v2 .cardhouse.ruleset.v1.HouseFaultR\x05fault\"b\n" +
+	"\x05fault\x18\x03 \x01(\v2 .cardhouse.ruleset.v1.HouseFaultR\x05fault\x12\x16\n" +
+	"\x06detail\x18\x04 \x01(\tR\x06detail\"b\n" +
 	"\n" +
 	"HouseFault\x12\x12\n" +
 	"\x04rule\x18\x01 \x01(\tR\x04rule\x12\x18\n" +
@@ -2546,7 +2584,7 @@ const file_ruleset_proto_rawDesc = "" +
 	"\x0fDescribeRequest\"p\n" +
 	"\x10DescribeResponse\x12)\n" +
 	"\x10description_json\x18\x01 \x01(\fR\x0fdescriptionJson\x121\n" +
-	"\x05error\x18\x0f \x01(\v2\x1b.cardhouse.ruleset.v1.ErrorR\x05error\"\xae\x02\n" +
+	"\x05error\x18\x0f \x01(\v2\x1b.cardhouse.ruleset.v1.ErrorR\x05error\"\xc4\x02\n" +
 	"\x0eNewGameRequest\x12\x14\n" +
 	"\x05seats\x18\x01 \x01(\x05R\x05seats\x12!\n" +
 	"\foptions_json\x18\x02 \x01(\fR\voptionsJson\x12\x12\n" +
@@ -2559,8 +2597,9 @@ const file_ruleset_proto_rawDesc = "" +
 	"\x03now\x18\b \x01(\x03R\x03now\x12\x19\n" +
 	"\bno_views\x18\t \x01(\bR\anoViews\x12\x12\n" +
 	"\x04game\x18\n" +
-	" \x01(\tR\x04gameB\t\n" +
-	"\a_opener\"\xc1\x02\n" +
+	" \x01(\tR\x04game\x12\x14\n" +
+	"\x05trace\x18\v \x01(\bR\x05traceB\t\n" +
+	"\a_opener\"\xd7\x02\n" +
 	"\n" +
 	"ActRequest\x12\x14\n" +
 	"\x05state\x18\x01 \x01(\fR\x05state\x124\n" +
@@ -2574,7 +2613,8 @@ const file_ruleset_proto_rawDesc = "" +
 	"\x05phase\x18\b \x01(\tR\x05phase\x12\x17\n" +
 	"\adry_run\x18\t \x01(\bR\x06dryRun\x12\x18\n" +
 	"\apatches\x18\n" +
-	" \x01(\bR\apatches\"\xe2\x02\n" +
+	" \x01(\bR\apatches\x12\x14\n" +
+	"\x05trace\x18\v \x01(\bR\x05trace\"\xe2\x02\n" +
 	"\x06Action\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x12\n" +
 	"\x04type\x18\x02 \x01(\tR\x04type\x12\x14\n" +
@@ -2591,7 +2631,7 @@ const file_ruleset_proto_rawDesc = "" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\t\n" +
 	"\a_targetB\b\n" +
-	"\x06_index\"\xeb\x02\n" +
+	"\x06_index\"\x8a\x03\n" +
 	"\fStepResponse\x12\x14\n" +
 	"\x05state\x18\x01 \x01(\fR\x05state\x124\n" +
 	"\x06status\x18\x03 \x01(\v2\x1c.cardhouse.ruleset.v1.StatusR\x06status\x12\x14\n" +
@@ -2602,7 +2642,10 @@ const file_ruleset_proto_rawDesc = "" +
 	"\n" +
 	"events_set\x18\a \x01(\bR\teventsSet\x12\x18\n" +
 	"\apatches\x18\b \x03(\fR\apatches\x12'\n" +
-	"\x0fspectator_patch\x18\t \x01(\fR\x0espectatorPatchJ\x04\b\x02\x10\x03R\vevents_json\"\xe9\x01\n" +
+	"\x0fspectator_patch\x18\t \x01(\fR\x0espectatorPatch\x12\x1d\n" +
+	"\n" +
+	"house_json\x18\n" +
+	" \x01(\fR\thouseJsonJ\x04\b\x02\x10\x03R\vevents_json\"\xe9\x01\n" +
 	"\x05Event\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04seat\x18\x02 \x01(\x05R\x04seat\x12\x14\n" +
