@@ -58,6 +58,9 @@ type peer struct {
 	owner map[string]*relayEnd // sockets the peer relays to this node (their room runs here)
 	want  bool                 // the peer's last beat disagreed with this node: ask for its lists
 	lists bool                 // the peer asked for this node's lists
+	// theirs is whether the peer's last beat listed sockets: a node that has none with it still
+	// answers, so that the peer finds the ones it forgot; two nodes with none stop beating.
+	theirs bool
 }
 
 // peers is the node's registry of relayed sockets, by the other node of each.
@@ -150,6 +153,7 @@ func (s *Server) serveBeat(m cluster.Msg) {
 	// The peer's edge sockets are this node's owner ones, and the other way round.
 	p.want = b.Edge != sumOf(p.owner) || b.Owner != sumOf(p.edge)
 	p.lists = p.lists || b.Want
+	p.theirs = b.Edge.N+b.Owner.N > 0
 	if b.Lists == nil {
 		return
 	}
@@ -162,7 +166,7 @@ func (s *Server) serveBeat(m cluster.Msg) {
 	}
 }
 
-// beat sends every peer this node relays with (or that beat it lately) its beat, and ends the
+// beat sends every peer this node relays with (or that lists sockets with it) its beat, and ends the
 // sockets relayed with a peer not heard from for relayDead.
 func (s *Server) beat(now time.Time) {
 	type out struct {
@@ -174,9 +178,12 @@ func (s *Server) beat(now time.Time) {
 	for node, p := range s.peers.by {
 		relayed := len(p.edge) + len(p.owner)
 		silent := now.Sub(p.heard) > relayDead
-		if silent && relayed == 0 {
+		if relayed == 0 && silent {
 			delete(s.peers.by, node)
 			continue
+		}
+		if relayed == 0 && !p.theirs && !p.lists {
+			continue // nothing relayed either way: nothing to say
 		}
 		if silent {
 			s.log.Warn("a node relaying sockets with this one stopped answering: ending them", "node", node, "closed", len(p.edge), "detached", len(p.owner))
