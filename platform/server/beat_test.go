@@ -182,13 +182,14 @@ func memberOf(info room.Info, name string) room.MemberInfo {
 // The heartbeats between two nodes do not grow with the sockets relayed between them: while the
 // room is idle, the messages on the bus between node-a and node-b that are not frames of the
 // protocol (nor requests) number about two per beat, one each way, with 1 relayed socket as with
-// 50.
+// 50; with none, they stop.
 func TestHeartbeatsArePerPairOfNodes(t *testing.T) {
 	eachBus(t, func(t *testing.T, busFor func(string) cluster.Bus) {
 		p := newRelayPair(t, "sqlite", busFor)
 		watch := busFor(nodeName("watch"))
 		var mu sync.Mutex
 		var others, beatsToB int
+		var lastMsg time.Time
 		beat := make(chan struct{}, 100)
 		count := func(m cluster.Msg) {
 			toks := strings.Split(m.Subject, ".")
@@ -205,6 +206,7 @@ func TestHeartbeatsArePerPairOfNodes(t *testing.T) {
 			}
 			mu.Lock()
 			others++
+			lastMsg = time.Now()
 			if m.Subject == "cardhouse.node."+p.nameB+".beat" {
 				beatsToB++
 				select {
@@ -250,11 +252,11 @@ func TestHeartbeatsArePerPairOfNodes(t *testing.T) {
 			}
 		}
 
-		p.bob.connect(p.code)
+		conns := []*conn{p.bob.connect(p.code)}
 		waitFigureFor(t, p.a, "cardhouse_cluster_relayed_sockets", map[string]string{"side": "owner"}, 1)
 		one := measure()
 		for range 49 {
-			p.bob.connect(p.code)
+			conns = append(conns, p.bob.connect(p.code))
 		}
 		waitFigureFor(t, p.a, "cardhouse_cluster_relayed_sockets", map[string]string{"side": "owner"}, 50)
 		fifty := measure()
@@ -266,6 +268,26 @@ func TestHeartbeatsArePerPairOfNodes(t *testing.T) {
 			if m.got < beats || m.got > 2*beats+2 {
 				t.Errorf("with %d relayed sockets: %d messages over %d beats, want %d to %d", m.sockets, m.got, beats, beats, 2*beats+2)
 			}
+		}
+
+		// With nothing relayed any more, the two nodes stop beating: the bus between them falls
+		// quiet (three beats' time without a message) rather than beat on for ever.
+		for _, c := range conns {
+			c.ws.Close(websocket.StatusNormalClosure, "")
+		}
+		waitFigureFor(t, p.a, "cardhouse_cluster_relayed_sockets", map[string]string{"side": "owner"}, 0)
+		deadline := time.Now().Add(waitFor)
+		for {
+			mu.Lock()
+			quiet := time.Since(lastMsg)
+			mu.Unlock()
+			if quiet > 3*time.Second {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the nodes still beat each other %s after their last relayed socket closed", waitFor)
+			}
+			time.Sleep(50 * time.Millisecond)
 		}
 	})
 }
