@@ -30,6 +30,10 @@ type Metrics struct {
 	// Relayed is how many WebSockets are relayed now, by side ("edge": the browser's socket is
 	// here and the room elsewhere; "owner": the room is here and the socket elsewhere).
 	Relayed *prometheus.GaugeVec
+	// RelaysEnded counts the relayed WebSockets this node ended because of the other node, by
+	// side (as Relayed) and reason ("silent": no heartbeat from it for a while; "forgotten": it no
+	// longer lists the socket).
+	RelaysEnded *prometheus.CounterVec
 	// Events counts the cluster-wide events (bans' disconnects, look changes, plugin changes),
 	// by kind and direction (sent, received).
 	Events *prometheus.CounterVec
@@ -58,12 +62,15 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		Relayed: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "cardhouse_cluster_relayed_sockets",
 			Help: "WebSockets relayed now, by side (edge: the socket is here, the room elsewhere; owner: the room is here, the socket elsewhere)."},
 			[]string{"side"}),
+		RelaysEnded: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "cardhouse_cluster_relays_ended_total",
+			Help: "Relayed WebSockets this node ended because of the other node, by side and reason (silent: its heartbeats stopped; forgotten: it no longer knew the socket)."},
+			[]string{"side", "reason"}),
 		Events: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "cardhouse_cluster_events_total",
 			Help: "Cluster-wide events (disconnect, look, ruleset, plugin_restart), by kind and direction (sent, received)."},
 			[]string{"kind", "direction"}),
 	}
 	if reg != nil {
-		reg.MustRegister(m.RoomsOwned, m.LeasesTaken, m.LeasesLost, m.RenewalFailures, m.BusRequests, m.Forwarded, m.Relayed, m.Events)
+		reg.MustRegister(m.RoomsOwned, m.LeasesTaken, m.LeasesLost, m.RenewalFailures, m.BusRequests, m.Forwarded, m.Relayed, m.RelaysEnded, m.Events)
 	}
 	return m
 }

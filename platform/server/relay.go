@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"cardhouse/platform/cluster"
@@ -23,19 +22,21 @@ import (
 // The owner sends the client's outbox to the edge frame by frame, and the edge feeds them into a
 // local room.Client that the usual write loop writes: one path for local and relayed sockets. The
 // edge sends the browser's frames to the owner, which handles them as it handles its own. Frames
-// pass untouched, whatever the protocol version. Both sides beat every relayBeat; a side that
-// hears nothing for relayDead ends the connection: the edge closes the socket with "going away"
-// (the client reconnects and lands on the room's next owner), the owner detaches the client (its
-// player counts as dropped: grace, cover and pause apply).
+// pass untouched, whatever the protocol version. The two nodes beat once per pair, not per socket
+// (beat.go): when one goes silent, or forgets a socket, the other ends it: the edge closes the
+// socket with "going away" (the client reconnects and lands on the room's next owner), the owner
+// detaches the client (its player counts as dropped: grace, cover and pause apply).
 
 // Frames on the relay's subjects: one byte of kind, then the payload.
 const (
 	frameData   = 'd' // a message of the protocol (either way)
 	frameClose  = 'c' // owner → edge: the room dropped the client; JSON relayClose
-	frameBeat   = 'h' // either way: still here
 	frameDetach = 'x' // edge → owner: the socket closed
 )
 
+// A pair of nodes beats every relayBeat each way (beat.go); relayDead without a beat ends the
+// sockets relayed between them. Four beats missed, so that a broker's hiccup or a loaded node's
+// pause does not close every socket.
 const (
 	relayBeat = time.Second
 	relayDead = 4 * relayBeat
@@ -83,12 +84,9 @@ func (s *Server) relay(c echo.Context, u *store.User, protocol int, el *room.Els
 	w := newWSWriter(s.cfg.QueueSize)
 	client := room.NewSinkClient(u.ID, w)
 	client.Protocol = protocol
-	var heard atomic.Int64
-	heard.Store(time.Now().UnixNano())
 	// Subscribed before the attach, so that the hello and first views the owner sends at once
 	// arrive.
 	sub, err := s.cfg.Bus.Subscribe(nodeSubject(s.cfg.Node, "conn", connID), func(m cluster.Msg) {
-		heard.Store(time.Now().UnixNano())
 		if len(m.Data) == 0 {
 			return
 		}
@@ -124,6 +122,7 @@ func (s *Server) relay(c echo.Context, u *store.User, protocol int, el *room.Els
 	}
 	in := nodeSubject(owner, "in", connID)
 	defer func() { _ = s.cfg.Bus.Publish(in, []byte{frameDetach}) }()
+	defer s.addRelay(owner, connID, true, goingAway(client))()
 
 	conn, release := s.accept(c, el.Code, w)
 	if conn == nil {
@@ -140,23 +139,6 @@ func (s *Server) relay(c echo.Context, u *store.User, protocol int, el *room.Els
 	go func() {
 		defer close(writerDone)
 		s.writeLoop(ctx, conn, w, client)
-	}()
-	go func() {
-		t := time.NewTicker(relayBeat)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case now := <-t.C:
-				if now.Sub(time.Unix(0, heard.Load())) > relayDead {
-					s.log.Warn("the owner of a room stopped answering: closing its relayed socket", "room", el.Code, "node", owner)
-					client.Close(room.CloseGoingAway, "the server running the room stopped answering; reconnect")
-					return
-				}
-				_ = s.cfg.Bus.Publish(in, []byte{frameBeat})
-			}
-		}
 	}()
 	var buf []byte
 	for {
@@ -220,12 +202,10 @@ func (s *Server) attachRelayed(m cluster.Msg, ar attachRequest) {
 	client := room.NewClient(u.ID, s.cfg.QueueSize)
 	client.Protocol = ar.Protocol
 	ctx, cancel := context.WithCancel(context.Background())
-	var heard atomic.Int64
-	heard.Store(time.Now().UnixNano())
 	detached := make(chan struct{})
 	var once sync.Once
+	detach := func() { once.Do(func() { close(detached) }) }
 	sub, err := s.cfg.Bus.Subscribe(nodeSubject(s.cfg.Node, "in", ar.Conn), func(msg cluster.Msg) {
-		heard.Store(time.Now().UnixNano())
 		if len(msg.Data) == 0 {
 			return
 		}
@@ -235,7 +215,7 @@ func (s *Server) attachRelayed(m cluster.Msg, ar attachRequest) {
 				client.Close(room.CloseGoingAway, "the room closed")
 			}
 		case frameDetach:
-			once.Do(func() { close(detached) })
+			detach()
 		}
 	})
 	if err != nil {
@@ -249,6 +229,7 @@ func (s *Server) attachRelayed(m cluster.Msg, ar attachRequest) {
 		refuse(err)
 		return
 	}
+	unregister := s.addRelay(ar.Node, ar.Conn, false, detach)
 	_ = m.Respond(mustJSON(attachAnswer{}))
 	relayed := s.cfg.Cluster.Relayed.WithLabelValues("owner")
 	relayed.Inc()
@@ -256,16 +237,15 @@ func (s *Server) attachRelayed(m cluster.Msg, ar attachRequest) {
 		defer relayed.Dec()
 		defer cancel()
 		defer func() { _ = sub.Stop() }()
+		defer unregister()
 		defer r.Detach(client)
-		s.pumpRelayed(nodeSubject(ar.Node, "conn", ar.Conn), client, &heard, detached)
+		s.pumpRelayed(nodeSubject(ar.Node, "conn", ar.Conn), client, detached)
 	}()
 }
 
-// pumpRelayed sends the relayed client's outbox to the edge until the room drops the client, the
-// edge detaches it, or the edge goes silent.
-func (s *Server) pumpRelayed(out string, client *room.Client, heard *atomic.Int64, detached <-chan struct{}) {
-	t := time.NewTicker(relayBeat)
-	defer t.Stop()
+// pumpRelayed sends the relayed client's outbox to the edge until the room drops the client or
+// the edge detaches it (or goes silent, or forgot it: beat.go).
+func (s *Server) pumpRelayed(out string, client *room.Client, detached <-chan struct{}) {
 	var buf []byte
 	send := func(m room.Message) {
 		buf = append(append(buf[:0], frameData), m.Bytes()...)
@@ -291,12 +271,6 @@ func (s *Server) pumpRelayed(out string, client *room.Client, heard *atomic.Int6
 			return
 		case <-detached:
 			return
-		case now := <-t.C:
-			if now.Sub(time.Unix(0, heard.Load())) > relayDead {
-				s.log.Warn("the node holding a relayed socket stopped answering: detaching it", "user", client.UserID)
-				return
-			}
-			_ = s.cfg.Bus.Publish(out, []byte{frameBeat})
 		}
 	}
 }

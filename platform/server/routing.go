@@ -19,6 +19,7 @@ import (
 //	cardhouse.node.NODE.lobby           the rooms the node lists in the lobby (Request; lobby.go)
 //	cardhouse.node.NODE.in.CONN         the relayed socket's frames, from the browser's node
 //	cardhouse.node.NODE.conn.CONN       what the owner sends that socket, to the browser's node
+//	cardhouse.node.NODE.beat            another node's heartbeat, one a second per pair (beat.go)
 //
 // The owner is found by the room's lease in the database (store.LeaseOf). What must reach every
 // node rather than a room's owner (a ban's disconnect, a look change, an admin's plugin changes)
@@ -63,6 +64,7 @@ func (s *Server) StartRouting() error {
 		nodeSubject(s.cfg.Node, "http"):   s.serveForwarded,
 		nodeSubject(s.cfg.Node, "attach"): s.serveAttach,
 		nodeSubject(s.cfg.Node, "lobby"):  s.serveLobby,
+		nodeSubject(s.cfg.Node, "beat"):   s.serveBeat,
 	} {
 		sub, err := s.cfg.Bus.Subscribe(subject, fn)
 		if err != nil {
@@ -70,12 +72,14 @@ func (s *Server) StartRouting() error {
 		}
 		s.subs = append(s.subs, sub)
 	}
+	s.startBeating()
 	return nil
 }
 
 // StopRouting ends this node's subscriptions: other nodes' requests find no responder here and
 // answer "try again" until the rooms have moved.
 func (s *Server) StopRouting() {
+	s.stopBeating()
 	for _, sub := range s.subs {
 		_ = sub.Stop()
 	}

@@ -72,6 +72,8 @@ type Server struct {
 	conns map[*websocket.Conn]struct{}
 	// subs are the node's subscriptions on the bus (routing.go).
 	subs []cluster.Subscription
+	// peers are the sockets relayed with other nodes, and their heartbeat (beat.go).
+	peers peers
 }
 
 // New builds the application.
