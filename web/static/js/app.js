@@ -10,7 +10,7 @@ import { cardEl } from "./cards.js";
 import { markdown } from "./md.js";
 import { soundSwitch } from "./sound.js";
 import { optionField, optionValue, choiceLabel } from "./options.js";
-import { houseRulesPage, ruleChooser, roomRules } from "./houserules.js";
+import { houseRulesPage, ruleChooser, roomRules, ruleLog } from "./houserules.js";
 
 const AVATARS = { spade: "\u2660", heart: "\u2665", diamond: "\u2666", club: "\u2663", star: "\u2605", sun: "\u2600", moon: "\u263e", knight: "\u265e", queen: "\u265b", rook: "\u265c", flower: "\u273f", flag: "\u2691" };
 const COLOURS = ["#e0393e", "#f08a24", "#f4b81c", "#2f9e57", "#16a085", "#2f6fd6", "#6c5ce7", "#c2185b"];
@@ -426,6 +426,7 @@ class RoomView {
     this.coverFor = null;
     this.conn = "connecting";
     this.chatLines = [];
+    this.ruleLines = []; // what house rules printed, for their owner and admins (house_log)
     this.build();
     this.sock = new RoomSocket(code, (m) => this.onMessage(m), (s, reason) => this.onConn(s, reason));
   }
@@ -581,6 +582,12 @@ class RoomView {
           if (!document.body.classList.contains("show-side") && m.chat.user_id !== this.you?.user_id) this.unread++;
           this.renderChat();
         }
+        break;
+      case "house_log":
+        // The server sends it only to the rules' owners and admins (docs/protocol.md).
+        this.ruleLines.push(...(m.house_log || []));
+        this.ruleLines = this.ruleLines.slice(-200);
+        this.renderRuleLog();
         break;
       case "error":
         if (!m.id) this.table.refused(m.reason || m.code);
@@ -760,6 +767,18 @@ class RoomView {
     if (!log) return;
     log.replaceChildren(...this.chatLines.slice(-100).map((c) => h("div", { class: "line" }, h("b", {}, c.name + ":"), c.text)));
     log.scrollTop = log.scrollHeight;
+  }
+
+  // renderRuleLog shows what the game's house rules printed (ruleLog) above the chat, once there
+  // is a line: a player who receives none never sees the panel.
+  renderRuleLog() {
+    if (!this.chatEl || !this.ruleLines.length) return;
+    const el = ruleLog(this.ruleLines);
+    if (this.ruleLogEl) this.ruleLogEl.replaceWith(el);
+    else this.chatEl.before(el);
+    this.ruleLogEl = el;
+    const lines = el.querySelector(".rule-log-lines");
+    lines.scrollTop = lines.scrollHeight;
   }
 
   // editSeat names a pass-the-device seat and gives it a look, so the players sharing the
