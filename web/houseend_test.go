@@ -28,40 +28,54 @@ function after_action(game, action)
 end
 `
 
-// TestHouseRuleEndsTheGame: a house rule ends a game. A modder registers and uploads
-// sudden-death by taps on a desktop (pending review: its owner may use it in rooms they host),
-// makes a Hotspot room of two seats with it ticked in the room form, a guest on a phone joins and
-// a spectator watches; the host deals and the two play by taps (draw until a seat can play, then
+// TestHouseRuleEndsTheGame: a house rule ends a game, with the modder on a desktop and the guest
+// on a phone, then the other way round. The modder registers and uploads sudden-death by taps
+// (pending review: its owner may use it in rooms they host), makes a Hotspot room of two seats
+// with it ticked in the room form, the guest joins and a spectator watches; the host deals and the two play by taps (draw until a seat can play, then
 // play). The first card played ends the game: every page shows the game over, its summary and
 // the winner the rule named. The rule's owner sees in the room's "Rule output" the lines the rule
-// printed (at the deal and at the play), marked with its name; the guest and the spectator never
-// get the panel. No CSP violation anywhere.
+// printed (at the deal and at the play), marked with its name, the newest on the screen (in the
+// room sheet on a phone); the guest and the spectator never get the panel. No CSP violation anywhere.
 func TestHouseRuleEndsTheGame(t *testing.T) {
 	url, _, _ := startPlatform(t)
 	b := browser(t)
-	owner := newPage(t, b, desktopW, desktopH)
-	guest := newPage(t, b, phoneW, phoneH)
+	for _, sz := range []struct {
+		name         string // the owner's screen; the guest has the other one
+		ow, oh       int64
+		gw, gh       int64
+		rule, handle string
+	}{{"desktop", desktopW, desktopH, phoneW, phoneH, "sudden-death", "mo-end"}, {"phone", phoneW, phoneH, desktopW, desktopH, "sudden-death-p", "mo-end-p"}} {
+		t.Run(sz.name, func(t *testing.T) {
+			playSuddenDeath(t, b, url, sz.name, strings.Replace(suddenDeath, `"sudden-death"`, fmt.Sprintf("%q", sz.rule), 1), sz.rule, sz.handle,
+				newPage(t, b, sz.ow, sz.oh), newPage(t, b, sz.gw, sz.gh))
+		})
+	}
+}
+
+// playSuddenDeath is TestHouseRuleEndsTheGame at one pair of screens: the owner (who uploads src,
+// the rule called rule, as the user handle) hosts, guest joins.
+func playSuddenDeath(t *testing.T, b context.Context, url, name, src, rule, handle string, owner, guest context.Context) {
 	watcher := newPage(t, b, desktopW, desktopH)
 
 	// The modder registers and uploads the rule for Hotspot, by taps and typing.
 	run(t, owner, chromedp.Navigate(url+"/"))
 	tap(t, owner, `#entry [data-mode=register]`)
 	typeText(t, owner, `#entry input[name=name]`, "Mo")
-	typeText(t, owner, `#entry input[name=username]`, "mo-end")
+	typeText(t, owner, `#entry input[name=username]`, handle)
 	typeText(t, owner, `#entry input[name=password]`, "correct horse battery")
 	tap(t, owner, `#enter`)
 	tap(t, owner, `#house-rules-link`)
-	typeText(t, owner, `#rule-source`, suddenDeath)
+	typeText(t, owner, `#rule-source`, src)
 	tap(t, owner, `#rule-upload input[data-ruleset=hotspot]`)
 	tap(t, owner, `#rule-send`)
-	waitCheck(t, owner, `document.querySelector('[data-uploaded="sudden-death v1"]')`)
+	waitCheck(t, owner, fmt.Sprintf(`document.querySelector('[data-uploaded="%s v1"]')`, rule))
 
 	// A Hotspot room of two seats with the rule, from the room form.
 	tap(t, owner, `.rules-page a[href="#/"]`)
 	tap(t, owner, `[data-create=hotspot]`)
 	waitJS(t, owner, `document.querySelector("#create-room")`)
 	evalJS[bool](t, owner, `(() => { const f = document.querySelector("#create-room"); f.elements.seats.value = 2; f.elements.seats.dispatchEvent(new Event("input")); return true; })()`)
-	tap(t, owner, `#create-room input[data-house-rule="sudden-death"]`)
+	tap(t, owner, fmt.Sprintf(`#create-room input[data-house-rule=%q]`, rule))
 	tap(t, owner, `#create-room button[type=submit]`)
 	waitJS(t, owner, `location.hash.startsWith("#/room/") && document.querySelector("#room-code")?.textContent`)
 	code := evalJS[string](t, owner, `document.querySelector("#room-code").textContent`)
@@ -74,15 +88,15 @@ func TestHouseRuleEndsTheGame(t *testing.T) {
 	typeText(t, watcher, `#by-code input[name=code]`, code)
 	tap(t, watcher, `#watch-code`)
 	waitJS(t, owner, `document.querySelectorAll(".members li").length === 3`)
-	waitJS(t, guest, `document.querySelector('#room-rules [data-rule="sudden-death"]')`)
-	tap(t, owner, `.host [data-action=deal]`)
+	waitJS(t, guest, fmt.Sprintf(`document.querySelector('#room-rules [data-rule=%q]')`, rule))
+	tap(t, owner, `.felt [data-action=deal]`)
 	for _, pg := range []context.Context{owner, guest, watcher} {
 		waitJS(t, pg, `window.cardhouse.state.room?.table.view?.phase === "playing"`)
 	}
 
 	// The owner sees what the rule printed at the deal, marked as the rule's.
 	ruleLine := func(text string) string {
-		return fmt.Sprintf(`[...document.querySelectorAll('#rule-log .line[data-rule="sudden-death"]')].some((l) => l.querySelector(".rule-tag")?.textContent === "[sudden-death]" && l.textContent.includes(%q))`, text)
+		return fmt.Sprintf(`[...document.querySelectorAll('#rule-log .line[data-rule=%q]')].some((l) => l.querySelector(".rule-tag")?.textContent === "[%s]" && l.textContent.includes(%q))`, rule, rule, text)
 	}
 	waitJS(t, owner, ruleLine("sudden death: the first card played wins"))
 
@@ -142,19 +156,25 @@ func TestHouseRuleEndsTheGame(t *testing.T) {
 		}
 		checkSummary(t, pg, who)
 	}
-	shot(t, owner, "houseend-desktop-owner-over")
-	shot(t, guest, "houseend-phone-guest-over")
-	shot(t, watcher, "houseend-desktop-spectator-over")
+	shot(t, owner, "houseend-"+name+"-owner-over")
+	shot(t, guest, "houseend-"+name+"-guest-over")
+	shot(t, watcher, "houseend-"+name+"-spectator-over")
 
 	// The owner's "Rule output" tells the winning play, on the screen; the others never get it.
 	waitJS(t, owner, ruleLine(fmt.Sprintf("seat %d played %s first and wins", winner, played)))
+	if name == "phone" {
+		tap(t, owner, `.side-toggle`)
+		waitJS(t, owner, `document.querySelector("#rule-log")?.getBoundingClientRect().height > 0`)
+	}
 	if !evalJS[bool](t, owner, `(() => { const l = [...document.querySelectorAll("#rule-log .line")].pop(); const r = l.getBoundingClientRect(); return r.height > 0 && r.bottom <= innerHeight && !!__ch.hitPoint(l); })()`) {
 		t.Error("owner: the rule's last line is not on the screen")
 	}
-	shot(t, owner, "houseend-desktop-owner-rule-output")
-	tap(t, guest, `.side-toggle`)
-	waitJS(t, guest, `document.querySelector("#room-rules")?.getBoundingClientRect().height > 0`)
-	shot(t, guest, "houseend-phone-guest-side")
+	shot(t, owner, "houseend-"+name+"-owner-rule-output")
+	if name == "desktop" {
+		tap(t, guest, `.side-toggle`)
+		waitJS(t, guest, `document.querySelector("#room-rules")?.getBoundingClientRect().height > 0`)
+	}
+	shot(t, guest, "houseend-"+name+"-guest-side")
 	for who, pg := range map[string]context.Context{"guest": guest, "spectator": watcher} {
 		if evalJS[bool](t, pg, `!!document.querySelector("#rule-log") || window.cardhouse.state.room.ruleLines.length > 0`) {
 			t.Errorf("%s: shown what the rule printed: %s", who, evalJS[string](t, pg, `document.querySelector("#rule-log")?.textContent || ""`))

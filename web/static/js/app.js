@@ -726,7 +726,7 @@ class RoomView {
       this.sideToggle = h("button", { class: "side-toggle", type: "button", "aria-expanded": "false", onclick: () => {
         const open = document.body.classList.toggle("show-side");
         this.sideToggle.setAttribute("aria-expanded", String(open));
-        if (open) { this.unread = 0; this.renderToggle(); input.focus(); }
+        if (open) { this.unread = 0; this.renderToggle(); this.scrollRuleLog(); input.focus(); }
       } });
       this.rulesBox = h("div", { class: "rules-box" }); // the house rules in force (houserules.js)
       this.sideEl.replaceChildren(this.sideToggle, this.sideTop, this.rulesBox, this.chatEl);
@@ -777,8 +777,14 @@ class RoomView {
     if (this.ruleLogEl) this.ruleLogEl.replaceWith(el);
     else this.chatEl.before(el);
     this.ruleLogEl = el;
-    const lines = el.querySelector(".rule-log-lines");
-    lines.scrollTop = lines.scrollHeight;
+    this.scrollRuleLog();
+  }
+
+  // scrollRuleLog shows the rule output's newest line (again when a phone's room sheet opens: a
+  // folded sheet has no height to scroll).
+  scrollRuleLog() {
+    const lines = this.ruleLogEl?.querySelector(".rule-log-lines");
+    if (lines) lines.scrollTop = lines.scrollHeight;
   }
 
   // editSeat names a pass-the-device seat and gives it a look, so the players sharing the
