@@ -28,14 +28,15 @@ function after_action(game, action)
 end
 `
 
-// TestHouseRuleEndsTheGame: a house rule ends a game, with the modder on a desktop and the guest
-// on a phone, then the other way round. The modder registers and uploads sudden-death by taps
-// (pending review: its owner may use it in rooms they host), makes a Hotspot room of two seats
-// with it ticked in the room form, the guest joins and a spectator watches; the host deals and the two play by taps (draw until a seat can play, then
-// play). The first card played ends the game: every page shows the game over, its summary and
-// the winner the rule named. The rule's owner sees in the room's "Rule output" the lines the rule
-// printed (at the deal and at the play), marked with its name, the newest on the screen (in the
-// room sheet on a phone); the guest and the spectator never get the panel. No CSP violation anywhere.
+// TestHouseRuleEndsTheGame: a house rule ends a game, with the modder on a desktop and the guest on
+// a phone, then the other way round. The modder registers and uploads sudden-death by taps (pending
+// review: its owner may use it in rooms they host), makes a Hotspot room of two seats with it
+// ticked in the room form, the guest joins and a spectator watches; the host deals and the two play
+// by taps (draw until a seat can play, then play). The first card played ends the game: every page
+// shows the game over, its summary and the winner the rule named. The rule's owner sees in the
+// room's "Rule output" the lines the rule printed (at the deal and at the play), marked with its
+// name, the newest on the screen (in the room sheet on a phone); the guest and the spectator never
+// get the panel. No CSP violation anywhere.
 func TestHouseRuleEndsTheGame(t *testing.T) {
 	url, _, _ := startPlatform(t)
 	b := browser(t)
