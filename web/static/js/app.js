@@ -10,7 +10,7 @@ import { cardEl } from "./cards.js";
 import { markdown } from "./md.js";
 import { soundSwitch } from "./sound.js";
 import { optionField, optionValue, choiceLabel } from "./options.js";
-import { houseRulesPage, ruleChooser, roomRules } from "./houserules.js";
+import { houseRulesPage, ruleChooser, roomRules, ruleLog } from "./houserules.js";
 
 const AVATARS = { spade: "\u2660", heart: "\u2665", diamond: "\u2666", club: "\u2663", star: "\u2605", sun: "\u2600", moon: "\u263e", knight: "\u265e", queen: "\u265b", rook: "\u265c", flower: "\u273f", flag: "\u2691" };
 const COLOURS = ["#e0393e", "#f08a24", "#f4b81c", "#2f9e57", "#16a085", "#2f6fd6", "#6c5ce7", "#c2185b"];
@@ -426,6 +426,7 @@ class RoomView {
     this.coverFor = null;
     this.conn = "connecting";
     this.chatLines = [];
+    this.ruleLines = []; // what house rules printed, for their owner and admins (house_log)
     this.build();
     this.sock = new RoomSocket(code, (m) => this.onMessage(m), (s, reason) => this.onConn(s, reason));
   }
@@ -582,6 +583,12 @@ class RoomView {
           this.renderChat();
         }
         break;
+      case "house_log":
+        // The server sends it only to the rules' owners and admins (docs/protocol.md).
+        this.ruleLines.push(...(m.house_log || []));
+        this.ruleLines = this.ruleLines.slice(-200);
+        this.renderRuleLog();
+        break;
       case "error":
         if (!m.id) this.table.refused(m.reason || m.code);
         break;
@@ -722,7 +729,7 @@ class RoomView {
       this.sideToggle = h("button", { class: "side-toggle", type: "button", "aria-expanded": "false", onclick: () => {
         const open = document.body.classList.toggle("show-side");
         this.sideToggle.setAttribute("aria-expanded", String(open));
-        if (open) { this.unread = 0; this.renderToggle(); input.focus(); }
+        if (open) { this.unread = 0; this.renderToggle(); this.scrollRuleLog(); input.focus(); }
       } });
       this.rulesBox = h("div", { class: "rules-box" }); // the house rules in force (houserules.js)
       this.sideEl.replaceChildren(this.sideToggle, this.sideTop, this.rulesBox, this.chatEl);
@@ -763,6 +770,24 @@ class RoomView {
     if (!log) return;
     log.replaceChildren(...this.chatLines.slice(-100).map((c) => h("div", { class: "line" }, h("b", {}, c.name + ":"), c.text)));
     log.scrollTop = log.scrollHeight;
+  }
+
+  // renderRuleLog shows what the game's house rules printed (ruleLog) above the chat, once there
+  // is a line: a player who receives none never sees the panel.
+  renderRuleLog() {
+    if (!this.chatEl || !this.ruleLines.length) return;
+    const el = ruleLog(this.ruleLines);
+    if (this.ruleLogEl) this.ruleLogEl.replaceWith(el);
+    else this.chatEl.before(el);
+    this.ruleLogEl = el;
+    this.scrollRuleLog();
+  }
+
+  // scrollRuleLog shows the rule output's newest line (again when a phone's room sheet opens: a
+  // folded sheet has no height to scroll).
+  scrollRuleLog() {
+    const lines = this.ruleLogEl?.querySelector(".rule-log-lines");
+    if (lines) lines.scrollTop = lines.scrollHeight;
   }
 
   // editSeat names a pass-the-device seat and gives it a look, so the players sharing the

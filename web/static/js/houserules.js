@@ -3,7 +3,8 @@
 // the script (line, message, hint) or the dry run's games; "my rules" with every version, its
 // review and the reviewer's reason; the chooser of the room form; and the room's "House rules"
 // panel, which shows every member the rules in force with their descriptions and lets the host
-// add, set and remove rules between games. The API is docs/api.md, "House rules".
+// add, set and remove rules between games; and the room's "Rule output", what a rule printed, for
+// its owner and admins. The API is docs/api.md, "House rules".
 
 import { api } from "./api.js";
 import { h, playerWords } from "./table.js";
@@ -263,6 +264,17 @@ export function roomRules(room) {
     playing && playing.length ? h("p", { class: "help" }, `This game: ${playing.join(", ")}`) : "",
     host ? h("button", { class: "btn small", type: "button", id: "add-house-rule", onclick: () => ruleDialog(room, null) }, "Add a house rule") : "",
     h("p", { class: "error-text rules-error" }));
+}
+
+// ruleLog is the room panel's "Rule output" section: what the game's house rules printed (print,
+// game.log) as the room sends it (house_log, docs/protocol.md): only to each rule's owner (their
+// own rules' lines) and to admins, never to other players. lines: [{rule, hook, text}], oldest
+// first; each line is marked with its rule's name.
+export function ruleLog(lines) {
+  return h("section", { class: "rule-log", id: "rule-log", "aria-label": "what house rules printed" },
+    h("h3", {}, "Rule output ", h("span", { class: "rule-log-note" }, "· not for players")),
+    h("div", { class: "rule-log-lines" }, lines.map((l) => h("div", { class: "line", "data-rule": l.rule, "data-hook": l.hook, title: `${l.rule}, in ${l.hook}` },
+      h("b", { class: "rule-tag" }, `[${l.rule}]`), " ", l.text))));
 }
 
 async function removeRule(room, name) {
