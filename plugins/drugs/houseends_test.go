@@ -16,26 +16,12 @@ import (
 // line.
 func TestHouseRuleEnds(t *testing.T) {
 	t.Parallel()
-	for _, name := range []string{"in-process", "plugin"} {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			var e engine.Engine = engine.New(drugs.New(), houserules.Enable())
-			if name == "plugin" {
-				if testing.Short() {
-					t.Skip("builds and launches the plugin executable")
-				}
-				e = rulesettest.LaunchPlugin(t, ".")
+	rulesettest.HouseRuleEndsInAndOut(t, engine.New(drugs.New(), houserules.Enable()), ".", 4, nil, func(t *testing.T, round, game *engine.Step) {
+		// DRUGS has no rounds: either end is the game's (D-9), its won event saying why.
+		for _, st := range []*engine.Step{round, game} {
+			if st.Status.Phase != sdk.PhaseGameOver || !slices.ContainsFunc(st.Events, func(ev sdk.Event) bool { return ev.Name == "won" && ev.Data["reason"] == "house_rule" }) {
+				t.Errorf("phase %q, events %+v; want game_over and won for a house rule", st.Status.Phase, st.Events)
 			}
-			round, game := rulesettest.HouseRuleEnds(t, e, 4, nil)
-			if round == nil || game == nil {
-				return
-			}
-			// DRUGS has no rounds: either end is the game's (D-9), its won event saying why.
-			for _, st := range []*engine.Step{round, game} {
-				if st.Status.Phase != sdk.PhaseGameOver || !slices.ContainsFunc(st.Events, func(ev sdk.Event) bool { return ev.Name == "won" && ev.Data["reason"] == "house_rule" }) {
-					t.Errorf("phase %q, events %+v; want game_over and won for a house rule", st.Status.Phase, st.Events)
-				}
-			}
-		})
-	}
+		}
+	})
 }

@@ -19,26 +19,12 @@ func TestHouseRuleEnds(t *testing.T) {
 	has := func(st *engine.Step, name string) bool {
 		return slices.ContainsFunc(st.Events, func(ev sdk.Event) bool { return ev.Name == name && ev.Seat == st.Status.Winner })
 	}
-	for _, name := range []string{"in-process", "plugin"} {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			var e engine.Engine = engine.New(hotspot.New(), houserules.Enable())
-			if name == "plugin" {
-				if testing.Short() {
-					t.Skip("builds and launches the plugin executable")
-				}
-				e = rulesettest.LaunchPlugin(t, ".")
+	rulesettest.HouseRuleEndsInAndOut(t, engine.New(hotspot.New(), houserules.Enable()), ".", 5, nil, func(t *testing.T, round, game *engine.Step) {
+		// Hotspot has no rounds: either end is the game's, announced as when a seat goes out.
+		for _, st := range []*engine.Step{round, game} {
+			if st.Status.Phase != sdk.PhaseGameOver || !has(st, "won") {
+				t.Errorf("phase %q, events %+v; want game_over and won", st.Status.Phase, st.Events)
 			}
-			round, game := rulesettest.HouseRuleEnds(t, e, 5, nil)
-			if round == nil || game == nil {
-				return
-			}
-			// Hotspot has no rounds: either end is the game's, announced as when a seat goes out.
-			for _, st := range []*engine.Step{round, game} {
-				if st.Status.Phase != sdk.PhaseGameOver || !has(st, "won") {
-					t.Errorf("phase %q, events %+v; want game_over and won", st.Status.Phase, st.Events)
-				}
-			}
-		})
-	}
+		}
+	})
 }

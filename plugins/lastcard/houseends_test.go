@@ -19,28 +19,14 @@ func TestHouseRuleEnds(t *testing.T) {
 	has := func(st *engine.Step, name string) bool {
 		return slices.ContainsFunc(st.Events, func(ev sdk.Event) bool { return ev.Name == name && ev.Seat == st.Status.Winner })
 	}
-	for _, name := range []string{"in-process", "plugin"} {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			var e engine.Engine = engine.New(lastcard.New(), houserules.Enable())
-			if name == "plugin" {
-				if testing.Short() {
-					t.Skip("builds and launches the plugin executable")
-				}
-				e = rulesettest.LaunchPlugin(t, ".")
-			}
-			round, game := rulesettest.HouseRuleEnds(t, e, 3, nil)
-			if round == nil || game == nil {
-				return
-			}
-			// Last Card ends a round by its own scoring (L-9): the winner scores the others' cards, and the
-			// game goes on to the target (500 by default), so end_round leaves the round, not the game, over.
-			if round.Status.Phase != sdk.PhaseRoundOver || !has(round, "round_scored") || !has(round, "won") {
-				t.Errorf("end_round: phase %q, events %+v; want round_over with won and round_scored", round.Status.Phase, round.Events)
-			}
-			if game.Status.Phase != sdk.PhaseGameOver || !has(game, "round_scored") {
-				t.Errorf("end_game: phase %q, events %+v; want game_over after the round was scored", game.Status.Phase, game.Events)
-			}
-		})
-	}
+	rulesettest.HouseRuleEndsInAndOut(t, engine.New(lastcard.New(), houserules.Enable()), ".", 3, nil, func(t *testing.T, round, game *engine.Step) {
+		// Last Card ends a round by its own scoring (L-9): the winner scores the others' cards, and the
+		// game goes on to the target (500 by default), so end_round leaves the round, not the game, over.
+		if round.Status.Phase != sdk.PhaseRoundOver || !has(round, "round_scored") || !has(round, "won") {
+			t.Errorf("end_round: phase %q, events %+v; want round_over with won and round_scored", round.Status.Phase, round.Events)
+		}
+		if game.Status.Phase != sdk.PhaseGameOver || !has(game, "round_scored") {
+			t.Errorf("end_game: phase %q, events %+v; want game_over after the round was scored", game.Status.Phase, game.Events)
+		}
+	})
 }

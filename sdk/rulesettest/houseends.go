@@ -108,3 +108,26 @@ func firstLevel(ctx context.Context, e engine.Engine) int {
 	}
 	return 1
 }
+
+// HouseRuleEndsInAndOut runs HouseRuleEnds on inProcess (the ruleset's engine with a house-rule
+// runner) and, unless the tests are short, across the plugin process built from the main package
+// in pluginDir (LaunchPlugin), each as a subtest, handing the steps that ended the round and the
+// game to check for the ruleset's own scoring.
+func HouseRuleEndsInAndOut(t *testing.T, inProcess engine.Engine, pluginDir string, seats int, options map[string]any, check func(t *testing.T, round, game *engine.Step)) {
+	t.Helper()
+	for _, name := range []string{"in-process", "plugin"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			e := inProcess
+			if name == "plugin" {
+				if testing.Short() {
+					t.Skip("builds and launches the plugin executable")
+				}
+				e = LaunchPlugin(t, pluginDir)
+			}
+			if round, game := HouseRuleEnds(t, e, seats, options); round != nil && game != nil {
+				check(t, round, game)
+			}
+		})
+	}
+}
