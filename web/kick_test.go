@@ -5,20 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strings"
 	"testing"
 )
 
 // refusal sends a request the server must refuse and returns the status and the error's code.
 func (u *apiUser) refusal(method, path string) (int, string) {
 	u.t.Helper()
-	req, _ := http.NewRequest(method, u.base+path, strings.NewReader("{}"))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-CSRF-Token", u.csrf)
-	resp, err := u.c.Do(req)
-	if err != nil {
-		u.t.Fatalf("%s %s: %v", method, path, err)
-	}
+	resp := u.send(method, path, struct{}{})
 	defer resp.Body.Close()
 	var e struct {
 		Error struct{ Code string } `json:"error"`

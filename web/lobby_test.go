@@ -69,8 +69,8 @@ func apiGuest(t *testing.T, base, name string) *apiUser {
 	return u
 }
 
-// do sends a JSON request and decodes the answer into out; a refusal fails the test.
-func (u *apiUser) do(method, path string, body, out any) {
+// send sends body as JSON with the user's session and CSRF token; the caller closes the answer.
+func (u *apiUser) send(method, path string, body any) *http.Response {
 	u.t.Helper()
 	var rd io.Reader
 	if body != nil {
@@ -84,6 +84,13 @@ func (u *apiUser) do(method, path string, body, out any) {
 	if err != nil {
 		u.t.Fatalf("%s %s: %v", method, path, err)
 	}
+	return resp
+}
+
+// do sends a JSON request and decodes the answer into out; a refusal fails the test.
+func (u *apiUser) do(method, path string, body, out any) {
+	u.t.Helper()
+	resp := u.send(method, path, body)
 	defer resp.Body.Close()
 	data, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode >= 300 {
