@@ -89,7 +89,8 @@ func counterValues(cv *prometheus.CounterVec, label string) map[string]float64 {
 func (a *Admin) Dashboard(ctx context.Context) (*Dashboard, error) {
 	d := &Dashboard{}
 	online := map[int64]bool{}
-	for _, in := range a.liveInfos(ctx) {
+	infos := a.liveInfos(ctx)
+	for _, in := range infos {
 		d.LiveRooms++
 		if in.Game != nil && in.Game.Status == store.GameLive {
 			d.LiveGames++
@@ -122,8 +123,8 @@ func (a *Admin) Dashboard(ctx context.Context) (*Dashboard, error) {
 		return nil, err
 	}
 	d.ActionsPerMinute = float64(n15) / 15
-	d.Plugins = a.Plugins(ctx, nil)
-	p, err := a.Problems(ctx, 0)
+	d.Plugins = a.Plugins(ctx, infos)
+	p, err := a.problems(ctx, 0, d.Plugins)
 	if err != nil {
 		return nil, err
 	}
