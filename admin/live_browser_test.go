@@ -62,6 +62,17 @@ func (b *browse) typeInto(sel, text string) {
 	}
 }
 
+// signIn signs in as root on the login page, typing and tapping as a person does, and waits for
+// the dashboard.
+func (b *browse) signIn() {
+	b.t.Helper()
+	b.open("/admin/login")
+	b.typeInto(`#login input[name="username"]`, "root")
+	b.typeInto(`#login input[name="password"]`, password)
+	b.tap(`#login button[type="submit"]`)
+	b.wait(`location.pathname === "/admin" && document.body.dataset.ready === "1"`)
+}
+
 // TestLiveProblemsInChromium drives issue 23's admin pages in Chromium with real pointer clicks,
 // at 1280x800 and 390x844, screenshots to $CARDHOUSE_CI_OUT/admin:
 //   - a house rule failing on a bot's only move does not freeze its game: the bot falls back, the
@@ -132,11 +143,7 @@ func TestLiveProblemsInChromium(t *testing.T) {
 
 	b := &browse{t: t, ctx: ctx, e: e}
 	b.viewport(1280, 800, false)
-	b.open("/admin/login")
-	b.typeInto(`#login input[name="username"]`, "root")
-	b.typeInto(`#login input[name="password"]`, password)
-	b.tap(`#login button[type="submit"]`)
-	b.wait(`location.pathname === "/admin" && document.body.dataset.ready === "1"`)
+	b.signIn()
 	if got := b.text("#dash-houserule"); got != "3" {
 		t.Errorf("dashboard: %q house-rule failures, want 3", got)
 	}
