@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"slices"
 	"sort"
-	"strings"
 	"time"
 
 	"cardhouse/platform/room"
@@ -456,10 +455,7 @@ const ChatShown = 100
 
 // Room reads room code; gameNumber picks the game whose log is included (0: the newest).
 func (a *Admin) Room(ctx context.Context, code string, gameNumber int) (*RoomDetail, error) {
-	sr, err := a.st.RoomByCode(ctx, code)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, errorf(http.StatusNotFound, "no_room", "there is no room %q", strings.ToUpper(code))
-	}
+	sr, err := a.storedRoom(ctx, code)
 	if err != nil {
 		return nil, err
 	}
