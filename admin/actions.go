@@ -250,13 +250,19 @@ func (a *Admin) DeleteUser(ctx context.Context, by Actor, id int64, confirm stri
 	return nil
 }
 
+// storedRoom reads room code as stored, open or closed; an unknown code is a 404 no_room.
+func (a *Admin) storedRoom(ctx context.Context, code string) (*store.Room, error) {
+	sr, err := a.st.RoomByCode(ctx, code)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, errorf(http.StatusNotFound, "no_room", "there is no room %q", strings.ToUpper(code))
+	}
+	return sr, err
+}
+
 // liveRoom returns the running room with code, loading an open one; a closed or unknown room is
 // a 404 or 409 naming it.
 func (a *Admin) liveRoom(ctx context.Context, code string) (*room.Room, *store.Room, error) {
-	sr, err := a.st.RoomByCode(ctx, code)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, nil, errorf(http.StatusNotFound, "no_room", "there is no room %q", strings.ToUpper(code))
-	}
+	sr, err := a.storedRoom(ctx, code)
 	if err != nil {
 		return nil, nil, err
 	}

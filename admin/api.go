@@ -4,7 +4,6 @@ package admin
 // or query, answer.
 
 import (
-	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -286,10 +285,7 @@ func (a *Admin) apiGameLog(c echo.Context) error {
 		return errorf(http.StatusBadRequest, "bad_path", "game number must be a positive number, got %q", c.Param("n"))
 	}
 	ctx := c.Request().Context()
-	sr, err := a.st.RoomByCode(ctx, c.Param("code"))
-	if errors.Is(err, store.ErrNotFound) {
-		return errorf(http.StatusNotFound, "no_room", "there is no room %q", strings.ToUpper(c.Param("code")))
-	}
+	sr, err := a.storedRoom(ctx, c.Param("code"))
 	if err != nil {
 		return err
 	}

@@ -30,11 +30,7 @@ func TestConfirmBanInChromium(t *testing.T) {
 			b := &browse{t: t, ctx: ctx, e: e}
 			b.viewport(sz.w, sz.h, sz.w < 600)
 
-			b.open("/admin/login")
-			b.typeInto("#login input[name=username]", "root")
-			b.typeInto("#login input[name=password]", password)
-			b.tap("#login button[type=submit]")
-			b.wait(`location.pathname === "/admin" && document.body.dataset.ready === "1"`)
+			b.signIn()
 
 			b.open("/admin/users/" + itoa(alice.id))
 			b.typeInto("#ban input[name=reason]", "spamming the chat")

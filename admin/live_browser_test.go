@@ -3,6 +3,8 @@ package admin_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -60,21 +62,16 @@ func (b *browse) typeInto(sel, text string) {
 	}
 }
 
-// shakyHotspot passes the upload's dry run (its option is off by default); turned on, it refuses
-// every play of seat 1 and fails (line 9, an error) on every draw of seat 1: the bot there has
-// no move that works until the rule is suspended.
-const shakyHotspot = `name = "shaky"
-description = "Breaks the bot in seat 1 when told to."
-options = {{name = "break_bot", type = "bool", default = false}}
-function before_action(game, action)
-  if not game.options.break_bot or action.seat ~= 1 then return end
-  if action.type == "play" then return "seat 1 may not play" end
-  if action.type == "draw" then
-    local x = nil
-    return x.boom
-  end
-end
-`
+// signIn signs in as root on the login page, typing and tapping as a person does, and waits for
+// the dashboard.
+func (b *browse) signIn() {
+	b.t.Helper()
+	b.open("/admin/login")
+	b.typeInto(`#login input[name="username"]`, "root")
+	b.typeInto(`#login input[name="password"]`, password)
+	b.tap(`#login button[type="submit"]`)
+	b.wait(`location.pathname === "/admin" && document.body.dataset.ready === "1"`)
+}
 
 // TestLiveProblemsInChromium drives issue 23's admin pages in Chromium with real pointer clicks,
 // at 1280x800 and 390x844, screenshots to $CARDHOUSE_CI_OUT/admin:
@@ -91,8 +88,13 @@ func TestLiveProblemsInChromium(t *testing.T) {
 	alice, carol, dave, erin := e.register("Alice"), e.register("Carol"), e.register("Dave"), e.register("Erin")
 	bg := context.Background()
 
-	// Alice's computer room: the shaky rule on, the bot in seat 1.
-	alice.must("POST", "/api/house-rules", map[string]any{"source": shakyHotspot, "rulesets": []string{"hotspot"}}, nil)
+	// Alice's computer room: the shaky rule on (it fails on line 9 on every draw of seat 1, see
+	// the file), the bot in seat 1.
+	shaky, err := os.ReadFile(filepath.Join("..", "plugins", "houserules", "testdata", "shaky.lua"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	alice.must("POST", "/api/house-rules", map[string]any{"source": string(shaky), "rulesets": []string{"hotspot"}}, nil)
 	sc, err := e.st.HouseRuleByName(bg, "shaky")
 	if err != nil {
 		t.Fatal(err)
@@ -141,11 +143,7 @@ func TestLiveProblemsInChromium(t *testing.T) {
 
 	b := &browse{t: t, ctx: ctx, e: e}
 	b.viewport(1280, 800, false)
-	b.open("/admin/login")
-	b.typeInto(`#login input[name="username"]`, "root")
-	b.typeInto(`#login input[name="password"]`, password)
-	b.tap(`#login button[type="submit"]`)
-	b.wait(`location.pathname === "/admin" && document.body.dataset.ready === "1"`)
+	b.signIn()
 	if got := b.text("#dash-houserule"); got != "3" {
 		t.Errorf("dashboard: %q house-rule failures, want 3", got)
 	}

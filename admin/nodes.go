@@ -5,6 +5,7 @@ package admin
 // live leases. On a single node the page says there is no cluster.
 
 import (
+	"context"
 	"net/http"
 	"time"
 
@@ -39,12 +40,12 @@ type NodeList struct {
 }
 
 // Nodes lists the nodes of the cluster by name.
-func (a *Admin) Nodes(c echo.Context) (*NodeList, error) {
+func (a *Admin) Nodes(ctx context.Context) (*NodeList, error) {
 	out := &NodeList{This: a.rooms.Node(), Cluster: a.rooms.Node() != "", Nodes: []NodeInfo{}}
 	if !out.Cluster {
 		return out, nil
 	}
-	nodes, nowMs, err := a.st.Nodes(c.Request().Context())
+	nodes, nowMs, err := a.st.Nodes(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +64,7 @@ func (a *Admin) Nodes(c echo.Context) (*NodeList, error) {
 }
 
 func (a *Admin) nodesPage(c echo.Context) error {
-	l, err := a.Nodes(c)
+	l, err := a.Nodes(c.Request().Context())
 	if err != nil {
 		return err
 	}
@@ -71,7 +72,7 @@ func (a *Admin) nodesPage(c echo.Context) error {
 }
 
 func (a *Admin) apiNodes(c echo.Context) error {
-	l, err := a.Nodes(c)
+	l, err := a.Nodes(c.Request().Context())
 	if err != nil {
 		return err
 	}

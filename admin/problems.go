@@ -54,6 +54,11 @@ type Problems struct {
 
 // Problems reads the problems view; minutes 0 is DefaultStuckMinutes.
 func (a *Admin) Problems(ctx context.Context, minutes int) (*Problems, error) {
+	return a.problems(ctx, minutes, a.Plugins(ctx, nil))
+}
+
+// problems reads the problems view with the plugins already read (the dashboard has them).
+func (a *Admin) problems(ctx context.Context, minutes int, plugins []PluginInfo) (*Problems, error) {
 	if minutes <= 0 {
 		minutes = DefaultStuckMinutes
 	}
@@ -86,7 +91,7 @@ func (a *Admin) Problems(ctx context.Context, minutes int) (*Problems, error) {
 	if out.Failures, err = a.st.HouseRuleFailures(ctx, store.HouseRuleFailureQuery{Limit: 50}); err != nil {
 		return nil, err
 	}
-	for _, p := range a.Plugins(ctx, nil) {
+	for _, p := range plugins {
 		if p.Crashes > 0 || p.Timeouts > 0 {
 			out.Plugins = append(out.Plugins, p)
 			out.Counts.PluginDeaths += p.Crashes + p.Timeouts

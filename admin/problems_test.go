@@ -160,6 +160,10 @@ func testProblemsReplayAndBulkClose(t *testing.T, dialect string) {
 			t.Fatalf("the killed plugin is not among the problems: %+v", p.Plugins)
 		}
 	}
+	root.must("GET", "/admin/api/dashboard", nil, &d)
+	if d.Problems.PluginDeaths != 1 {
+		t.Errorf("dashboard plugin deaths: %d, want 1", d.Problems.PluginDeaths)
+	}
 }
 
 func mustRoom(t *testing.T, e *env, code string) *store.Room {

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"slices"
 	"sort"
-	"strings"
 	"time"
 
 	"cardhouse/platform/room"
@@ -89,7 +88,8 @@ func counterValues(cv *prometheus.CounterVec, label string) map[string]float64 {
 func (a *Admin) Dashboard(ctx context.Context) (*Dashboard, error) {
 	d := &Dashboard{}
 	online := map[int64]bool{}
-	for _, in := range a.liveInfos(ctx) {
+	infos := a.liveInfos(ctx)
+	for _, in := range infos {
 		d.LiveRooms++
 		if in.Game != nil && in.Game.Status == store.GameLive {
 			d.LiveGames++
@@ -122,8 +122,8 @@ func (a *Admin) Dashboard(ctx context.Context) (*Dashboard, error) {
 		return nil, err
 	}
 	d.ActionsPerMinute = float64(n15) / 15
-	d.Plugins = a.Plugins(ctx, nil)
-	p, err := a.Problems(ctx, 0)
+	d.Plugins = a.Plugins(ctx, infos)
+	p, err := a.problems(ctx, 0, d.Plugins)
 	if err != nil {
 		return nil, err
 	}
@@ -455,10 +455,7 @@ const ChatShown = 100
 
 // Room reads room code; gameNumber picks the game whose log is included (0: the newest).
 func (a *Admin) Room(ctx context.Context, code string, gameNumber int) (*RoomDetail, error) {
-	sr, err := a.st.RoomByCode(ctx, code)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, errorf(http.StatusNotFound, "no_room", "there is no room %q", strings.ToUpper(code))
-	}
+	sr, err := a.storedRoom(ctx, code)
 	if err != nil {
 		return nil, err
 	}

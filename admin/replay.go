@@ -42,10 +42,7 @@ func (a *Admin) replayPage(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	sr, err := a.st.RoomByCode(ctx, code)
-	if errors.Is(err, store.ErrNotFound) {
-		return errorf(http.StatusNotFound, "no_room", "there is no room %q", code)
-	}
+	sr, err := a.storedRoom(ctx, code)
 	if err != nil {
 		return err
 	}

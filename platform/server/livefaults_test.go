@@ -14,22 +14,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
-// shakyRule passes the upload's dry run (its option is off by default); turned on, it refuses
-// every play of seat 1 and fails (line 9: an error, not a refusal) on every draw of seat 1, so
-// the bot in seat 1 has no move that works.
-const shakyRule = `name = "shaky"
-description = "Breaks the bot in seat 1 when told to."
-options = {{name = "break_bot", type = "bool", default = false}}
-function before_action(game, action)
-  if not game.options.break_bot or action.seat ~= 1 then return end
-  if action.type == "play" then return "seat 1 may not play" end
-  if action.type == "draw" then
-    local x = nil
-    return x.boom
-  end
-end
-`
-
 // TestLiveHouseRuleFailures: a house rule that fails on a bot's only move does not freeze the
 // game. The bot falls back to the other actions its view offers, tries again, and once the rule
 // failed Config.SuspendAfter times in the game the room suspends it for the rest of the game
@@ -44,7 +28,7 @@ func TestLiveHouseRuleFailures(t *testing.T) {
 		if err := e.st.SetRole(context.Background(), admin.id, store.RoleAdmin); err != nil {
 			t.Fatal(err)
 		}
-		bob.must("POST", "/api/house-rules", map[string]any{"source": shakyRule, "rulesets": []string{"lastcard"}}, nil)
+		bob.must("POST", "/api/house-rules", map[string]any{"source": exampleRule(t, "testdata/shaky.lua"), "rulesets": []string{"lastcard"}}, nil)
 		e.approve("shaky", 1, admin.id)
 		info := bob.createRoom(map[string]any{"ruleset": "lastcard", "mode": "computer", "seats": 2, "bots": []int{1},
 			"options": map[string]any{"target": "single"}, "house_rules": []map[string]any{{"name": "shaky", "options": map[string]any{"break_bot": true}}}})
