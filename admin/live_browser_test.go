@@ -227,7 +227,21 @@ func TestLiveProblemsInChromium(t *testing.T) {
 	b.shot("live-rooms-1280")
 	b.tap("#select-stale")
 	b.typeInto(`#bulk-close input[name="reason"]`, "stale")
+	// Closing asks first, naming the rooms: Cancel closes nothing.
 	b.tap(`#bulk-close button[type="submit"]`)
+	b.wait(`!!document.querySelector("dialog#confirm[open]")`)
+	if got := b.text("dialog#confirm p"); !strings.Contains(got, stale.Code) {
+		t.Errorf("the bulk close's confirmation %q does not name room %s", got, stale.Code)
+	}
+	b.tap("#confirm [data-answer=cancel]")
+	b.wait(`document.querySelector("#bulk-close output").textContent === "cancelled"`)
+	if sr, err := e.st.RoomByCode(bg, stale.Code); err != nil || sr.Status == store.RoomClosed {
+		t.Errorf("room %s after a cancelled bulk close: %+v, %v", stale.Code, sr, err)
+	}
+	b.tap(`#bulk-close button[type="submit"]`)
+	b.wait(`!!document.querySelector("dialog#confirm[open]")`)
+	b.shot("live-rooms-confirm-1280")
+	b.tap("#confirm [data-answer=confirm]")
 	b.wait(`document.querySelector("#bulk-close output").textContent.startsWith("closed")`)
 	if got := b.text("#bulk-close output"); !strings.Contains(got, stale.Code) || strings.Contains(got, bot.Code) {
 		t.Errorf("bulk close: %q", got)

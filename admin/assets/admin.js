@@ -32,7 +32,7 @@
     if (u.pathname !== "/admin" && !u.pathname.startsWith("/admin/")) return "/admin";
     return u.pathname + u.search + u.hash;
   }
-  window.cardhouseAdmin = { sameOriginAdminPath };
+  window.cardhouseAdmin = { sameOriginAdminPath, confirmed };
 
   // confirmed asks the admin to confirm the form's action in a modal dialog; it resolves to true
   // when they press the confirm button, false on Cancel or Escape.

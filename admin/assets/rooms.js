@@ -60,6 +60,9 @@
     const out = form.querySelector("output"), button = form.querySelector("button[type=submit]");
     const codes = ticked();
     if (!codes.length) { out.textContent = "tick the rooms to close first"; out.className = "error"; return; }
+    // As every one-click privileged action (admin.js): the admin confirms, seeing which rooms.
+    form.dataset.confirm = `Close ${codes.length} room${codes.length === 1 ? "" : "s"} (${codes.join(", ")})? Everyone in them is sent away.`;
+    if (!(await window.cardhouseAdmin.confirmed(form))) { out.textContent = "cancelled"; out.className = ""; return; }
     button.disabled = true;
     out.textContent = "…"; out.className = "";
     let res, data = null;
