@@ -164,13 +164,7 @@ func RunIdle(ctx context.Context, cfg IdleConfig) (res *IdleResult, err error) {
 	}
 	if cfg.Deal {
 		// The players never act: they act only in a bench's warm-up and window.
-		for _, rm := range rooms {
-			h := rm.players[0]
-			h.mu.Lock()
-			out := h.dealMessage()
-			h.mu.Unlock()
-			h.write(out)
-		}
+		dealAll(rooms)
 	}
 	res.Setup = time.Since(start)
 	fmt.Fprintf(bcfg.Progress, "holding %d connections in %d rooms for %s\n", res.Sockets, len(rooms), cfg.Hold)
