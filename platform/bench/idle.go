@@ -103,6 +103,12 @@ func RunIdle(ctx context.Context, cfg IdleConfig) (res *IdleResult, err error) {
 	bcfg := Config{Rooms: cfg.Rooms, Spectators: cfg.Sockets - Seats, Duration: time.Second, Protocol: 2,
 		Variants: []string{cfg.Variant}, Bots: nil, Server: cfg.Server, ServerPID: cfg.ServerPID, Exe: cfg.Exe,
 		DB: cfg.DB, KeepSchema: cfg.KeepSchema, ServerArgs: cfg.ServerArgs, Parallel: cfg.Parallel, Progress: cfg.Progress}
+	if err := bcfg.checkNodes(); err != nil {
+		return nil, err
+	}
+	if len(bcfg.servers()) > 1 {
+		return nil, fmt.Errorf("bench: idle connections are held on one server, got %d in %q", len(bcfg.servers()), cfg.Server)
+	}
 	if bcfg.Parallel < 1 {
 		bcfg.Parallel = 16
 	}
