@@ -103,6 +103,12 @@ func RunIdle(ctx context.Context, cfg IdleConfig) (res *IdleResult, err error) {
 	bcfg := Config{Rooms: cfg.Rooms, Spectators: cfg.Sockets - Seats, Duration: time.Second, Protocol: 2,
 		Variants: []string{cfg.Variant}, Bots: nil, Server: cfg.Server, ServerPID: cfg.ServerPID, Exe: cfg.Exe,
 		DB: cfg.DB, KeepSchema: cfg.KeepSchema, ServerArgs: cfg.ServerArgs, Parallel: cfg.Parallel, Progress: cfg.Progress}
+	if err := bcfg.checkNodes(); err != nil {
+		return nil, err
+	}
+	if len(bcfg.servers()) > 1 {
+		return nil, fmt.Errorf("bench: idle connections are held on one server, got %d in %q", len(bcfg.servers()), cfg.Server)
+	}
 	if bcfg.Parallel < 1 {
 		bcfg.Parallel = 16
 	}
@@ -164,13 +170,7 @@ func RunIdle(ctx context.Context, cfg IdleConfig) (res *IdleResult, err error) {
 	}
 	if cfg.Deal {
 		// The players never act: they act only in a bench's warm-up and window.
-		for _, rm := range rooms {
-			h := rm.players[0]
-			h.mu.Lock()
-			out := h.dealMessage()
-			h.mu.Unlock()
-			h.write(out)
-		}
+		dealAll(rooms)
 	}
 	res.Setup = time.Since(start)
 	fmt.Fprintf(bcfg.Progress, "holding %d connections in %d rooms for %s\n", res.Sockets, len(rooms), cfg.Hold)

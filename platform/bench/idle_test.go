@@ -57,3 +57,27 @@ func TestRunIdleHoldsConnections(t *testing.T) {
 		t.Errorf("three sockets per room: %v, want a refusal", err)
 	}
 }
+
+// TestRunIdleRefusesBadConfig checks that an idle run refuses, before it starts anything, a
+// setting it cannot honour, saying what is wrong.
+func TestRunIdleRefusesBadConfig(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		cfg  bench.IdleConfig
+		want string
+	}{
+		{"three sockets a room", bench.IdleConfig{Rooms: 1, Sockets: 3, Exe: "cardhouse"}, "at least 4"},
+		{"negative hold", bench.IdleConfig{Rooms: 1, Sockets: 4, Hold: -time.Second, Exe: "cardhouse"}, "cannot be negative"},
+		{"server not a URL", bench.IdleConfig{Rooms: 1, Sockets: 4, Server: "127.0.0.1:8080"}, `server "127.0.0.1:8080": want a base URL`},
+		{"several servers", bench.IdleConfig{Rooms: 1, Sockets: 4, Server: "http://a:1,http://b:2"}, "held on one server, got 2"},
+		{"target and database", bench.IdleConfig{Rooms: 1, Sockets: 4, Server: "http://a:1", DB: "host=x"}, "exclude each other"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := bench.RunIdle(context.Background(), tc.cfg)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one saying %q", err, tc.want)
+			}
+		})
+	}
+}

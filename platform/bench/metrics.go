@@ -19,23 +19,17 @@ type serverMetrics struct {
 	// hists are the stage histograms by stage name (see stageMetrics), summed over their labels.
 	hists map[string]histogram
 	// cluster are the series of a cluster's routing, leases and bus (isClusterMetric), each summed
-	// over its labels, by metric name: read by name pattern, as the names are newer than the bench.
+	// over its labels, by metric name.
 	// gauges names those of them whose # TYPE line says gauge (a level, not a count).
 	cluster map[string]float64
 	gauges  map[string]bool
 }
 
-// clusterWords mark a metric as the cluster's: what a node forwards, relays and renews over the
-// bus and the database. Whatever the exact names, the bench reports their changes in the window.
-var clusterWords = []string{"cluster", "relay", "forward", "bus", "lease", "attach", "node", "route", "remote"}
-
-// isClusterMetric reports whether name (no _bucket series: histograms count by _count and _sum)
-// is one of the cluster's.
+// isClusterMetric reports whether name is one of the cluster's series (platform/cluster's
+// Metrics, all named cardhouse_cluster_*), not a histogram's _bucket (histograms count by _count
+// and _sum). New series under that prefix show up in the report as they come.
 func isClusterMetric(name string) bool {
-	if !strings.HasPrefix(name, "cardhouse_") || strings.HasSuffix(name, "_bucket") {
-		return false
-	}
-	return slices.ContainsFunc(clusterWords, func(w string) bool { return strings.Contains(name, w) })
+	return strings.HasPrefix(name, "cardhouse_cluster_") && !strings.HasSuffix(name, "_bucket")
 }
 
 // add sums o into m: the figures of several nodes.

@@ -262,13 +262,7 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 
 	fmt.Fprintf(cfg.Progress, "dealing in %d rooms; warm-up %s\n", len(rooms), cfg.Warmup)
 	r.phase.Store(phaseWarmup)
-	for _, rm := range rooms {
-		h := rm.players[0]
-		h.mu.Lock()
-		out := h.dealMessage()
-		h.mu.Unlock()
-		h.write(out)
-	}
+	dealAll(rooms)
 	if err := sleep(ctx, cfg.Warmup); err != nil {
 		return nil, err
 	}
@@ -628,6 +622,17 @@ func (rm *benchRoom) settling() bool {
 		}
 	}
 	return false
+}
+
+// dealAll has each room's host deal the first game.
+func dealAll(rooms []*benchRoom) {
+	for _, rm := range rooms {
+		h := rm.players[0]
+		h.mu.Lock()
+		out := h.dealMessage()
+		h.mu.Unlock()
+		h.write(out)
+	}
 }
 
 func closeAll(rooms []*benchRoom) {

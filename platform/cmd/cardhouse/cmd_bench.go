@@ -173,6 +173,12 @@ func runBench(cmd *cobra.Command, cfg bench.Config, o benchOptions) error {
 
 // runIdleBench is `cardhouse bench --idle-rooms N`: connections held open, nobody playing.
 func runIdleBench(ctx context.Context, cmd *cobra.Command, cfg bench.Config, o benchOptions) error {
+	// The flags of a played run that an idle one would silently ignore.
+	for _, name := range []string{"nodes", "cluster", "server-pids", "broker-pid", "stop-node", "metrics", "spectators", "think"} {
+		if cmd.Flags().Changed(name) {
+			return fmt.Errorf("bench: --%s does not apply to --idle-rooms, which holds idle connections on one server (--idle-sockets sets the sockets per room)", name)
+		}
+	}
 	ic := o.idle
 	ic.Variant = cfg.Variants[0]
 	ic.Server, ic.ServerPID, ic.DB, ic.KeepSchema, ic.Parallel, ic.Progress = cfg.Server, cfg.ServerPID, cfg.DB, cfg.KeepSchema, cfg.Parallel, cfg.Progress

@@ -108,6 +108,9 @@ func TestBenchClusterFlags(t *testing.T) {
 		{"pids of the servers", []string{"--server", "http://127.0.0.1:1", "--server-pids", "10,11"}, "2 server pids for 1 servers"},
 		{"a list of servers and started nodes", []string{"--server", "http://127.0.0.1:1,http://127.0.0.1:2", "--nodes", "2"}, "exclude each other"},
 		{"stop a node of one", []string{"--stop-node", "5s"}, "two started nodes or more"},
+		{"idle on started nodes", []string{"--idle-rooms", "1", "--nodes", "2"}, "--nodes does not apply to --idle-rooms"},
+		{"idle with spectators", []string{"--idle-rooms", "1", "--spectators", "2"}, "--spectators does not apply to --idle-rooms"},
+		{"idle on several servers", []string{"--idle-rooms", "1", "--server", "http://127.0.0.1:1,http://127.0.0.1:2"}, "held on one server, got 2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd := newBenchCmd()
