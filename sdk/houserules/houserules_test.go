@@ -111,6 +111,7 @@ func TestHostileScriptsAreRefusedAndTheGameSurvives(t *testing.T) {
 		{"calling a misspelt function", `  game.nope(1)`, fast, []string{"line 5: attempt to call game.nope, which is not a function (misspelt, or nil?) (in after_action)"}},
 		{"calling a misspelt library function", `  local r = cards.rnk("QH")`, fast, []string{"line 5: attempt to call cards.rnk, which is not a function"}},
 		{"calling a method that is not there", "  local t = {}\n  t:go()", fast, []string{"line 6: attempt to call t:go, which is not a function"}},
+		{"the length of a missing zone", `  local n = #game.zones.nowhere`, fast, []string{"line 5: attempt to get the length (#) of a value that is not a table or a string (nil? a misspelt zone or field?) (in after_action)"}},
 		{"two calls on the failing line", `  print(nope())`, fast, []string{"line 5: attempt to call something that is not a function (this line calls print, nope)"}},
 		{"changing the string library", `  string.rep = function() return "" end`, fast, []string{"string is read-only"}},
 		{"changing the string metatable", `  getmetatable("").__index = {}`, fast, []string{"attempt to index"}},
