@@ -276,6 +276,7 @@ func TestBrokenScriptsAreRefusedAtStart(t *testing.T) {
 		{"syntax error", header("broken") + "function before_action(game, action)\n  if then\nend\n", nil, []string{`house rule "broken" v3: line 4: syntax error near 'then'`}},
 		{"endless top level", header("spin") + "while true do end\nfunction on_start(game) end\n", nil, []string{"ran past its time budget"}},
 		{"no name", "description = \"x\"\nfunction on_start(game) end\n", nil, []string{"must set name"}},
+		{"a name that is not lower-case", "name = \"Wild Eight\"\ndescription = \"x\"\nfunction on_start(game) end\n", nil, []string{`name "Wild Eight" is not a short lower-case name`}},
 		{"no description", "name = \"x\"\nfunction on_start(game) end\n", nil, []string{"must set description"}},
 		{"a misspelt hook", header("typo") + "function before_acton(game, action) end\n", nil, []string{"before_acton looks like a hook"}},
 		{"no hooks at all", header("idle"), nil, []string{"defines no hook"}},
