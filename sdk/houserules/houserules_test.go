@@ -393,3 +393,36 @@ func TestAfterActionChangesTheTable(t *testing.T) {
 		t.Errorf("second play's count (-want +got):\n%s", diff)
 	}
 }
+
+// TestRulesetRefusalsPassHouseRules: an action the ruleset refuses is refused as it is without
+// house rules (its code and reason, no house-rule fault), not as a house rule's failure.
+func TestRulesetRefusalsPassHouseRules(t *testing.T) {
+	t.Parallel()
+	quiet := rule(header("quiet") + "function after_action(game, action) end\n")
+	cases := []struct {
+		name string
+		a    sdk.Action
+	}{
+		{"an illegal card", play(0, "9H")},
+		{"out of turn", play(1, "5C")},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var got [2]*sdk.RuleError
+			for i, rules := range [][]sdk.HouseRule{nil, {quiet}} {
+				eng := tinyEngine()
+				st := start(t, eng, nil, rules...)
+				_, err := eng.Act(context.Background(), &engine.ActRequest{State: st.State, Action: tc.a})
+				re, ok := sdk.AsRefusal(err)
+				if !ok {
+					t.Fatalf("house rules %d: want a refusal, got %v", len(rules), err)
+				}
+				got[i] = re
+			}
+			if diff := cmp.Diff(got[0], got[1]); diff != "" {
+				t.Errorf("refusal with a house rule differs from without (-without +with):\n%s", diff)
+			}
+		})
+	}
+}
