@@ -320,9 +320,7 @@ func (s *State) play(a sdk.Action, now int64) ([]sdk.Event, *sdk.RuleError) {
 	}
 	if wins {
 		// Straight to zero: the game is won, no LAST CARD needed, no power acts.
-		s.Phase, s.Winner = sdk.PhaseGameOver, seat
-		s.Penalty, s.ExtraGo, s.Windows, s.Called = 0, false, nil, nil
-		return append(evs, sdk.Event{Name: EvWon, Seat: seat}), nil
+		return append(evs, s.win(seat)), nil
 	}
 	s.Penalty = pl.after.Penalty
 	s.ExtraGo = pl.after.ExtraGo

@@ -98,6 +98,14 @@ func (s *State) suit() sdk.Suit {
 
 func (s *State) over() bool { return s.Phase == sdk.PhaseGameOver }
 
+// win ends the game with seat the winner: pending penalties, Queen follow-ups and LAST CARD
+// windows close. It returns the won event.
+func (s *State) win(seat int) sdk.Event {
+	s.Phase, s.Winner = sdk.PhaseGameOver, seat
+	s.Penalty, s.ExtraGo, s.Drawn, s.Windows, s.Called = 0, false, 0, nil, nil
+	return sdk.Event{Name: EvWon, Seat: seat}
+}
+
 // position is what decides the legality of seat's next play.
 func (s *State) position() Position {
 	return Position{Top: s.top(), Suit: s.suit(), Penalty: s.Penalty, ExtraGo: s.ExtraGo, Drawn: s.Drawn}

@@ -340,9 +340,7 @@ func (r *Rules) End(s *State, req sdk.EndRequest) (*State, []sdk.Event, error) {
 		return nil, nil, sdk.Refuse(sdk.CodeHouseRule, "winner %d is not a seat of this %d-seat game", req.Winner, s.Seats)
 	}
 	c := s.clone()
-	c.Phase, c.Winner = sdk.PhaseGameOver, req.Winner
-	c.Penalty, c.ExtraGo, c.Drawn, c.Windows, c.Called = 0, false, 0, nil, nil
-	evs := []sdk.Event{{Name: EvWon, Seat: req.Winner}}
+	evs := []sdk.Event{c.win(req.Winner)}
 	c.record(evs)
 	return c, evs, nil
 }

@@ -306,11 +306,17 @@ func houseErr(err error) error {
 		f := fe.fault
 		return &sdk.RuleError{Code: sdk.CodeHouseRule, Reason: err.Error(), Fault: &f}
 	}
-	if err == nil || errors.Is(err, sdk.ErrIllegal) || errors.Is(err, sdk.ErrRuleset) ||
-		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	if notTheRule(err) {
 		return err
 	}
 	return &sdk.RuleError{Code: sdk.CodeHouseRule, Reason: err.Error()}
+}
+
+// notTheRule reports whether err is no house rule's failure: nil, a refusal, a ruleset failure or
+// a cancellation.
+func notTheRule(err error) bool {
+	return err == nil || errors.Is(err, sdk.ErrIllegal) || errors.Is(err, sdk.ErrRuleset) ||
+		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
 // RuleFailure is a house rule that failed (a runner's error names its rule with this method):

@@ -5,7 +5,6 @@ package engine
 // that a restart, a sticky copy rebuilt from its tail and a replay all reach the same game.
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -40,8 +39,7 @@ type scriptLiner interface{ ScriptLine() int }
 // Refusals, ruleset failures, cancellations and errors already tagged pass unchanged.
 func (h *house[S]) fault(i int, hook string, err error) error {
 	var fe *faultError
-	if err == nil || errors.Is(err, sdk.ErrIllegal) || errors.Is(err, sdk.ErrRuleset) || errors.As(err, &fe) ||
-		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	if notTheRule(err) || errors.As(err, &fe) {
 		return err
 	}
 	f := sdk.HouseFault{Rule: h.rules[i].Name, Version: h.rules[i].Version, Hook: hook}

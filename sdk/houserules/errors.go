@@ -120,3 +120,14 @@ func splitLuaError(err error) (int, string) {
 // ScriptLine is the script line the rule failed at (0 when unknown): the engine reads it into
 // sdk.HouseFault.
 func (e *Error) ScriptLine() int { return e.Line }
+
+// lenError is gopher-lua's whole message for # on a value with no length.
+const lenError = "__len undefined"
+
+// explainLen says what a failed # means: gopher-lua says only "__len undefined".
+func explainLen(msg string) string {
+	if msg != lenError {
+		return msg
+	}
+	return "attempt to get the length (#) of a value that is not a table or a string (nil? a misspelt zone or field?)"
+}

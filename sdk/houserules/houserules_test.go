@@ -111,6 +111,7 @@ func TestHostileScriptsAreRefusedAndTheGameSurvives(t *testing.T) {
 		{"calling a misspelt function", `  game.nope(1)`, fast, []string{"line 5: attempt to call game.nope, which is not a function (misspelt, or nil?) (in after_action)"}},
 		{"calling a misspelt library function", `  local r = cards.rnk("QH")`, fast, []string{"line 5: attempt to call cards.rnk, which is not a function"}},
 		{"calling a method that is not there", "  local t = {}\n  t:go()", fast, []string{"line 6: attempt to call t:go, which is not a function"}},
+		{"the length of a missing zone", `  local n = #game.zones.nowhere`, fast, []string{"line 5: attempt to get the length (#) of a value that is not a table or a string (nil? a misspelt zone or field?) (in after_action)"}},
 		{"two calls on the failing line", `  print(nope())`, fast, []string{"line 5: attempt to call something that is not a function (this line calls print, nope)"}},
 		{"changing the string library", `  string.rep = function() return "" end`, fast, []string{"string is read-only"}},
 		{"changing the string metatable", `  getmetatable("").__index = {}`, fast, []string{"attempt to index"}},
@@ -275,6 +276,7 @@ func TestBrokenScriptsAreRefusedAtStart(t *testing.T) {
 		{"syntax error", header("broken") + "function before_action(game, action)\n  if then\nend\n", nil, []string{`house rule "broken" v3: line 4: syntax error near 'then'`}},
 		{"endless top level", header("spin") + "while true do end\nfunction on_start(game) end\n", nil, []string{"ran past its time budget"}},
 		{"no name", "description = \"x\"\nfunction on_start(game) end\n", nil, []string{"must set name"}},
+		{"a name that is not lower-case", "name = \"Wild Eight\"\ndescription = \"x\"\nfunction on_start(game) end\n", nil, []string{`name "Wild Eight" is not a short lower-case name`}},
 		{"no description", "name = \"x\"\nfunction on_start(game) end\n", nil, []string{"must set description"}},
 		{"a misspelt hook", header("typo") + "function before_acton(game, action) end\n", nil, []string{"before_acton looks like a hook"}},
 		{"no hooks at all", header("idle"), nil, []string{"defines no hook"}},
@@ -389,5 +391,38 @@ func TestAfterActionChangesTheTable(t *testing.T) {
 	st = act(t, eng, st, play(1, "7S"))
 	if diff := cmp.Diff(map[string]string{"plays": "2"}, st.Events[len(st.Events)-1].Data); diff != "" {
 		t.Errorf("second play's count (-want +got):\n%s", diff)
+	}
+}
+
+// TestRulesetRefusalsPassHouseRules: an action the ruleset refuses is refused as it is without
+// house rules (its code and reason, no house-rule fault), not as a house rule's failure.
+func TestRulesetRefusalsPassHouseRules(t *testing.T) {
+	t.Parallel()
+	quiet := rule(header("quiet") + "function after_action(game, action) end\n")
+	cases := []struct {
+		name string
+		a    sdk.Action
+	}{
+		{"an illegal card", play(0, "9H")},
+		{"out of turn", play(1, "5C")},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var got [2]*sdk.RuleError
+			for i, rules := range [][]sdk.HouseRule{nil, {quiet}} {
+				eng := tinyEngine()
+				st := start(t, eng, nil, rules...)
+				_, err := eng.Act(context.Background(), &engine.ActRequest{State: st.State, Action: tc.a})
+				re, ok := sdk.AsRefusal(err)
+				if !ok {
+					t.Fatalf("house rules %d: want a refusal, got %v", len(rules), err)
+				}
+				got[i] = re
+			}
+			if diff := cmp.Diff(got[0], got[1]); diff != "" {
+				t.Errorf("refusal with a house rule differs from without (-without +with):\n%s", diff)
+			}
+		})
 	}
 }

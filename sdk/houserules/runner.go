@@ -233,7 +233,7 @@ func hasCPUClock() bool {
 // cancelled returns the caller's error, so the engine passes it on as a cancellation.
 func (v *vm) fail(parent, ctx context.Context, c *engine.HookCall, err error) error {
 	line, msg := splitLuaError(err)
-	e := &Error{Hook: c.Hook, Line: line, Msg: v.sc.explainCall(line, msg)}
+	e := &Error{Hook: c.Hook, Line: line, Msg: explainLen(v.sc.explainCall(line, msg))}
 	// The VM raises the context's error when it finds the call cancelled; any other error is the
 	// script's own, even when the budget ran out while it was being raised.
 	if ctx.Err() != nil && (errors.Is(err, ctx.Err()) || strings.Contains(msg, ctx.Err().Error())) {

@@ -108,7 +108,10 @@ func (sc *script) declare(env *lua.LTable) *Error {
 	bad := func(format string, args ...any) *Error { return &Error{Msg: fmt.Sprintf(format, args...)} }
 	info := &sc.info
 	name, ok := env.RawGetString("name").(lua.LString)
-	if !ok || !ruleName.MatchString(string(name)) {
+	if ok && !ruleName.MatchString(string(name)) {
+		return bad("name %q is not a short lower-case name (letters, digits, - and _; up to 40), as name = \"seven-zero\"", string(name))
+	}
+	if !ok {
 		return bad("the script must set name to a short lower-case name (letters, digits, - and _; up to 40), as name = \"seven-zero\"")
 	}
 	info.Name = string(name)

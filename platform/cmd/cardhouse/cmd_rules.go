@@ -229,7 +229,7 @@ func runRulesCheck(ctx context.Context, w io.Writer, open engineOpener, rc rules
 			break
 		}
 	}
-	printTally(w, tally.Counts(), rc.games)
+	printTally(w, tally.Counts(), rc.games, ended == rc.games)
 	fmt.Fprintf(w, "%d passed, %d failed\n", ended, rc.games-ended)
 	if len(problems) > 0 {
 		return fmt.Errorf("house rule %q: %d game(s) had problems", info.Name, rc.games-ended)
@@ -352,8 +352,10 @@ func (r *gameReport) flush() {
 	}
 }
 
-// printTally prints how often each hook ran and did something, and names those that never did.
-func printTally(w io.Writer, counts []engine.HookCount, games int) {
+// printTally prints how often each hook ran and did something and, when every game ended
+// (allEnded), names those that never did: a failed call is not counted, so after a failure the
+// note would blame the hook's condition for what was its error.
+func printTally(w io.Writer, counts []engine.HookCount, games int, allEnded bool) {
 	if len(counts) == 0 {
 		return
 	}
@@ -365,7 +367,7 @@ func printTally(w io.Writer, counts []engine.HookCount, games int) {
 			never = append(never, c.Hook)
 		}
 	}
-	if len(never) > 0 {
+	if len(never) > 0 && allEnded {
 		fmt.Fprintf(w, "note  never did anything: %s (is its condition ever true in these games?)\n", strings.Join(never, ", "))
 	}
 }

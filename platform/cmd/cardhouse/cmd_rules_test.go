@@ -44,16 +44,18 @@ func TestRulesCheck(t *testing.T) {
 		rules   bool
 		wantErr string
 		want    []string
+		not     []string
 	}{
 		{"a good rule", filepath.Join("..", "..", "..", "plugins", "houserules", "winner-bonus.lua"), "lastcard", true, "",
-			[]string{`ok    compiled`, `"winner-bonus"`, "option points (int, default 50)", "hooks: on_round_end", "ok    game 3: 4 seats", "3 passed, 0 failed"}},
+			[]string{`ok    compiled`, `"winner-bonus"`, "option points (int, default 50)", "hooks: on_round_end", "ok    game 3: 4 seats", "3 passed, 0 failed"}, nil},
 		{"a rule with an action", filepath.Join("..", "..", "..", "plugins", "houserules", "seven-zero.lua"), "lastcard", true, "",
-			[]string{`action swap_hands "Swap hands with…" (blocking)`, "3 passed, 0 failed"}},
+			[]string{`action swap_hands "Swap hands with…" (blocking)`, "3 passed, 0 failed"}, nil},
 		{"a buggy rule", writeRule(t, buggy), "lastcard", true, `house rule "buggy": 3 game(s) had problems`,
-			[]string{"FAIL  game 1", `house rule "buggy": line 5: attempt to index a non-table object(nil) with key 'here' (in after_action)`, "0 passed, 3 failed"}},
-		{"a syntax error", writeRule(t, "name = \"bad\"\ndescription = \"x\"\nfunction on_start(game\n"), "lastcard", true, `house rule "bad": syntax error at the end of the script`, nil},
-		{"no runner in the plugin", writeRule(t, buggy), "lastcard", false, "the lastcard plugin runs no house rules", nil},
-		{"an unknown ruleset", writeRule(t, buggy), "poker", true, `no ruleset "poker" (available: lastcard)`, nil},
+			[]string{"FAIL  game 1", `house rule "buggy": line 5: attempt to index a non-table object(nil) with key 'here' (in after_action)`, "0 passed, 3 failed"},
+			[]string{"never did anything"}},
+		{"a syntax error", writeRule(t, "name = \"bad\"\ndescription = \"x\"\nfunction on_start(game\n"), "lastcard", true, `house rule "bad": syntax error at the end of the script`, nil, nil},
+		{"no runner in the plugin", writeRule(t, buggy), "lastcard", false, "the lastcard plugin runs no house rules", nil, nil},
+		{"an unknown ruleset", writeRule(t, buggy), "poker", true, `no ruleset "poker" (available: lastcard)`, nil, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -70,6 +72,11 @@ func TestRulesCheck(t *testing.T) {
 			for _, w := range tc.want {
 				if !strings.Contains(out.String(), w) {
 					t.Errorf("output lacks %q:\n%s", w, out.String())
+				}
+			}
+			for _, n := range tc.not {
+				if strings.Contains(out.String(), n) {
+					t.Errorf("output has %q:\n%s", n, out.String())
 				}
 			}
 		})
