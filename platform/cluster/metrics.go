@@ -34,8 +34,8 @@ type Metrics struct {
 	// side (as Relayed) and reason ("silent": no heartbeat from it for a while; "forgotten": it no
 	// longer lists the socket).
 	RelaysEnded *prometheus.CounterVec
-	// Events counts the cluster-wide events (bans' disconnects, look changes, plugin changes),
-	// by kind and direction (sent, received).
+	// Events counts the cluster-wide events (bans' disconnects, look changes, plugin changes,
+	// deleted accounts' removals), by kind and direction (sent, received).
 	Events *prometheus.CounterVec
 }
 
@@ -66,7 +66,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "Relayed WebSockets this node ended because of the other node, by side and reason (silent: its heartbeats stopped; forgotten: it no longer knew the socket)."},
 			[]string{"side", "reason"}),
 		Events: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "cardhouse_cluster_events_total",
-			Help: "Cluster-wide events (disconnect, look, ruleset, plugin_restart), by kind and direction (sent, received)."},
+			Help: "Cluster-wide events (disconnect, look, ruleset, plugin_restart, remove), by kind and direction (sent, received)."},
 			[]string{"kind", "direction"}),
 	}
 	if reg != nil {

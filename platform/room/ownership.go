@@ -25,9 +25,6 @@ type owning struct {
 	done   chan struct{}
 }
 
-// errElsewhere is the answer for a room another node runs.
-func errElsewhere(sr *store.Room) error { return RunElsewhere(sr) }
-
 func isElsewhere(err error) bool {
 	e, ok := AsError(err)
 	return ok && e.Code == "room_elsewhere"
@@ -69,7 +66,7 @@ func (m *Manager) own(ctx context.Context, sr *store.Room) (*store.Fence, error)
 	}
 	f, err := m.owning.keeper.Take(ctx, sr.ID)
 	if errors.Is(err, store.ErrLeaseHeld) {
-		return nil, errElsewhere(sr)
+		return nil, RunElsewhere(sr)
 	}
 	if err != nil {
 		return nil, err

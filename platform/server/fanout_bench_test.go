@@ -2,8 +2,6 @@ package server
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"syscall"
 	"testing"
@@ -33,35 +31,16 @@ func fanOut(conns []fanoutConn, msg, accepted []byte, extra bool) {
 	}
 }
 
-// fanoutSockets opens n real WebSockets over loopback TCP, served as the server serves a room's
-// connections (a sink client, the writer goroutine), and reads each in a goroutine of its own that
+// fanoutSockets opens n real WebSockets over loopback TCP, served by serveWSWriter (a sink client
+// each), and reads each in a goroutine of its own that
 // signals got for every message.
 func fanoutSockets(b *testing.B, n int, got chan<- struct{}) []fanoutConn {
 	clients := make(chan fanoutConn, n)
-	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		w := newWSWriter(64)
-		conn, err := websocket.Accept(&hijackingWriter{ResponseWriter: rw, conn: w}, r, nil)
-		if err != nil {
-			b.Error(err)
-			return
-		}
+	srv := serveWSWriter(b, 64, 0, func(w *wsWriter) *room.Client {
 		c := room.NewSinkClient(1, w)
 		clients <- fanoutConn{c, w}
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			(&Server{}).writeLoop(ctx, conn, w, c)
-		}()
-		for {
-			if _, _, err := conn.Read(context.Background()); err != nil {
-				break
-			}
-		}
-		cancel()
-		<-done
-	}))
-	b.Cleanup(srv.Close)
+		return c
+	})
 	out := make([]fanoutConn, n)
 	for i := range out {
 		conn, _, err := websocket.Dial(context.Background(), "ws"+strings.TrimPrefix(srv.URL, "http"), nil)

@@ -152,8 +152,8 @@ func protocolAsked(v string) (int, error) {
 }
 
 // accept upgrades the request to a WebSocket kept in s.conns (closed at shutdown) until release
-// is called, its writes going through w; nil when the upgrade was refused (Accept has written the refusal: a bad Origin, not
-// a WebSocket request). Messages up to 64×MaxMessage are read and answered with an error when
+// is called, its writes going through w; nil when the upgrade was refused (Accept has written the
+// refusal: a bad Origin, not a WebSocket request). Messages up to 64×MaxMessage are read and answered with an error when
 // over MaxMessage; beyond that the library closes the connection (1009).
 func (s *Server) accept(c echo.Context, code string, w *wsWriter) (conn *websocket.Conn, release func()) {
 	cw := &hijackingWriter{ResponseWriter: c.Response(), conn: w}
@@ -181,6 +181,16 @@ const writeTimeout = 10 * time.Second
 // client or the connection ends, then closes the connection with the room's reason. It sleeps
 // while the room's own writes go through.
 func (s *Server) writeLoop(ctx context.Context, conn *websocket.Conn, w *wsWriter, client *room.Client) {
+	// bye writes what the room queued before dropping the client (a "bye"), then closes the
+	// connection with the room's reason.
+	bye := func() {
+		if !w.drain() {
+			_ = conn.CloseNow()
+			return
+		}
+		code, reason := client.Reason()
+		_ = conn.Close(websocket.StatusCode(code), truncate(reason, 120))
+	}
 	for {
 		select {
 		case <-w.wake:
@@ -189,13 +199,7 @@ func (s *Server) writeLoop(ctx context.Context, conn *websocket.Conn, w *wsWrite
 				return
 			}
 		case <-client.Gone():
-			// Write what the room queued before dropping us (a "bye"), then close with its reason.
-			if w.drain() {
-				code, reason := client.Reason()
-				_ = conn.Close(websocket.StatusCode(code), truncate(reason, 120))
-			} else {
-				_ = conn.CloseNow()
-			}
+			bye()
 			return
 		case <-ctx.Done():
 			// The handler ended: the socket's read failed (the peer is gone: nothing to say), or
@@ -204,12 +208,7 @@ func (s *Server) writeLoop(ctx context.Context, conn *websocket.Conn, w *wsWrite
 			// room gave on its way out wins.
 			select {
 			case <-client.Gone():
-				if w.drain() {
-					code, reason := client.Reason()
-					_ = conn.Close(websocket.StatusCode(code), truncate(reason, 120))
-				} else {
-					_ = conn.CloseNow()
-				}
+				bye()
 			default:
 				_ = conn.Close(websocket.StatusGoingAway, "the room stopped here; reconnect")
 			}

@@ -44,27 +44,25 @@ func TestAppendFrame(t *testing.T) {
 	}
 }
 
-// wsPair serves one WebSocket through a wsWriter (limit messages) and dials it. The server's
-// reads run until the connection ends; the writer goroutine is the server's writeLoop. The
-// dialer's socket reads into a receive buffer of rcvbuf bytes when it is not 0, and the server's
-// socket writes from a send buffer of sndbuf bytes: small buffers fill after a few messages.
-func wsPair(t *testing.T, limit, sndbuf, rcvbuf int, attach func(*wsWriter) *room.Client) *websocket.Conn {
-	t.Helper()
-	ready := make(chan struct{})
+// serveWSWriter serves WebSockets as the server serves a room's connections: each through a
+// wsWriter (limit messages) whose socket writes from a send buffer of sndbuf bytes when it is not
+// 0, attach makes the room's client, the writer goroutine is the server's writeLoop, and the
+// server's reads run until the connection ends.
+func serveWSWriter(tb testing.TB, limit, sndbuf int, attach func(*wsWriter) *room.Client) *httptest.Server {
+	tb.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		w := newWSWriter(limit)
 		conn, err := websocket.Accept(&hijackingWriter{ResponseWriter: rw, conn: w}, r, nil)
 		if err != nil {
-			t.Error(err)
+			tb.Error(err)
 			return
 		}
 		if sndbuf > 0 {
 			if err := w.Conn.(*net.TCPConn).SetWriteBuffer(sndbuf); err != nil {
-				t.Error(err)
+				tb.Error(err)
 			}
 		}
 		c := attach(w)
-		close(ready)
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})
 		go func() {
@@ -79,7 +77,20 @@ func wsPair(t *testing.T, limit, sndbuf, rcvbuf int, attach func(*wsWriter) *roo
 		cancel()
 		<-done
 	}))
-	t.Cleanup(srv.Close)
+	tb.Cleanup(srv.Close)
+	return srv
+}
+
+// wsPair serves one WebSocket with serveWSWriter and dials it. The dialer's socket reads into a
+// receive buffer of rcvbuf bytes when it is not 0, and the server's socket writes from a send
+// buffer of sndbuf bytes: small buffers fill after a few messages.
+func wsPair(t *testing.T, limit, sndbuf, rcvbuf int, attach func(*wsWriter) *room.Client) *websocket.Conn {
+	t.Helper()
+	ready := make(chan struct{})
+	srv := serveWSWriter(t, limit, sndbuf, func(w *wsWriter) *room.Client {
+		defer close(ready)
+		return attach(w)
+	})
 	dialer := &net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
 		if rcvbuf == 0 {
 			return nil
