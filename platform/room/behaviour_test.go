@@ -35,6 +35,13 @@ func newTable(t *testing.T, dialect string) *table {
 	t.Helper()
 	st := storetest.Open(t, dialect)
 	clock := room.NewFakeClock(time.Unix(1_800_000_000, 0))
+	return &table{t: t, st: st, m: newManager(t, st, clock), clock: clock}
+}
+
+// newManager starts a table's manager over st (a table's own, or another over the same store: a
+// restart), closed when the test ends.
+func newManager(t *testing.T, st *store.Store, clock *room.FakeClock) *room.Manager {
+	t.Helper()
 	m, err := room.NewManager(context.Background(), room.Config{Store: st, Clock: clock,
 		Engines: map[string]engine.Engine{toy.ID: engine.New(toy.Ruleset{})},
 		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)), Grace: 20 * time.Second, PauseLimit: 5 * time.Minute})
@@ -42,7 +49,7 @@ func newTable(t *testing.T, dialect string) *table {
 		t.Fatal(err)
 	}
 	t.Cleanup(m.Close)
-	return &table{t: t, st: st, m: m, clock: clock}
+	return m
 }
 
 // user makes an account: a guest, or a registered user when registered.

@@ -53,11 +53,16 @@ func (r *Room) say(u *store.User, text string) (ChatLine, error) {
 		return ChatLine{}, errf(KindUnavailable, "store_failure", "the chat line could not be stored; try again")
 	}
 	line := ChatLine{ID: msg.ID, UserID: uid, Name: msg.Name, Text: text, At: msg.CreatedAt}
+	r.sendChat(line)
+	return line, nil
+}
+
+// sendChat sends a chat line to every connection of a member the host has let in.
+func (r *Room) sendChat(line ChatLine) {
 	b := encode(Outgoing{Type: MsgChatLine, Chat: &line})
 	for c := range r.clients {
 		if cm := r.membersOf(c.UserID); len(cm) > 0 && cm[0].Role != store.MemberPending {
 			c.push(b)
 		}
 	}
-	return line, nil
 }

@@ -103,12 +103,7 @@ func (r *Room) notice(text string) {
 		r.log.Error("storing a notice", "err", err)
 	}
 	line := ChatLine{ID: msg.ID, Name: msg.Name, Text: text, At: msg.CreatedAt}
-	b := encode(Outgoing{Type: MsgChatLine, Chat: &line})
-	for c := range r.clients {
-		if cm := r.membersOf(c.UserID); len(cm) > 0 && cm[0].Role != store.MemberPending {
-			c.push(b)
-		}
-	}
+	r.sendChat(line)
 }
 
 // fallback is a bot's way past a failing rule: the simple actions seat's view offers other than

@@ -2,8 +2,6 @@ package room_test
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -11,8 +9,6 @@ import (
 	"cardhouse/platform/room"
 	"cardhouse/platform/store"
 	"cardhouse/platform/store/storetest"
-	"cardhouse/sdk/engine"
-	"cardhouse/sdk/rulesettest/toy"
 )
 
 // refusedWith fails unless err is a room refusal of code.
@@ -85,13 +81,7 @@ func TestKickKeepsOut(t *testing.T) {
 				t.Fatal(err)
 			}
 			tb.m.Close()
-			m2, err := room.NewManager(ctx, room.Config{Store: tb.st, Clock: tb.clock,
-				Engines: map[string]engine.Engine{toy.ID: engine.New(toy.Ruleset{})}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(m2.Close)
-			r3, err := m2.Get(ctx, r.Code())
+			r3, err := newManager(t, tb.st, tb.clock).Get(ctx, r.Code())
 			if err != nil {
 				t.Fatal(err)
 			}

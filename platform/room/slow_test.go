@@ -18,18 +18,18 @@ import (
 	"cardhouse/sdk/rulesettest/toy"
 )
 
-// TestSlowClientIsDropped: a client that never reads its outbox is dropped (close code 1013)
-// when the outbox fills, and the room goes on serving everyone else.
-func TestSlowClientIsDropped(t *testing.T) {
-	t.Parallel()
+// twoInARoom makes a room of the toy ruleset on a fresh SQLite store, hosted by users[0], that
+// users[1] has joined (as a spectator when spectate); chatBurst 0 is the manager's default.
+func twoInARoom(t *testing.T, chatBurst int, spectate bool) (*room.Room, []*store.User) {
+	t.Helper()
 	ctx := context.Background()
 	st := storetest.Open(t, "sqlite")
 	m, err := room.NewManager(ctx, room.Config{Store: st, Engines: map[string]engine.Engine{toy.ID: engine.New(toy.Ruleset{})},
-		Clock: room.NewFakeClock(time.Unix(0, 0)), Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ChatBurst: 100})
+		Clock: room.NewFakeClock(time.Unix(0, 0)), Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ChatBurst: chatBurst})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer m.Close()
+	t.Cleanup(m.Close)
 	users := make([]*store.User, 2)
 	for i := range users {
 		users[i] = &store.User{DisplayName: fmt.Sprint("u", i), Guest: true}
@@ -41,9 +41,18 @@ func TestSlowClientIsDropped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.Join(ctx, users[1], true); err != nil {
+	if _, err := r.Join(ctx, users[1], spectate); err != nil {
 		t.Fatal(err)
 	}
+	return r, users
+}
+
+// TestSlowClientIsDropped: a client that never reads its outbox is dropped (close code 1013)
+// when the outbox fills, and the room goes on serving everyone else.
+func TestSlowClientIsDropped(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r, users := twoInARoom(t, 100, true)
 	slow := room.NewClient(users[1].ID, 4)
 	if err := r.Attach(ctx, users[1], slow, nil); err != nil {
 		t.Fatal(err)
@@ -112,27 +121,7 @@ func (s *recordingSink) take() []string {
 func TestSinkFlushedOncePerStep(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st := storetest.Open(t, "sqlite")
-	m, err := room.NewManager(ctx, room.Config{Store: st, Engines: map[string]engine.Engine{toy.ID: engine.New(toy.Ruleset{})},
-		Clock: room.NewFakeClock(time.Unix(0, 0)), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	users := make([]*store.User, 2)
-	for i := range users {
-		users[i] = &store.User{DisplayName: fmt.Sprint("u", i), Guest: true}
-		if err := st.CreateUser(ctx, users[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r, err := m.Create(ctx, users[0], room.CreateRequest{Ruleset: toy.ID})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := r.Join(ctx, users[1], false); err != nil {
-		t.Fatal(err)
-	}
+	r, users := twoInARoom(t, 0, false)
 	sinks := []*recordingSink{{flushed: make(chan struct{}, 1)}, {flushed: make(chan struct{}, 1)}}
 	// until waits until s has flushed after a message of type want, and returns its events.
 	until := func(s *recordingSink, want string) []string {
