@@ -365,7 +365,9 @@ func (ce *clusterEnv) checkActionLogs() {
 		t.Fatal(err)
 	}
 	defer rows.Close()
+	games := 0
 	for rows.Next() {
+		games++
 		var game, n, distinct, lo, hi int
 		if err := rows.Scan(&game, &n, &distinct, &lo, &hi); err != nil {
 			t.Fatal(err)
@@ -376,6 +378,9 @@ func (ce *clusterEnv) checkActionLogs() {
 	}
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
+	}
+	if games == 0 {
+		t.Error("the database holds no game's action log")
 	}
 }
 
