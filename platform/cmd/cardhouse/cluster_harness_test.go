@@ -30,10 +30,12 @@ import (
 	"cardhouse/sdk"
 
 	"github.com/coder/websocket"
+	_ "github.com/glebarez/go-sqlite" // the "sqlite" database/sql driver: a single server's SQLite file
 )
 
 // The harness of the cluster tests (cluster_e2e_test.go): real `cardhouse serve` processes
-// (clusterEnv) on one PostgreSQL schema and a NATS broker, users that are browsers (e2eUser: a
+// (clusterEnv) on one PostgreSQL schema and a NATS broker, or a single server on SQLite or
+// PostgreSQL (server_kill_test.go), users that are browsers (e2eUser: a
 // cookie jar and a CSRF token), and tables (clusterTable): one room of a variant played by a host
 // and a guest, watched by a spectator, each connected to a node of its own, in a goroutine of its
 // own, reconnecting whenever its socket drops or goes silent, and recording every action it saw
@@ -110,12 +112,16 @@ type clusterNode struct {
 }
 
 // clusterEnv is a cluster of nodes named n1, n2, n3 (their names on the bus carry the test's tag
-// and pid: the broker may be shared with other tests and other runs).
+// and pid: the broker may be shared with other tests and other runs), or, with no broker, a
+// single server named n1.
 type clusterEnv struct {
 	t              *testing.T
 	tag            string
-	bin, dsn, nats string
-	db             *sql.DB // the test's own connection to the nodes' schema
+	bin, dsn, nats string // nats is empty for a single server
+	// data is a single server's --data, kept over its restarts (its SQLite database, unless dsn
+	// names a PostgreSQL one); each node of a cluster starts on a fresh folder.
+	data string
+	db   *sql.DB // the test's own connection to the nodes' database
 
 	mu      sync.Mutex
 	nodes   map[string]*clusterNode // the live nodes by short name
@@ -126,9 +132,29 @@ type clusterEnv struct {
 // starts its nodes.
 func newClusterEnv(t *testing.T, tag, natsURL string) *clusterEnv {
 	t.Helper()
-	ce := &clusterEnv{t: t, tag: tag, bin: cardhouseBinary(t), nats: natsURL, nodes: map[string]*clusterNode{}}
-	ce.dsn = storetest.DSN(t, "postgres", t.TempDir())
-	db, err := sql.Open("pgx", ce.dsn)
+	return newNodesEnv(t, tag, natsURL, "postgres")
+}
+
+// newSingleEnv prepares a single server, n1 (no broker), on a fresh database of dialect: SQLite
+// in its --data (its default), or a fresh PostgreSQL schema (--db); start starts it.
+func newSingleEnv(t *testing.T, tag, dialect string) *clusterEnv {
+	t.Helper()
+	storetest.SkipUnlessAvailable(t, dialect)
+	return newNodesEnv(t, tag, "", dialect)
+}
+
+func newNodesEnv(t *testing.T, tag, natsURL, dialect string) *clusterEnv {
+	t.Helper()
+	ce := &clusterEnv{t: t, tag: tag, bin: cardhouseBinary(t), nats: natsURL, data: t.TempDir(), nodes: map[string]*clusterNode{}}
+	var db *sql.DB
+	var err error
+	if dialect == "postgres" {
+		ce.dsn = storetest.DSN(t, "postgres", ce.data)
+		db, err = sql.Open("pgx", ce.dsn)
+	} else {
+		// The file the server creates in --data (its WAL lets the test read while it writes).
+		db, err = sql.Open("sqlite", filepath.Join(ce.data, "cardhouse.db")+"?_pragma=busy_timeout(5000)")
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,11 +187,19 @@ func (ce *clusterEnv) start(short string) *clusterNode {
 	t := ce.t
 	t.Helper()
 	name := ce.nodeName(short)
-	// application_name names the node's database sessions: the fencing test's trigger records it.
-	cmd := exec.Command(ce.bin, "serve", "--addr", "127.0.0.1:0", "--data", t.TempDir(),
-		"--db", ce.dsn+" application_name="+name, "--cluster", ce.nats, "--node", name,
-		"--lease", clusterLease.String(), "--bot-delay", "0", "--reaction-time", "0",
-		"--signin-rate", "0", "--grace", "5m", "--log-level", "warn", "--public-metrics")
+	args := []string{"serve", "--addr", "127.0.0.1:0", "--bot-delay", "0", "--reaction-time", "0",
+		"--signin-rate", "0", "--grace", "5m", "--log-level", "warn", "--public-metrics"}
+	switch {
+	case ce.nats != "":
+		// application_name names the node's database sessions: the fencing test's trigger records it.
+		args = append(args, "--data", t.TempDir(), "--db", ce.dsn+" application_name="+name,
+			"--cluster", ce.nats, "--node", name, "--lease", clusterLease.String())
+	case ce.dsn != "":
+		args = append(args, "--data", ce.data, "--db", ce.dsn)
+	default:
+		args = append(args, "--data", ce.data)
+	}
+	cmd := exec.Command(ce.bin, args...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -201,9 +235,17 @@ func (ce *clusterEnv) node(short string) *clusterNode {
 	return ce.nodes[short]
 }
 
+// names are the nodes' short names: n1 to n3, or n1 alone for a single server.
+func (ce *clusterEnv) names() []string {
+	if ce.nats == "" {
+		return []string{"n1"}
+	}
+	return []string{"n1", "n2", "n3"}
+}
+
 // anyNode returns a live node, in name order.
 func (ce *clusterEnv) anyNode() *clusterNode {
-	for _, s := range []string{"n1", "n2", "n3"} {
+	for _, s := range ce.names() {
 		if n := ce.node(s); n != nil {
 			return n
 		}
@@ -323,7 +365,9 @@ func (ce *clusterEnv) checkActionLogs() {
 		t.Fatal(err)
 	}
 	defer rows.Close()
+	games := 0
 	for rows.Next() {
+		games++
 		var game, n, distinct, lo, hi int
 		if err := rows.Scan(&game, &n, &distinct, &lo, &hi); err != nil {
 			t.Fatal(err)
@@ -334,6 +378,9 @@ func (ce *clusterEnv) checkActionLogs() {
 	}
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
+	}
+	if games == 0 {
+		t.Error("the database holds no game's action log")
 	}
 }
 
@@ -514,18 +561,19 @@ type clusterTable struct {
 }
 
 // newClusterTable makes a room of variant on node made (its host joins there) and seats a guest
-// and a spectator. Each user keeps to a node that is not made while it lives, else the next one.
+// and a spectator. Each user keeps to a node that is not made while it lives, else the next one
+// (on a single server, everyone to n1).
 func newClusterTable(t *testing.T, ce *clusterEnv, i int, made string) *clusterTable {
 	t.Helper()
 	v := clusterVariants[i%len(clusterVariants)]
-	names := []string{"n1", "n2", "n3"}
+	names := ce.names()
 	at := 0
 	for j, s := range names {
 		if s == made {
 			at = j
 		}
 	}
-	a, b, c := names[at], names[(at+1)%3], names[(at+2)%3]
+	a, b, c := names[at], names[(at+1)%len(names)], names[(at+2)%len(names)]
 	tb := &clusterTable{ce: ce, variant: v.id, bot: v.bot, rng: sdk.NewRNG(uint64(i) + 1), dealt: map[int]bool{},
 		conns: map[*e2eUser]*e2eConn{}, down: map[*e2eUser]time.Time{}, accepted: map[gameSeq]string{}, byes: map[string]int{}, more: func() bool { return false }}
 	tb.host = newE2EUser(t, ce.node(a).url, fmt.Sprintf("Host%d", i))
