@@ -38,7 +38,7 @@ function topbar() {
   const logo = h("span", { class: "logo" });
   logo.append(cardEl("", { back: "french" }));
   logo.firstChild.style.setProperty("--card-w", "22px");
-  const bar = h("header", { class: "topbar" }, h("a", { class: "brand", href: "#/" }, logo, "Cardhouse"), soundSwitch());
+  const bar = h("header", { class: "topbar" }, h("a", { class: "brand", href: "#/", "aria-label": "Cardhouse" }, logo, h("span", { class: "brand-word" }, "Cardhouse")), soundSwitch());
   if (state.me) {
     bar.append(h("div", { class: "me" }, h("button", { class: "look-button", type: "button", id: "your-look", title: "Your look: name, avatar and colour", onclick: editMe }, avatar(state.me), h("span", {}, state.me.display_name)),
       h("button", { class: "btn ghost small", type: "button", onclick: logout }, "Log out")));
