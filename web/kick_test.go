@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -22,7 +23,8 @@ func (u *apiUser) refusal(method, path string) (int, string) {
 
 // TestKickChoosesHowLong (issue 23): the host's Kick asks how long the player is kept out; a
 // cancelled dialog removes nobody, a chosen one removes the player, who cannot join again: for
-// the cooldown chosen, or banned from the room.
+// the cooldown chosen, or banned from the room. The dialog says what the kick does: before a game,
+// that the player's seat is freed; in a game being played, that a bot takes it.
 func TestKickChoosesHowLong(t *testing.T) {
 	eachSize(t, func(t *testing.T, base string, ctx context.Context, sz screen) {
 		signIn(t, ctx, base, "Hana")
@@ -49,9 +51,12 @@ func TestKickChoosesHowLong(t *testing.T) {
 			openSide()
 			kick := fmt.Sprintf(`[data-kick="%d"]`, id)
 
-			// Cancelled: nobody is removed.
+			// Cancelled: nobody is removed. Before a game the dialog speaks of the seat, not a game.
 			tap(t, ctx, kick)
 			waitJS(t, ctx, `!!document.querySelector("#confirm-kick[open]")`)
+			if got := text(t, ctx, `#confirm-kick .kick-what`); !strings.Contains(got, "their seat is free for someone else") || strings.Contains(got, "game") {
+				t.Errorf("before a game, the kick dialog says %q", got)
+			}
 			tap(t, ctx, `#confirm-kick [data-answer=cancel]`)
 			waitJS(t, ctx, `!document.querySelector("#confirm-kick")`)
 			if g.member(code, tc.name) != id {
@@ -69,5 +74,24 @@ func TestKickChoosesHowLong(t *testing.T) {
 				t.Errorf("%s joining again after the kick: %d %s, want 403 %s", tc.name, st, got, tc.code)
 			}
 		}
+
+		// In a game being played, the dialog says a bot takes the player's seat.
+		g := apiGuest(t, base, "Pat")
+		g.do("POST", "/api/rooms/"+code+"/join", nil, nil)
+		g.connect(code)
+		id := g.member(code, "Pat")
+		waitJS(t, ctx, fmt.Sprintf(`!!document.querySelector('[data-kick="%d"]')`, id))
+		openSide()
+		tap(t, ctx, `.side .host [data-action=deal]`)
+		waitJS(t, ctx, `window.cardhouse.state.room.info.game?.status === "live"`)
+		openSide()
+		tap(t, ctx, fmt.Sprintf(`[data-kick="%d"]`, id))
+		waitJS(t, ctx, `!!document.querySelector("#confirm-kick[open]")`)
+		if got := text(t, ctx, `#confirm-kick .kick-what`); !strings.Contains(got, "A bot takes their seat in the game being played") {
+			t.Errorf("in a game, the kick dialog says %q", got)
+		}
+		shot(t, ctx, "kick-in-game-"+sz.name)
+		tap(t, ctx, `#confirm-kick [data-answer=cancel]`)
+		waitJS(t, ctx, `!document.querySelector("#confirm-kick")`)
 	})
 }

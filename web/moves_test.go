@@ -9,17 +9,18 @@ import (
 // ruleActions edits the Hotspot start view (hand 4H 3C KC 7D KH 2D 7C; Play takes 3C 7C KC) the
 // way house rules' actions appear in a view: wild_eight takes KC too (a card both it and the
 // variant's Play take) and asks for a suit (its own choice, args.choice); name_it takes no card
-// and asks for a word; double declares an argument shown as a toggle.
+// and asks for a word; double declares an argument shown as a toggle (its key in words: an
+// ActionSpec names its arguments by key only).
 const ruleActions = `v.actions.splice(1, 0,
 	{type: "wild_eight", label: "Wild 8", cards: ["KC", "7D"], choices: ["S", "H", "D", "C"]},
 	{type: "name_it", label: "Name it", choices: ["fire", "ice"]},
-	{type: "double", label: "Double", args: ["loud"]});`
+	{type: "double", label: "Double", args: ["loud_voice"]});`
 
 // TestRuleActions: every action a view lists can be used by taps alone, at a desktop and a phone
 // size, on the preview page (the actions are recorded, not sent): a card two actions take lights
 // both buttons, a second tap on it asks which move, a rule's choice is picked in a dialog and sent
 // as args.choice, a card only the rule takes plays as the rule's action, an action without cards
-// asks for its choice, and a declared argument is a toggle sent as "true".
+// asks for its choice, and a declared argument is a toggle, labelled in words, sent as "true".
 func TestRuleActions(t *testing.T) {
 	base := previewServer(t)
 	b := browser(t)
@@ -95,11 +96,14 @@ func TestRuleActions(t *testing.T) {
 			// A declared argument is a toggle: off, the action goes without it; on, with "true".
 			tap(t, pg, `.actions [data-action=double]`)
 			want("Double", last(), `{"type":"double"}`)
-			tap(t, pg, `.actions [data-arg=loud]`)
-			waitJS(t, pg, `document.querySelector(".actions [data-arg=loud]").getAttribute("aria-pressed") === "true"`)
+			if got := text(t, pg, `.actions [data-arg=loud_voice]`); got != "Loud voice" {
+				t.Errorf("the toggle of the argument loud_voice reads %q, want %q", got, "Loud voice")
+			}
+			tap(t, pg, `.actions [data-arg=loud_voice]`)
+			waitJS(t, pg, `document.querySelector(".actions [data-arg=loud_voice]").getAttribute("aria-pressed") === "true"`)
 			shot(t, pg, "rule-actions-"+sz.name+"-toggle")
 			tap(t, pg, `.actions [data-action=double]`)
-			want("Double, loud", last(), `{"type":"double","args":{"loud":"true"}}`)
+			want("Double, loud voice", last(), `{"type":"double","args":{"loud_voice":"true"}}`)
 
 			if rec := record(t, pg); len(rec.CSP) > 0 {
 				t.Errorf("content security policy violations: %s", strings.Join(rec.CSP, "; "))

@@ -38,7 +38,7 @@ function topbar() {
   const logo = h("span", { class: "logo" });
   logo.append(cardEl("", { back: "french" }));
   logo.firstChild.style.setProperty("--card-w", "22px");
-  const bar = h("header", { class: "topbar" }, h("a", { class: "brand", href: "#/" }, logo, "Cardhouse"), soundSwitch());
+  const bar = h("header", { class: "topbar" }, h("a", { class: "brand", href: "#/", "aria-label": "Cardhouse" }, logo, h("span", { class: "brand-word" }, "Cardhouse")), soundSwitch());
   if (state.me) {
     bar.append(h("div", { class: "me" }, h("button", { class: "look-button", type: "button", id: "your-look", title: "Your look: name, avatar and colour", onclick: editMe }, avatar(state.me), h("span", {}, state.me.display_name)),
       h("button", { class: "btn ghost small", type: "button", onclick: logout }, "Log out")));
@@ -798,7 +798,8 @@ class RoomView {
 
   // kick asks the host how long the member is kept out (docs/api.md, kick) and removes them.
   async kick(m) {
-    const choice = await confirmKick(m.name);
+    const seated = m.role === "player" && m.seat >= 0;
+    const choice = await confirmKick(m.name, this.info?.game?.status === "live" && seated ? "game" : seated ? "seat" : "room");
     if (choice) await this.post("kick", { member_id: m.id, ...choice });
   }
 
@@ -874,16 +875,25 @@ const KICK_CHOICES = [
   ["ban", "Ban from this room", { ban: true }],
 ];
 
-// confirmKick asks the host whether to remove a member and for how long they are kept out; it
-// resolves to the kick's choice ({minutes} or {ban}), or null when the host cancels.
-function confirmKick(name) {
+// KICK_WORDS say what a kick does to the member: a player in the game being played (a bot takes
+// their seat), a player between games (their seat is freed), anyone else (they leave the room).
+const KICK_WORDS = {
+  game: "A bot takes their seat in the game being played.",
+  seat: "They leave the room, and their seat is free for someone else.",
+  room: "They leave the room.",
+};
+
+// confirmKick asks the host whether to remove a member and for how long they are kept out, saying
+// what the kick does (KICK_WORDS[what]); it resolves to the kick's choice ({minutes} or {ban}), or
+// null when the host cancels.
+function confirmKick(name, what) {
   return new Promise((resolve) => {
     const dlg = h("dialog", { "aria-label": `remove ${name}`, id: "confirm-kick" });
     let answer = null;
     const choices = KICK_CHOICES.map(([value, label], i) => h("label", { class: "row" },
       h("input", { type: "radio", name: "keep-out", value, "data-keep-out": value, checked: i === 0 }), label));
     const done = (v) => { answer = v; dlg.close(); };
-    dlg.append(h("h2", {}, `Remove ${name}?`), h("p", {}, "A bot takes their seat in a game being played. Keep them out for:"),
+    dlg.append(h("h2", {}, `Remove ${name}?`), h("p", { class: "kick-what" }, KICK_WORDS[what] || KICK_WORDS.room, " Keep them out for:"),
       h("fieldset", { class: "keep-out" }, choices),
       h("div", { class: "row", style: "justify-content:flex-end" }, h("button", { class: "btn ghost", type: "button", "data-answer": "cancel", onclick: () => done(null) }, "Cancel"),
         h("button", { class: "btn danger", type: "button", "data-answer": "kick", onclick: () => {

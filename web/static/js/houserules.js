@@ -8,7 +8,7 @@
 
 import { api } from "./api.js";
 import { h, playerWords } from "./table.js";
-import { optionField, optionValue, choiceLabel } from "./options.js";
+import { optionField, optionValue, optionLabel, choiceLabel } from "./options.js";
 
 const STATUS = { approved: ["approved", "green"], pending: ["pending review", "gold"], rejected: ["rejected", "red"], disabled: ["disabled", "red"] };
 
@@ -36,7 +36,7 @@ function optionWords(schema, options) {
   return (schema || []).map((o) => {
     const v = Object.hasOwn(options || {}, o.name) ? options[o.name] : o.default;
     const shown = o.type === "bool" ? (v ? "on" : "off") : o.type === "choice" ? choiceLabel(o, String(v)) : String(v);
-    return `${o.label || o.name}: ${shown}`;
+    return `${optionLabel(o)}: ${shown}`;
   }).join(" \u00b7 ");
 }
 

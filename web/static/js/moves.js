@@ -41,12 +41,20 @@ export function choiceTitle(spec, choices) {
   return `${spec.label || spec.type}: choose`;
 }
 
+// humanise says a declared key in words, for one declared without a label: "double_up" reads
+// "Double up".
+export function humanise(key) {
+  const s = String(key).replace(/_/g, " ").trim();
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
 // ARG_LABELS are the words of the arguments the built-in rulesets declare.
 const ARG_LABELS = { call: "Call \u201cLast card!\u201d" };
 
-// argLabel is the toggle's label for an argument an action declares.
+// argLabel is the toggle's label for an argument an action declares: the ruleset's words for it,
+// or its key in words (an ActionSpec names its arguments by key only).
 export function argLabel(key) {
-  return ARG_LABELS[key] || key.replace(/_/g, " ");
+  return ARG_LABELS[key] || humanise(key);
 }
 
 // flagArgs lists the arguments of spec (ActionSpec.Args) the table offers as toggles sent as
