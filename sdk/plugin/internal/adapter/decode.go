@@ -18,8 +18,8 @@ import (
 
 // Field numbers of the messages decodeReply reads itself (ruleset.proto).
 const (
-	replyID       = 1 // Reply.id
-	replyStep     = 3 // Reply.step
+	replyID       = 1  // Reply.id
+	replyStep     = 3  // Reply.step
 	stepViews     = 4  // StepResponse.views
 	stepSpectator = 5  // StepResponse.spectator
 	stepPatches   = 8  // StepResponse.patches
