@@ -58,14 +58,8 @@ func (v *View) AppendJSON(b []byte) []byte {
 		b = append(b, ']')
 	}
 	if len(v.Actions) > 0 {
-		b = append(b, `,"actions":[`...)
-		for i := range v.Actions {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = v.Actions[i].appendJSON(b)
-		}
-		b = append(b, ']')
+		b = append(b, `,"actions":`...)
+		b = AppendActionsJSON(b, v.Actions)
 	}
 	if len(v.Deadlines) > 0 {
 		b = append(b, `,"deadlines":[`...)
@@ -92,6 +86,20 @@ func (v *View) AppendJSON(b []byte) []byte {
 		b = appendStringMap(b, v.Roles)
 	}
 	return append(b, '}')
+}
+
+// AppendActionsJSON appends actions as JSON, the array a view's "actions" member holds (byte for
+// byte AppendJSON's): what a host that does not hold a seat's whole view needs to check an action's
+// shape (engine.Step.Actions).
+func AppendActionsJSON(b []byte, actions []ActionSpec) []byte {
+	b = append(b, '[')
+	for i := range actions {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = actions[i].appendJSON(b)
+	}
+	return append(b, ']')
 }
 
 func (p *PlayerView) appendJSON(b []byte) []byte {

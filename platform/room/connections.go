@@ -137,6 +137,7 @@ func (r *Room) sendViewsShared(c *Client, vs *viewSend) {
 			if p := vs.patchFor(c, s); p != nil {
 				*buf = appendPatchMessage((*buf)[:0], s, r.game.Number, vs.base.seq, r.game.Seq, now, p)
 			} else {
+				r.materialise()
 				*buf = appendViewMessage((*buf)[:0], s, r.game.Number, r.game.Seq, now, r.views[s])
 			}
 			c.pushOwn(buf)
@@ -147,6 +148,15 @@ func (r *Room) sendViewsShared(c *Client, vs *viewSend) {
 	if sent {
 		return
 	}
+	if p := vs.patchFor(c, sdk.Spectator); p != nil {
+		if vs.specPatch == nil {
+			vs.specPatch = appendPatchMessage(make([]byte, 0, len(p)+96), sdk.Spectator, r.game.Number, vs.base.seq, r.game.Seq, now, p)
+		}
+		c.push(vs.specPatch)
+		c.hold(sdk.Spectator, r.viewGen)
+		return
+	}
+	r.materialise()
 	if r.spectator == nil { // nobody watched the last action: make the view now
 		if err := r.refresh(); err != nil || r.spectator == nil {
 			r.log.Error("reading the spectators' view", "err", err)
@@ -154,13 +164,6 @@ func (r *Room) sendViewsShared(c *Client, vs *viewSend) {
 		}
 	}
 	defer c.hold(sdk.Spectator, r.viewGen)
-	if p := vs.patchFor(c, sdk.Spectator); p != nil {
-		if vs.specPatch == nil {
-			vs.specPatch = appendPatchMessage(make([]byte, 0, len(p)+96), sdk.Spectator, r.game.Number, vs.base.seq, r.game.Seq, now, p)
-		}
-		c.push(vs.specPatch)
-		return
-	}
 	if vs == nil {
 		c.push(viewMessage(sdk.Spectator, r.game.Number, r.game.Seq, now, r.spectator))
 		return

@@ -12,7 +12,9 @@
 //     then does each connection get its own view (P-7, P-9); a room loaded after a restart replays
 //     the stored actions after the stored state (Room.catchUp). sticky.go: with a sticky engine
 //     the room names its game instead of sending the state, and keeps the stored state and the
-//     actions since (its tail) to send when the engine does not hold the game.
+//     actions since (its tail) to send when the engine does not hold the game. patches.go: the
+//     protocol v2 patches of each action; lazy.go: while every connection takes patches, the room
+//     asks the engine for the patches only and keeps its views as patches, made whole when read.
 //   - membership.go (roomMembers): joining, leaving, kicks, approval, the host, bots, seats;
 //     rejoin.go: taking a dropped guest's seat back by name; members.go: membership deltas;
 //     kickban.go: who a kick keeps out, for a cooldown or banned from the room (stored bans).

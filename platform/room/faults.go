@@ -110,6 +110,7 @@ func (r *Room) notice(text string) {
 // failed, tried in an order drawn from the game's seed, until one is accepted. It reports whether
 // one was (or the game moved on meanwhile: a suspension is a step of the game).
 func (r *Room) fallback(seat int, failed *sdk.Action) bool {
+	r.materialise()
 	if seat < 0 || seat >= len(r.views) {
 		return false
 	}

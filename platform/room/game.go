@@ -33,6 +33,7 @@ func (r *Room) refresh() error {
 		return err
 	}
 	r.broken = nil
+	r.dropPending()
 	r.status, r.views, r.spectator = in.Status, in.Views, in.Spectator
 	r.game.Phase = in.Status.Phase
 	r.viewGen++
@@ -120,11 +121,13 @@ func (r *Room) apply(a sdk.Action) error {
 	watched := r.watched()
 	due := r.game.Seq+1-r.storedSeq >= StateEvery
 	base := r.viewBase()
+	lean := r.asksLean(base)
+	patches := lean || r.wantsPatches()
 	err := r.call("act", func(ctx context.Context) error {
 		return r.withState(func(state []byte, ref engine.GameRef) error {
 			var err error
 			step, err = r.engine.Act(ctx, &engine.ActRequest{GameRef: ref, State: state, Action: a, Now: nowMs, NoSpectator: !watched, ViewBuf: r.viewBufs[0],
-				OmitState: !due, Phase: r.game.Phase, Patches: r.wantsPatches()})
+				OmitState: !due, Phase: r.game.Phase, Patches: patches, PatchesOnly: lean})
 			return err
 		})
 	})
@@ -182,7 +185,16 @@ func (r *Room) apply(a sdk.Action) error {
 	}
 	r.status = step.Status
 	if len(step.Views) == step.Status.Seats && (step.Spectator != nil || !watched) {
+		if base != nil && !base.whole && !stepPatchesApply(step, base) {
+			// The views before are diffed: make them whole first (lazy.go).
+			if gen := r.viewGen; r.materialise() && r.viewGen == gen {
+				base.views, base.spectator, base.whole = r.views, r.spectator, true
+			}
+		}
 		r.adoptViews(step) // no spectators' view when nobody watches
+		r.adoptStepPatches(step, base)
+	} else if leanStep(step, base, watched) {
+		r.adoptPatches(step)
 		r.adoptStepPatches(step, base)
 	} else if err := r.refresh(); err != nil {
 		r.log.Error("reading views after an action", "err", err)
@@ -204,6 +216,7 @@ func (r *Room) apply(a sdk.Action) error {
 // views are copied into each connection's message), so the next step may write into it. A
 // step whose views did not fit gets a spare as large as they were for the next one.
 func (r *Room) adoptViews(step *engine.Step) {
+	r.dropPending()
 	r.views, r.spectator = step.Views, step.Spectator
 	r.viewGen++
 	size := len(step.Spectator)
@@ -328,6 +341,7 @@ func (r *Room) deal(u *store.User) (err error) {
 	r.game, r.status, r.broken, r.gameRules = g, step.Status, nil, ruleNames
 	r.lastMove = g.StartedAt
 	r.storedSeq, r.unapplied, r.tail = 0, nil, nil
+	r.dropPending()
 	r.views, r.spectator = step.Views, step.Spectator
 	r.viewGen++
 	if len(r.views) != step.Status.Seats {

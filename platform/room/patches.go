@@ -24,6 +24,9 @@ type viewBase struct {
 	// fromStep: the views are those of the sticky engine's step that made the game of seq
 	// actions, which the engine patches from (stepPatches).
 	fromStep bool
+	// whole: views and spectator are the views at seq; else patches kept unapplied (lazy.go)
+	// lead from them to the views at seq, and they cannot be diffed.
+	whole bool
 }
 
 // stepPatches are the patches a sticky engine wrote with a step (engine.Step.Patches), from the
@@ -45,10 +48,16 @@ type stepPatches struct {
 func (r *Room) adoptStepPatches(step *engine.Step, base *viewBase) {
 	sp := &r.stepPatches
 	sp.seats, sp.spectator = nil, nil
-	if base != nil && base.fromStep && step.Patches != nil && len(step.Patches) == len(step.Views) {
+	if stepPatchesApply(step, base) {
 		sp.gen, sp.seats, sp.spectator = r.viewGen, step.Patches, step.SpectatorPatch
 	}
 	sp.from, sp.fromGen = r.sticky(), r.viewGen
+}
+
+// stepPatchesApply reports whether step's patches turn base's views into step's: the engine
+// wrote them from the views of its step before, and base's are those.
+func stepPatchesApply(step *engine.Step, base *viewBase) bool {
+	return base != nil && base.fromStep && step.Patches != nil && len(step.Patches) == step.Status.Seats
 }
 
 // viewBase returns the room's current views as a base for the next action's patches (nil when
@@ -59,7 +68,8 @@ func (r *Room) viewBase() *viewBase {
 		return nil
 	}
 	fromStep := r.stepPatches.from && r.stepPatches.fromGen == r.viewGen
-	return &viewBase{gen: r.viewGen, game: r.game.Number, seq: r.game.Seq, views: r.views, spectator: r.spectator, fromStep: fromStep}
+	return &viewBase{gen: r.viewGen, game: r.game.Number, seq: r.game.Seq, views: r.views, spectator: r.spectator, fromStep: fromStep,
+		whole: len(r.lazySteps) == 0}
 }
 
 // viewSend is one sending of the views to the room's connections: the spectators' messages,
@@ -97,6 +107,9 @@ func (r *Room) patchesFrom(base *viewBase) *viewSend {
 			vs.patches[len(r.views)] = sp.spectator
 		}
 		return vs
+	}
+	if !base.whole {
+		return &viewSend{} // not the views before: full views (apply materialises them first)
 	}
 	buf := r.patchBuf[:0]
 	marks := make([]int, 0, len(vs.patches)+1)

@@ -67,6 +67,15 @@ type roomGame struct {
 	// of the last adopted step may lie in viewBufs[1]. Swapping them when a step's views are
 	// adopted means a live game allocates nothing for its views (adoptViews).
 	viewBufs [2][]byte
+	// lazySteps are the patches of the lean steps since views and spectator were last held whole,
+	// oldest first (lazy.go): the game's views are those with the patches applied (materialise).
+	// lazyBytes are their bytes; lazyActions are the seats' open actions as the last lean step
+	// gave them, valid while lazySteps holds steps. lazyBufs are the two buffers materialised
+	// views are written into, in turn.
+	lazySteps   []pendingStep
+	lazyBytes   int
+	lazyActions [][]byte
+	lazyBufs    [2][]byte
 	// broken is why the views and status are not the game's (a failed engine call, or stored
 	// actions still to replay): refresh reads them again before the next use.
 	broken error

@@ -129,12 +129,16 @@ func choiceRefusal(sp sdk.ActionSpec, a sdk.Action, what, got string) string {
 }
 
 // seatSpecs returns the actions open to seat in its current view, decoded from the view's JSON
-// (only its "actions"; the rest of the view is skipped).
+// (only its "actions"; the rest of the view is skipped), or, while the views are kept as patches,
+// from the open actions the last step gave (lazy.go).
 func (r *Room) seatSpecs(seat int) ([]sdk.ActionSpec, error) {
 	if r.broken != nil {
 		if err := r.refresh(); err != nil {
 			return nil, engineErr(err)
 		}
+	}
+	if len(r.lazySteps) > 0 {
+		return r.leanSpecs(seat) // the views are kept as patches: the last step gave the actions
 	}
 	if seat < 0 || seat >= len(r.views) {
 		return nil, nil

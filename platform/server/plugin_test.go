@@ -273,15 +273,29 @@ func playVariant(t *testing.T, dialect string, d *engine.Description, p *plugin.
 // receives into buffers it reuses, and makes one action's commit fail (the actions table is
 // renamed away for a moment): the action is refused with store_failure, and a player who then
 // connects again gets the view of the stored game, not of the action that was never stored.
-func TestFailedCommitKeepsTheViews(t *testing.T) { eachDialect(t, testFailedCommitKeepsTheViews) }
+// With v1 connections the room takes every step's views whole; with v2 connections only, it
+// keeps them as the patches of the steps (platform/room/lazy.go) and makes them whole for the
+// connection.
+func TestFailedCommitKeepsTheViews(t *testing.T) {
+	eachDialect(t, func(t *testing.T, dialect string) {
+		for _, v2 := range []bool{false, true} {
+			t.Run(fmt.Sprintf("v2=%v", v2), func(t *testing.T) { testFailedCommitKeepsTheViews(t, dialect, v2) })
+		}
+	})
+}
 
-func testFailedCommitKeepsTheViews(t *testing.T, dialect string) {
+func testFailedCommitKeepsTheViews(t *testing.T, dialect string, v2 bool) {
 	p := matcherPlugin(t)
-	e := newEnv(t, dialect, map[string]engine.Engine{matcherID: p})
+	lc := &leanCounter{Engine: p}
+	e := newEnv(t, dialect, map[string]engine.Engine{matcherID: lc})
 	alice, bob := e.register("Alice"), e.guest("Bob")
 	info := alice.createRoom(map[string]any{"ruleset": matcherID, "seats": 2, "options": map[string]any{"call_seconds": 0}})
 	bob.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
-	conns := map[int]*conn{0: alice.connect(info.Code), 1: bob.connect(info.Code)}
+	connect := (*user).connect
+	if v2 {
+		connect = (*user).connectV2
+	}
+	conns := map[int]*conn{0: connect(alice, info.Code), 1: connect(bob, info.Code)}
 	alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
 
 	// A few accepted actions, so that the room's two view buffers have both been used.
@@ -308,8 +322,14 @@ func testFailedCommitKeepsTheViews(t *testing.T, dialect string) {
 	}
 	alter("ALTER TABLE actions_away RENAME TO actions")
 
+	lc.mu.Lock()
+	lean := lc.lean
+	lc.mu.Unlock()
+	if (lean > 0) != v2 {
+		t.Fatalf("%d steps came without their views before the failed commit (v2 %v)", lean, v2)
+	}
 	for seat, u := range map[int]*user{0: alice, 1: bob} {
-		again := u.connect(info.Code)
+		again := connect(u, info.Code)
 		got := again.latestView()
 		if got == nil {
 			t.Fatalf("seat %d connected again and got no view", seat)

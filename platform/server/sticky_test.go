@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"math/rand/v2"
+	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"cardhouse/platform/room"
+	"cardhouse/plugins/builtin"
 	"cardhouse/sdk"
 	"cardhouse/sdk/engine"
 
@@ -236,4 +239,284 @@ func testStickyPluginKillKeepsPatchesRight(t *testing.T, dialect string) {
 		t.Errorf("plugin stats %+v: want crashes and calls answered ErrNeedState", s)
 	}
 	t.Logf("%d draws, %d kills; patches: alice %d, bob %d, carol %d", draws, kills, a2.patches, b2.patches, c2.patches)
+}
+
+// leanCounter is a sticky engine as the room sees it, counting the steps asked for and answered
+// without their views (engine.ActRequest.PatchesOnly): the lean path the room keeps its views on
+// as patches.
+type leanCounter struct {
+	engine.Engine
+	mu          sync.Mutex
+	asked, lean int
+}
+
+func (l *leanCounter) Act(ctx context.Context, req *engine.ActRequest) (*engine.Step, error) {
+	st, err := l.Engine.Act(ctx, req)
+	if req.PatchesOnly {
+		l.mu.Lock()
+		l.asked++
+		if err == nil && st.Views == nil {
+			l.lean++
+		}
+		l.mu.Unlock()
+	}
+	return st, err
+}
+
+// fullPath replays room code's game 1 from its stored log on an in-process engine of the variant,
+// from the bytes, each action with its views: the views the full path gives at each seq, events
+// included.
+type fullPath struct {
+	t      *testing.T
+	e      *env
+	code   string
+	eng    engine.Engine
+	gameID int64
+	state  []byte
+	seq    int
+	views  [][]byte
+	spec   []byte
+}
+
+func newFullPath(t *testing.T, e *env, code string, eng engine.Engine) *fullPath {
+	t.Helper()
+	ctx := context.Background()
+	sr, err := e.st.RoomByCode(ctx, code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := e.st.GameByNumber(ctx, sr.ID, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var opts map[string]any
+	if err := json.Unmarshal([]byte(g.Options), &opts); err != nil {
+		t.Fatal(err)
+	}
+	var opener *int
+	if g.Opener >= 0 {
+		opener = &g.Opener
+	}
+	st, err := eng.NewGame(ctx, &engine.NewGameRequest{Seats: g.Seats, Options: opts, Seed: uint64(g.Seed), Opener: opener, Now: g.StartNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &fullPath{t: t, e: e, code: code, eng: eng, gameID: g.ID, state: st.State, views: st.Views, spec: st.Spectator}
+}
+
+// at returns the full path's view for seat (sdk.Spectator: the spectators') after n actions.
+func (f *fullPath) at(n, seat int) []byte {
+	f.t.Helper()
+	if n < f.seq {
+		f.t.Fatalf("the full path is at seq %d, asked for %d", f.seq, n)
+	}
+	if n > f.seq {
+		ctx := context.Background()
+		recs, err := f.e.st.Actions(ctx, f.gameID)
+		if err != nil {
+			f.t.Fatal(err)
+		}
+		if len(recs) < n {
+			f.t.Fatalf("the log holds %d actions, a view is of seq %d", len(recs), n)
+		}
+		for _, rec := range recs[f.seq:n] {
+			var a sdk.Action
+			if err := json.Unmarshal([]byte(rec.Action), &a); err != nil {
+				f.t.Fatal(err)
+			}
+			st, err := f.eng.Act(ctx, &engine.ActRequest{State: f.state, Action: a, Now: rec.Now})
+			if err != nil {
+				f.t.Fatalf("replaying action %d: %v", rec.Seq, err)
+			}
+			f.state, f.views, f.spec, f.seq = st.State, st.Views, st.Spectator, rec.Seq
+		}
+	}
+	if seat == sdk.Spectator {
+		return f.spec
+	}
+	return f.views[seat]
+}
+
+// TestLeanViewsAreTheFullPaths plays random games of every variant through its real plugin
+// process with connections that all speak protocol v2, so that the room asks for patches only and
+// keeps its views as patches (platform/room/lazy.go), while the plugin is SIGKILLed at random
+// moments, connections resync, new ones join mid-game (a player's second v2 connection, and a
+// v1 connection now and then, which turns the lean path off while it stays), and plays carry
+// cards (checked against the open actions the lean steps carry). After every action every view a
+// connection holds, rebuilt from patches or received whole, equals the view the full path gives
+// (an in-process replay of the stored log from the bytes, with its events), the spectators'
+// patches hold no hand card, and no act is refused for its shape.
+func TestLeanViewsAreTheFullPaths(t *testing.T) {
+	if cardhouseBin == "" {
+		t.Skipf("the cardhouse binary does not build: %s", cardhouseBuildErr)
+	}
+	for i, id := range []string{"lastcard", "hotspot", "drugs"} {
+		t.Run(id, func(t *testing.T) {
+			eachDialect(t, func(t *testing.T, dialect string) { testLeanViews(t, dialect, id, uint64(i)) })
+		})
+	}
+}
+
+func testLeanViews(t *testing.T, dialect, id string, seed uint64) {
+	p, d := variantPlugin(t, id)
+	lc := &leanCounter{Engine: p}
+	e := newEnv(t, dialect, map[string]engine.Engine{d.ID: lc})
+	alice, bob, carol := e.register("Alice"), e.guest("Bob"), e.guest("Carol")
+	info := alice.createRoom(map[string]any{"ruleset": d.ID, "seats": 2})
+	code := info.Code
+	bob.must("POST", "/api/rooms/"+code+"/join", nil, nil)
+	carol.must("POST", "/api/rooms/"+code+"/join", map[string]any{"spectate": true}, nil)
+	users := []*user{alice, bob, carol}
+	conns := []*conn{alice.connectV2(code), bob.connectV2(code), carol.connectV2(code)}
+	watch := func(c *conn) {
+		if c.u == carol {
+			c.onView = func(_ int, v sdk.View) { noHandCards(t, "carol", v) }
+		}
+	}
+	for _, c := range conns {
+		watch(c)
+	}
+	alice.must("POST", "/api/rooms/"+code+"/deal", nil, nil)
+	ref := newFullPath(t, e, code, builtinEngine(t, id))
+	var v1 *conn // a v1 connection of alice's while it lasts
+	v1Left := 0
+	syncAll := func() {
+		for _, c := range conns {
+			c.sync()
+		}
+		for _, c := range conns {
+			c.sync() // the answers to resyncs sent while reading
+		}
+		if v1 != nil {
+			v1.sync()
+		}
+	}
+	rng := rand.New(rand.NewPCG(seed, uint64(len(dialect))))
+	kills, joins, resyncs, v1s, acted, seq := 0, 0, 0, 0, 0, 0
+	check := func() {
+		t.Helper()
+		syncAll()
+		for _, c := range conns {
+			for seat, held := range c.held {
+				if c.heldSeq[seat] != seq {
+					t.Fatalf("after %d actions, %s holds seat %d's view of seq %d", seq, c.u.name, seat, c.heldSeq[seat])
+				}
+				if got, want := canonicalJSON(t, held), canonicalJSON(t, ref.at(seq, seat)); got != want {
+					t.Fatalf("after %d actions (%d kills, %d joins, %d resyncs): %s's view of seat %d is not the full path's\n got %s\nwant %s",
+						seq, kills, joins, resyncs, c.u.name, seat, got, want)
+				}
+			}
+			if len(c.held) == 0 {
+				t.Fatalf("%s holds no view", c.u.name)
+			}
+		}
+		if v1 != nil && v1.last != nil {
+			var want sdk.View
+			if err := json.Unmarshal(ref.at(seq, 0), &want); err != nil {
+				t.Fatal(err)
+			}
+			if v1.lastSeq != seq || !cmp.Equal(&want, v1.last) {
+				t.Fatalf("after %d actions: alice's v1 view (seq %d) is not the full path's:\n%s", seq, v1.lastSeq, cmp.Diff(&want, v1.last))
+			}
+		}
+	}
+	check()
+	for step := 0; step < 150; step++ {
+		switch r := rng.IntN(20); {
+		case r < 1:
+			killPlugin(t, p)
+			kills++
+		case r < 4:
+			c := conns[rng.IntN(len(conns))]
+			c.send(map[string]any{"type": "resync"})
+			resyncs++
+		case r < 6:
+			i := rng.IntN(len(conns))
+			conns[i].ws.CloseNow()
+			conns[i] = users[i].connectV2(code)
+			watch(conns[i])
+			joins++
+		case r < 7 && v1 == nil:
+			v1, v1Left = alice.connect(code), 1+rng.IntN(4)
+			v1s++
+		}
+		check()
+		if v1 != nil {
+			if v1Left--; v1Left < 0 {
+				v1.ws.CloseNow()
+				v1 = nil
+			}
+		}
+		var c *conn
+		var a *sdk.Action
+		for _, i := range rng.Perm(2) {
+			held := conns[i].held[i]
+			var v sdk.View
+			if err := json.Unmarshal(held, &v); err != nil {
+				t.Fatal(err)
+			}
+			if v.Phase == sdk.PhaseGameOver {
+				break
+			}
+			if rng.IntN(2) == 0 {
+				a = playFirst(v)
+			} else {
+				a = chooseAny(v)
+			}
+			if a != nil {
+				c = conns[i]
+				break
+			}
+		}
+		in := alice.roomInfo(code)
+		if in.Game == nil || in.Game.Status != "live" {
+			break
+		}
+		if in.Game.Phase == sdk.PhaseRoundOver {
+			alice.must("POST", "/api/rooms/"+code+"/deal", nil, nil)
+			seq++
+			check()
+			continue
+		}
+		if c == nil {
+			e.clock.Advance(6 * time.Second) // a deadline falls due
+			syncAll()
+			seq = alice.roomInfo(code).Game.Seq
+			check()
+			continue
+		}
+		c.send(map[string]any{"type": "act", "id": "a", "action": a})
+		for {
+			m := c.next()
+			if typ := str(m["type"]); typ == "accepted" {
+				acted++
+				break
+			} else if typ == "error" {
+				if code := str(m["code"]); code == "bad_action" || code == "engine_failure" || code == "store_failure" {
+					t.Fatalf("%s: %+v refused: %s %s", c.u.name, a, code, m["reason"])
+				}
+				break
+			}
+		}
+		seq = alice.roomInfo(code).Game.Seq
+		check()
+	}
+	lc.mu.Lock()
+	asked, lean := lc.asked, lc.lean
+	lc.mu.Unlock()
+	if acted < 20 || lean < acted/3 || kills == 0 || joins == 0 || resyncs == 0 {
+		t.Errorf("%d actions, %d steps asked lean, %d lean, %d kills, %d joins, %d resyncs, %d v1 connections: want the lean path and every disturbance exercised",
+			acted, asked, lean, kills, joins, resyncs, v1s)
+	}
+	t.Logf("%s: %d actions to seq %d, %d asked lean, %d lean; %d kills, %d joins, %d resyncs, %d v1 connections", id, acted, seq, asked, lean, kills, joins, resyncs, v1s)
+}
+
+// builtinEngine is the in-process engine of a built-in variant.
+func builtinEngine(t *testing.T, id string) engine.Engine {
+	t.Helper()
+	mk, ok := builtin.Engines()[id]
+	if !ok {
+		t.Fatalf("no built-in variant %q", id)
+	}
+	return mk()
 }

@@ -2,7 +2,12 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"slices"
+	"strconv"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -111,29 +116,47 @@ func TestActLatencyAcrossPlugin(t *testing.T) {
 
 // BenchmarkActSticky is one mid-game Last Card action with views across the real plugin process
 // as a room sends it: with the whole state in and out (an engine that is not sticky, as before)
-// and by name from the plugin's sticky cache (no state in; none out, as for 31 actions in 32).
-// The sticky call is a DryRun so that every iteration is the same action on the same copy. It
-// reports the state and view bytes crossing per call.
+// and by name from the plugin's sticky cache (no state in; none out, as for 31 actions in 32):
+// "sticky" with the views only, "patches" with the views and their patches (what a room with v2
+// connections asked for before lean steps), "lean" with the patches and the seats' open actions
+// instead of the views (engine.ActRequest.PatchesOnly: a room whose connections all speak v2).
+// The sticky calls are DryRuns so that every iteration is the same action on the same copy, whose
+// views the plugin kept from the step that made it. It reports the state and view bytes crossing
+// per call, all the reply's payload (reply-B/op), and the CPU per call of the plugin process and of
+// the host (this process: the call's encoding, the socket, the reply's decoding).
 func BenchmarkActSticky(b *testing.B) {
-	p := launch(b)
+	p := rulesettest.LaunchPlugin(b, ".")
 	state, act := midGame(b, p)
 	ctx := context.Background()
 	const key = "bench/1"
-	if _, err := p.Inspect(ctx, &engine.InspectRequest{GameRef: engine.GameRef{Game: key, Seq: 40}, State: state}); err != nil {
+	ref := engine.GameRef{Game: key, Seq: 40}
+	if _, err := p.Inspect(ctx, &engine.InspectRequest{GameRef: ref, State: state}); err != nil {
 		b.Fatal(err)
 	}
-	for _, sticky := range []bool{false, true} {
-		name := "bytes"
-		if sticky {
-			name = "sticky"
-		}
-		b.Run(name, func(b *testing.B) {
-			req := &engine.ActRequest{State: state, Action: act}
-			if sticky {
-				req = &engine.ActRequest{GameRef: engine.GameRef{Game: key, Seq: 40}, Action: act, OmitState: true, Phase: sdk.PhasePlaying, DryRun: true}
+	// One step the plugin keeps its views of; the benchmark's action is the bot's next.
+	if _, err := p.Act(ctx, &engine.ActRequest{GameRef: ref, Action: act, OmitState: true, Phase: sdk.PhasePlaying}); err != nil {
+		b.Fatal(err)
+	}
+	ref.Seq++
+	in, err := p.Inspect(ctx, &engine.InspectRequest{GameRef: ref})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ans, err := p.Bot(ctx, &engine.BotCall{GameRef: ref, Seat: in.Status.Turn, Level: 2, Seed: 1})
+	if err != nil || ans.Action == nil {
+		b.Fatalf("bot: %v", err)
+	}
+	next := *ans.Action
+	for _, mode := range []string{"bytes", "sticky", "patches", "lean"} {
+		b.Run(mode, func(b *testing.B) {
+			req := &engine.ActRequest{GameRef: ref, Action: next, OmitState: true, Phase: sdk.PhasePlaying, DryRun: true,
+				Patches: mode == "patches" || mode == "lean", PatchesOnly: mode == "lean"}
+			if mode == "bytes" {
+				req = &engine.ActRequest{State: state, Action: act}
 			}
-			var in, out, views int
+			var in, out, views, reply int
 			b.ReportAllocs()
+			cpu0, host0 := procCPU(b, p.Stats().PID), selfCPU()
 			for b.Loop() {
 				st, err := p.Act(ctx, req)
 				if err != nil {
@@ -144,10 +167,41 @@ func BenchmarkActSticky(b *testing.B) {
 				for _, v := range st.Views {
 					views += len(v)
 				}
+				reply = views + out + len(st.SpectatorPatch)
+				for _, x := range slices.Concat(st.Patches, st.Actions) {
+					reply += len(x)
+				}
+				if mode == "lean" && (st.Views != nil || st.Patches == nil) {
+					b.Fatalf("a lean step with %d views and %d patches", len(st.Views), len(st.Patches))
+				}
 			}
 			b.ReportMetric(float64(in), "state-B-in/op")
 			b.ReportMetric(float64(out), "state-B-out/op")
 			b.ReportMetric(float64(views), "view-B/op")
+			b.ReportMetric(float64(reply), "reply-B/op")
+			b.ReportMetric(float64(procCPU(b, p.Stats().PID)-cpu0)/float64(b.N)/1e3, "plugin-µs/op")
+			b.ReportMetric(float64(selfCPU()-host0)/float64(b.N)/1e3, "host-µs/op")
 		})
 	}
+}
+
+// selfCPU is the user and system CPU this process has used, in nanoseconds.
+func selfCPU() int64 {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
+// procCPU is the user and system CPU process pid has used, in nanoseconds (from /proc/PID/stat,
+// in clock ticks of 10 ms: a benchmark's many calls make it a fair mean).
+func procCPU(tb testing.TB, pid int) int64 {
+	tb.Helper()
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		tb.Skipf("the plugin's CPU cannot be read: %v", err)
+	}
+	f := strings.Fields(string(raw[strings.LastIndexByte(string(raw), ')')+2:]))
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return (utime + stime) * int64(10*time.Millisecond)
 }

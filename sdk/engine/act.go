@@ -39,6 +39,13 @@ type ActRequest struct {
 	// Patches (with a GameRef) asks for Step.Patches: some viewer takes patches. The engine keeps
 	// the views either way, so that the step after can patch them.
 	Patches bool `json:"patches,omitempty"`
+	// PatchesOnly (with Patches) leaves the views out of a step that carries the patch of every
+	// view asked for (Step.Patches, and Step.SpectatorPatch unless NoSpectator), none of them as
+	// large as a view: Step.Views and Step.Spectator are then nil and Step.Actions holds each
+	// seat's open actions, which is all a host that keeps the views as the patches make them needs
+	// with every action. Any other step (the engine kept no views to patch from, a view cannot be
+	// patched, a patch is as large as a view) carries the full views as without it.
+	PatchesOnly bool `json:"patches_only,omitempty"`
 	// Trace asks for every house-rule hook call of the step in Step.House (a rule author's
 	// `rules check --trace`); what the rules print comes either way.
 	Trace bool `json:"trace,omitempty"`
@@ -52,7 +59,7 @@ func (e *engine[S]) Act(ctx context.Context, req *ActRequest) (step *Step, err e
 	// The views the game's copy was kept with, read before the call replaces it: the patches'
 	// base (none when the host sends the state: its copy was lost).
 	var prev *keptViews
-	if req.Game != "" && len(req.State) == 0 && !req.DryRun {
+	if req.Game != "" && len(req.State) == 0 && req.Patches {
 		prev = e.games.views(req.Game, req.Seq)
 	}
 	s, env, err := e.resolve(ctx, req.GameRef, req.State)
@@ -79,16 +86,22 @@ func (e *engine[S]) Act(ctx context.Context, req *ActRequest) (step *Step, err e
 	if !omit {
 		st.State = blob
 	}
-	// A game without house rules keeps its views with its state: the next step patches them.
-	keep := sticky && !req.DryRun && !house && !req.NoViews && st.Status.Phase != sdk.PhaseGameOver
+	// A game without house rules keeps its views with its state: the next step patches them (a
+	// dry run's are patched from the game's too, and kept by nobody).
+	keep := sticky && !house && !req.NoViews && st.Status.Phase != sdk.PhaseGameOver
 	var kept *keptViews
-	if keep {
-		kept = &keptViews{}
-	}
 	if !req.NoViews {
-		st.Views, st.Spectator = e.views(next, st.Status.Seats, events, hs, !req.NoSpectator, req.ViewBuf, kept)
+		made := e.makeViews(next, st.Status.Seats, events, hs, !req.NoSpectator)
 		if keep && req.Patches && len(req.State) == 0 {
-			st.Patches, st.SpectatorPatch = prev.patches(kept)
+			st.Patches, st.SpectatorPatch = prev.patches(made)
+		}
+		if req.PatchesOnly && e.patchesSuffice(st, made) {
+			st.Actions = made.actions()
+		} else {
+			st.Views, st.Spectator = e.encodeViews(made, req.ViewBuf)
+		}
+		if keep && !req.DryRun {
+			kept = made
 		}
 	}
 	switch {

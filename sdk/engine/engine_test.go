@@ -89,6 +89,10 @@ func (tiny) View(s *tinyState, viewer int) sdk.View {
 			z.Hidden = true
 		}
 		v.Zones = append(v.Zones, z)
+		v.Players = append(v.Players, sdk.PlayerView{Seat: i, HandCount: len(h)})
+		if i == viewer && i == s.Turn {
+			v.Actions = []sdk.ActionSpec{{Type: sdk.ActPlay, Cards: h}, {Type: sdk.ActDraw}}
+		}
 	}
 	return v
 }

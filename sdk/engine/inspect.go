@@ -34,7 +34,7 @@ func (e *engine[S]) Inspect(ctx context.Context, req *InspectRequest) (in *Inspe
 	in = &Inspection{Status: e.r.Status(s), Observation: e.r.Observe(s), Cards: e.r.Cards(s)}
 	env.House.decorateStatus(&in.Status)
 	if req.Views {
-		in.Views, in.Spectator = e.views(s, in.Status.Seats, nil, env.House, true, nil, nil)
+		in.Views, in.Spectator = e.views(s, in.Status.Seats, nil, env.House, true, nil)
 	}
 	return in, nil
 }

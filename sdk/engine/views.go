@@ -21,6 +21,10 @@ type Step struct {
 	Patches [][]byte `json:"patches,omitempty"`
 	// SpectatorPatch is the spectators' patch, when both views were made.
 	SpectatorPatch []byte `json:"spectator_patch,omitempty"`
+	// Actions, in a step without views (ActRequest.PatchesOnly), are each seat's open actions: the
+	// "actions" member of Views[i] as JSON (an array), empty when none are open. nil in a step with
+	// views, which carry them.
+	Actions [][]byte `json:"actions,omitempty"`
 	// House is what the game's house rules printed during the step and, when asked for, their
 	// hook calls: for the rule's author and the room's admins, never for players. nil when the
 	// rules printed nothing (and no trace was asked for).
@@ -31,28 +35,21 @@ func (e *engine[S]) step(s S, blob []byte, events []sdk.Event, withViews bool, h
 	st := &Step{State: blob, Events: events, Status: e.r.Status(s)}
 	hs.decorateStatus(&st.Status)
 	if withViews {
-		st.Views, st.Spectator = e.views(s, st.Status.Seats, events, hs, true, nil, nil)
+		st.Views, st.Spectator = e.views(s, st.Status.Seats, events, hs, true, nil)
 	}
 	return st
 }
 
-// views are the seats' views and, with spectator, the spectators' view, as JSON. They are written
-// one after another into one buffer (into, when its capacity is enough; else a new one sized from
-// the last step's views), each a full slice of its own part of it, so appending to one cannot
-// overwrite the next.
-//
-// keep, when not nil, receives the typed views too (a sticky engine keeps them to patch from).
-func (e *engine[S]) views(s S, seats int, events []sdk.Event, hs *houseState, spectator bool, into []byte, keep *keptViews) ([][]byte, []byte) {
-	n := seats
-	if spectator {
-		n++
-	}
-	per := max(e.viewSize.Load(), 512)
-	buf := into[:0]
-	if need := int(per+per/8) * n; cap(buf) < need {
-		buf = make([]byte, 0, need)
-	}
-	one := func(viewer int) []byte {
+// views are the seats' views and, with spectator, the spectators' view, as JSON (makeViews, then
+// encodeViews).
+func (e *engine[S]) views(s S, seats int, events []sdk.Event, hs *houseState, spectator bool, into []byte) ([][]byte, []byte) {
+	return e.encodeViews(e.makeViews(s, seats, events, hs, spectator), into)
+}
+
+// makeViews makes the seats' typed views and, with spectator, the spectators' view, each with
+// the step's events as its viewer sees them.
+func (e *engine[S]) makeViews(s S, seats int, events []sdk.Event, hs *houseState, spectator bool) *keptViews {
+	one := func(viewer int) sdk.View {
 		v := e.r.View(s, viewer)
 		v.Viewer = viewer
 		hs.decorateView(&v)
@@ -65,29 +62,68 @@ func (e *engine[S]) views(s S, seats int, events []sdk.Event, hs *houseState, sp
 				v.Events[i] = ev.For(viewer)
 			}
 		}
-		if keep != nil {
-			if viewer == sdk.Spectator {
-				keep.spectator = &v
-			} else {
-				keep.seats = append(keep.seats, v)
-			}
-		}
+		return v
+	}
+	kv := &keptViews{seats: make([]sdk.View, seats)}
+	for i := range seats {
+		kv.seats[i] = one(i)
+	}
+	if spectator {
+		v := one(sdk.Spectator)
+		kv.spectator = &v
+	}
+	return kv
+}
+
+// encodeViews writes kv's views as JSON one after another into one buffer (into, when its
+// capacity is enough; else a new one sized from the last step's views), each a full slice of its
+// own part of it, so appending to one cannot overwrite the next.
+func (e *engine[S]) encodeViews(kv *keptViews, into []byte) ([][]byte, []byte) {
+	n := len(kv.seats)
+	if kv.spectator != nil {
+		n++
+	}
+	per := max(e.viewSize.Load(), 512)
+	buf := into[:0]
+	if need := int(per+per/8) * n; cap(buf) < need {
+		buf = make([]byte, 0, need)
+	}
+	one := func(v *sdk.View) []byte {
 		start := len(buf)
 		buf = v.AppendJSON(buf)
 		return buf[start:len(buf):len(buf)]
 	}
-	views := make([][]byte, seats)
-	for i := range seats {
-		views[i] = one(i)
+	views := make([][]byte, len(kv.seats))
+	for i := range kv.seats {
+		views[i] = one(&kv.seats[i])
 	}
 	var spec []byte
-	if spectator {
-		spec = one(sdk.Spectator)
+	if kv.spectator != nil {
+		spec = one(kv.spectator)
 	}
 	if n > 0 {
 		e.viewSize.Store(int64(len(buf) / n))
 	}
 	return views, spec
+}
+
+// patchesSuffice reports whether st may go without its views (ActRequest.PatchesOnly): it
+// carries a patch for every view made, and none of them is as large as the views were on average
+// when last encoded (the host then sends the patch, where it would send a smaller full view).
+func (e *engine[S]) patchesSuffice(st *Step, made *keptViews) bool {
+	if len(st.Patches) != len(made.seats) || (made.spectator != nil && st.SpectatorPatch == nil) {
+		return false
+	}
+	limit := int(e.viewSize.Load())
+	if limit == 0 {
+		return false
+	}
+	for _, p := range st.Patches {
+		if len(p) >= limit {
+			return false
+		}
+	}
+	return len(st.SpectatorPatch) < limit
 }
 
 // keptViews are the typed views of a game's last step, which a sticky engine keeps beside the
@@ -96,6 +132,25 @@ func (e *engine[S]) views(s S, seats int, events []sdk.Event, hs *houseState, sp
 type keptViews struct {
 	seats     []sdk.View
 	spectator *sdk.View
+}
+
+// actions are the seats' open actions as JSON arrays (sdk.AppendActionsJSON), one buffer for all;
+// a seat with none has an empty one.
+func (kv *keptViews) actions() [][]byte {
+	var buf []byte
+	marks := make([]int, len(kv.seats)+1)
+	for i := range kv.seats {
+		marks[i] = len(buf)
+		if len(kv.seats[i].Actions) > 0 {
+			buf = sdk.AppendActionsJSON(buf, kv.seats[i].Actions)
+		}
+	}
+	marks[len(kv.seats)] = len(buf)
+	out := make([][]byte, len(kv.seats))
+	for i := range out {
+		out[i] = buf[marks[i]:marks[i+1]:marks[i+1]]
+	}
+	return out
 }
 
 // patches writes the patches from kept to now, one buffer for all; nil when a seat's view cannot

@@ -39,7 +39,11 @@
 // plugin side the worker that reads the frame hands the reading turn to another and serves the
 // call itself: it converts it back, calls the engine.Engine under a context that ends at the deadline
 // or when the host cancels, and writes the Reply of the same id (the step's state, its events as
-// Event messages, the status, the views; a refusal or a failure in its error field). On the host
+// Event messages, the status, the views; a refusal or a failure in its error field). A host that
+// keeps a sticky game's views as patches asks for a lean step (ActRequest.patches_only): the reply
+// then carries each view's patch and each seat's open actions instead of the views, about a
+// seventh of the bytes, whenever the plugin can patch every view (else the views, as an older
+// plugin, which ignores the flag, always sends them). On the host
 // the caller holding the read token reads until its own reply comes, handing any other reply to
 // its caller, so a lone call reads its answer straight off the socket. One watchdog timer per
 // channel end expires the calls past their deadline; a caller that gives up sends a cancel for

@@ -200,7 +200,7 @@ func (c *Client) Act(ctx context.Context, req *engine.ActRequest) (*engine.Step,
 		return nil, err
 	}
 	r, err := c.invoke(ctx, "Act", &pb.Call{Request: &pb.Call_Act{Act: &pb.ActRequest{State: req.State, Action: a, Now: req.Now, NoViews: req.NoViews, NoSpectator: req.NoSpectator,
-		Ref: ref, OmitState: req.OmitState, Phase: req.Phase, DryRun: req.DryRun, Patches: req.Patches, Trace: req.Trace}}}, req.ViewBuf)
+		Ref: ref, OmitState: req.OmitState, Phase: req.Phase, DryRun: req.DryRun, Patches: req.Patches, Trace: req.Trace, PatchesOnly: req.PatchesOnly}}}, req.ViewBuf)
 	if err != nil {
 		return nil, err
 	}

@@ -228,7 +228,7 @@ func StepToPB(s *engine.Step) (*pb.StepResponse, error) {
 		}
 	}
 	return &pb.StepResponse{State: s.State, Status: StatusToPB(&s.Status), Views: s.Views, Spectator: s.Spectator,
-		Events: events, EventsSet: s.Events != nil, Patches: s.Patches, SpectatorPatch: s.SpectatorPatch, HouseJson: house}, nil
+		Events: events, EventsSet: s.Events != nil, Patches: s.Patches, SpectatorPatch: s.SpectatorPatch, HouseJson: house, Actions: s.Actions}, nil
 }
 
 // StepFromPB reads a step from the wire.
@@ -238,7 +238,7 @@ func StepFromPB(r *pb.StepResponse) (*engine.Step, error) {
 		return nil, err
 	}
 	st := &engine.Step{State: r.State, Events: events, Status: StatusFromPB(r.Status), Views: nilIfEmpty(r.Views), Spectator: nilIfEmptyBytes(r.Spectator),
-		Patches: nilIfEmpty(r.Patches), SpectatorPatch: nilIfEmptyBytes(r.SpectatorPatch)}
+		Patches: nilIfEmpty(r.Patches), SpectatorPatch: nilIfEmptyBytes(r.SpectatorPatch), Actions: nilIfEmpty(r.Actions)}
 	if len(r.HouseJson) > 0 {
 		st.House = &engine.HouseReport{}
 		if err := json.Unmarshal(r.HouseJson, st.House); err != nil {

@@ -18,10 +18,13 @@ import (
 
 // Field numbers of the messages decodeReply reads itself (ruleset.proto).
 const (
-	replyID       = 1 // Reply.id
-	replyStep     = 3 // Reply.step
-	stepViews     = 4 // StepResponse.views
-	stepSpectator = 5 // StepResponse.spectator
+	replyID       = 1  // Reply.id
+	replyStep     = 3  // Reply.step
+	stepViews     = 4  // StepResponse.views
+	stepSpectator = 5  // StepResponse.spectator
+	stepPatches   = 8  // StepResponse.patches
+	stepSpecPatch = 9  // StepResponse.spectator_patch
+	stepActions   = 11 // StepResponse.actions
 )
 
 // transitMaxKeep bounds the transit buffers kept for reuse; a larger one (a huge step) is left to
@@ -81,13 +84,17 @@ func splitStepReply(b []byte) (id uint64, step []byte, ok bool) {
 	return id, step, step != nil
 }
 
-// decodeStep decodes a StepResponse into s. Its fields other than the views go through
-// proto.Unmarshal (merging, in runs between the views, as one message would); the views are
-// gathered into a transit buffer, each a full slice of its own part of it.
+// decodeStep decodes a StepResponse into s. Its fields other than the views and the patches go
+// through proto.Unmarshal (merging, in runs between those, as one message would); the views are
+// gathered into a transit buffer, each a full slice of its own part of it, and the patches and
+// the seats' open actions (a lean step's, which the host keeps) into one allocation of their own
+// rather than one each.
 func decodeStep(b []byte, s *pb.StepResponse) (*[]byte, error) {
 	var spans [10][]byte // the views as they lie in the frame; more seats grow it
 	views := spans[:0]
 	var spectator []byte
+	var keptSpans [12]keptField // the patches and actions as they lie in the frame
+	kept := keptSpans[:0]
 	merge := proto.UnmarshalOptions{Merge: true, DiscardUnknown: true} // the host reads no unknown field
 	run := 0                                                           // start of the fields not yet decoded
 	for at := 0; at < len(b); {
@@ -95,7 +102,12 @@ func decodeStep(b []byte, s *pb.StepResponse) (*[]byte, error) {
 		if n < 0 {
 			return nil, protowire.ParseError(n)
 		}
-		if (num == stepViews || num == stepSpectator) && typ == protowire.BytesType {
+		ours := false
+		switch num {
+		case stepViews, stepSpectator, stepPatches, stepSpecPatch, stepActions:
+			ours = typ == protowire.BytesType
+		}
+		if ours {
 			v, m := protowire.ConsumeBytes(b[at+n:])
 			if m < 0 {
 				return nil, protowire.ParseError(m)
@@ -105,10 +117,13 @@ func decodeStep(b []byte, s *pb.StepResponse) (*[]byte, error) {
 					return nil, err
 				}
 			}
-			if num == stepViews {
+			switch num {
+			case stepViews:
 				views = append(views, v)
-			} else {
+			case stepSpectator:
 				spectator = v // a singular field: the last one wins
+			default:
+				kept = append(kept, keptField{num, v})
 			}
 			at += n + m
 			run = at
@@ -125,6 +140,7 @@ func decodeStep(b []byte, s *pb.StepResponse) (*[]byte, error) {
 			return nil, err
 		}
 	}
+	placeKept(s, kept)
 	if len(views) == 0 && len(spectator) == 0 {
 		return nil, nil
 	}
@@ -179,5 +195,38 @@ func releaseTransit(transit *[]byte) {
 	if transit != nil && cap(*transit) <= transitMaxKeep {
 		*transit = (*transit)[:0]
 		transits.Put(transit)
+	}
+}
+
+// keptField is a patch or an open-actions field of a step as it lies in the frame.
+type keptField struct {
+	num protowire.Number
+	v   []byte
+}
+
+// placeKept copies the patches and open actions of a step into one allocation and points s's
+// fields at them (repeated fields in order, the spectators' patch the last given), each a full
+// slice of its own part, as proto.Unmarshal would set them.
+func placeKept(s *pb.StepResponse, kept []keptField) {
+	if len(kept) == 0 {
+		return
+	}
+	size := 0
+	for _, k := range kept {
+		size += len(k.v)
+	}
+	buf := make([]byte, 0, size)
+	for _, k := range kept {
+		start := len(buf)
+		buf = append(buf, k.v...)
+		v := buf[start:len(buf):len(buf)]
+		switch k.num {
+		case stepPatches:
+			s.Patches = append(s.Patches, v)
+		case stepSpecPatch:
+			s.SpectatorPatch = v
+		case stepActions:
+			s.Actions = append(s.Actions, v)
+		}
 	}
 }

@@ -52,6 +52,13 @@ func TestDecodeReplyMatchesProto(t *testing.T) {
 	raw = field(raw, stepSpectator, []byte(`{"last":1}`))
 	raw = field(raw, 1, []byte("state-2")) // a singular field given twice: the last wins
 	raw = append(raw, eventsSet...)
+	raw = field(raw, stepPatches, []byte(`{"p":0}`))
+	raw = field(raw, stepActions, nil) // an empty entry stays an entry
+	raw = field(raw, stepSpecPatch, []byte(`{"first":1}`))
+	raw = field(raw, 1, []byte("state-3"))
+	raw = field(raw, stepPatches, []byte(`{"p":1}`))
+	raw = field(raw, stepActions, []byte(`[{"type":"draw"}]`))
+	raw = field(raw, stepSpecPatch, []byte(`{"last":1}`))
 
 	cases := []struct {
 		name  string
@@ -64,6 +71,9 @@ func TestDecodeReplyMatchesProto(t *testing.T) {
 			Events: []*pb.Event{{Name: "drew", Seat: 1, Count: 2}}, EventsSet: true}}}), true},
 		{"views without a spectators' view", mustMarshal(t, &pb.Reply{Id: 8, Response: &pb.Reply_Step{Step: &pb.StepResponse{
 			State: []byte("s"), Views: [][]byte{[]byte(`{}`)}}}}), true},
+		{"a lean step: patches and actions, no views", mustMarshal(t, &pb.Reply{Id: 19, Response: &pb.Reply_Step{Step: &pb.StepResponse{
+			Status: &pb.Status{Phase: "playing", Seats: 2}, Patches: [][]byte{[]byte(`{"turn":1}`), []byte(`{}`)}, SpectatorPatch: []byte(`{"turn":1}`),
+			Actions: [][]byte{nil, []byte(`[{"type":"draw"}]`)}, Events: []*pb.Event{{Name: "drew", Seat: 1, Count: 1}}, EventsSet: true}}}), false},
 		{"no views", mustMarshal(t, &pb.Reply{Id: 9, Response: &pb.Reply_Step{Step: &pb.StepResponse{State: []byte("s"), EventsSet: true}}}), false},
 		{"a refusal", mustMarshal(t, &pb.Reply{Id: 10, Response: &pb.Reply_Step{Step: &pb.StepResponse{Error: &pb.Error{Kind: &pb.Error_Refusal{Refusal: &pb.Refusal{Code: "x"}}}}}}), false},
 		{"an empty step", stepFrame(11, nil), false},

@@ -128,7 +128,7 @@ func (s *Server) act(ctx context.Context, req *pb.ActRequest, done *func()) (res
 		return s.step("act", nil, err)
 	}
 	ar := &engine.ActRequest{GameRef: ref, State: req.State, Action: a, Now: req.Now, NoViews: req.NoViews, NoSpectator: req.NoSpectator,
-		OmitState: req.OmitState, Phase: req.Phase, DryRun: req.DryRun, Patches: req.Patches, Trace: req.Trace}
+		OmitState: req.OmitState, Phase: req.Phase, DryRun: req.DryRun, Patches: req.Patches, Trace: req.Trace, PatchesOnly: req.PatchesOnly}
 	var bp *[]byte
 	if done != nil && !req.NoViews {
 		bp = viewBufs.Get().(*[]byte)

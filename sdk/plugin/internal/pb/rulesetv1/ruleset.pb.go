@@ -735,7 +735,13 @@ type ActRequest struct {
 	// patches asks a sticky plugin for the step's protocol v2 patches (StepResponse.patches).
 	Patches bool `protobuf:"varint,10,opt,name=patches,proto3" json:"patches,omitempty"`
 	// trace asks for every house-rule hook call in StepResponse.house_json.
-	Trace         bool `protobuf:"varint,11,opt,name=trace,proto3" json:"trace,omitempty"`
+	Trace bool `protobuf:"varint,11,opt,name=trace,proto3" json:"trace,omitempty"`
+	// patches_only (with patches) lets the step leave out views and spectator when it carries the
+	// patch of every view asked for (StepResponse.patches, spectator_patch), and each seat's open
+	// actions in StepResponse.actions instead (engine.ActRequest.PatchesOnly). A step that cannot
+	// patch every view carries the full views as without it; an older plugin ignores the flag and
+	// always does.
+	PatchesOnly   bool `protobuf:"varint,12,opt,name=patches_only,json=patchesOnly,proto3" json:"patches_only,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -843,6 +849,13 @@ func (x *ActRequest) GetPatches() bool {
 func (x *ActRequest) GetTrace() bool {
 	if x != nil {
 		return x.Trace
+	}
+	return false
+}
+
+func (x *ActRequest) GetPatchesOnly() bool {
+	if x != nil {
+		return x.PatchesOnly
 	}
 	return false
 }
@@ -982,7 +995,10 @@ type StepResponse struct {
 	SpectatorPatch []byte   `protobuf:"bytes,9,opt,name=spectator_patch,json=spectatorPatch,proto3" json:"spectator_patch,omitempty"`
 	// house_json is engine.HouseReport as JSON (what the house rules printed, and their hook calls
 	// with trace); empty when there is none.
-	HouseJson     []byte `protobuf:"bytes,10,opt,name=house_json,json=houseJson,proto3" json:"house_json,omitempty"`
+	HouseJson []byte `protobuf:"bytes,10,opt,name=house_json,json=houseJson,proto3" json:"house_json,omitempty"`
+	// actions are, in a step without views (ActRequest.patches_only), each seat's open actions: the
+	// "actions" member of its view as JSON (an array), empty when none are open (engine.Step.Actions).
+	Actions       [][]byte `protobuf:"bytes,11,rep,name=actions,proto3" json:"actions,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1083,6 +1099,13 @@ func (x *StepResponse) GetSpectatorPatch() []byte {
 func (x *StepResponse) GetHouseJson() []byte {
 	if x != nil {
 		return x.HouseJson
+	}
+	return nil
+}
+
+func (x *StepResponse) GetActions() [][]byte {
+	if x != nil {
+		return x.Actions
 	}
 	return nil
 }
@@ -2599,7 +2622,7 @@ const file_ruleset_proto_rawDesc = "" +
 	"\x04game\x18\n" +
 	" \x01(\tR\x04game\x12\x14\n" +
 	"\x05trace\x18\v \x01(\bR\x05traceB\t\n" +
-	"\a_opener\"\xd7\x02\n" +
+	"\a_opener\"\xfa\x02\n" +
 	"\n" +
 	"ActRequest\x12\x14\n" +
 	"\x05state\x18\x01 \x01(\fR\x05state\x124\n" +
@@ -2614,7 +2637,8 @@ const file_ruleset_proto_rawDesc = "" +
 	"\adry_run\x18\t \x01(\bR\x06dryRun\x12\x18\n" +
 	"\apatches\x18\n" +
 	" \x01(\bR\apatches\x12\x14\n" +
-	"\x05trace\x18\v \x01(\bR\x05trace\"\xe2\x02\n" +
+	"\x05trace\x18\v \x01(\bR\x05trace\x12!\n" +
+	"\fpatches_only\x18\f \x01(\bR\vpatchesOnly\"\xe2\x02\n" +
 	"\x06Action\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x12\n" +
 	"\x04type\x18\x02 \x01(\tR\x04type\x12\x14\n" +
@@ -2631,7 +2655,7 @@ const file_ruleset_proto_rawDesc = "" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\t\n" +
 	"\a_targetB\b\n" +
-	"\x06_index\"\x8a\x03\n" +
+	"\x06_index\"\xa4\x03\n" +
 	"\fStepResponse\x12\x14\n" +
 	"\x05state\x18\x01 \x01(\fR\x05state\x124\n" +
 	"\x06status\x18\x03 \x01(\v2\x1c.cardhouse.ruleset.v1.StatusR\x06status\x12\x14\n" +
@@ -2645,7 +2669,8 @@ const file_ruleset_proto_rawDesc = "" +
 	"\x0fspectator_patch\x18\t \x01(\fR\x0espectatorPatch\x12\x1d\n" +
 	"\n" +
 	"house_json\x18\n" +
-	" \x01(\fR\thouseJsonJ\x04\b\x02\x10\x03R\vevents_json\"\xe9\x01\n" +
+	" \x01(\fR\thouseJson\x12\x18\n" +
+	"\aactions\x18\v \x03(\fR\aactionsJ\x04\b\x02\x10\x03R\vevents_json\"\xe9\x01\n" +
 	"\x05Event\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04seat\x18\x02 \x01(\x05R\x04seat\x12\x14\n" +
