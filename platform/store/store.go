@@ -52,6 +52,11 @@ type Config struct {
 	// DataDir holds the embedded SQLite database when DSN is empty; it is created if missing.
 	DataDir string
 	Logger  *slog.Logger
+	// OnStatement, when set, is called after each statement the store runs through GORM, with
+	// the statement's context and its SQL (placeholders, not values): tests count the statements
+	// of one call by marking its context (storetest.CountStatements). The few statements written
+	// by hand on the connection pool (leases, owners, checkpoints) are not seen.
+	OnStatement func(ctx context.Context, sql string)
 }
 
 // Store is the database. It is safe for concurrent use.
@@ -101,6 +106,11 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening the %s database: %w", dialect, err)
 	}
+	if cfg.OnStatement != nil {
+		if err := observe(db, cfg.OnStatement); err != nil {
+			return nil, fmt.Errorf("opening the %s database: %w", dialect, err)
+		}
+	}
 	sqlDB, err := db.DB()
 	if err != nil {
 		return nil, fmt.Errorf("opening the %s database: %w", dialect, err)
@@ -123,6 +133,25 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		st.ckpt = newCheckpointer(sqlDB, cfg.Logger, checkpointEvery, func() int64 { return st.commits.batches.Load() })
 	}
 	return st, nil
+}
+
+// observe calls f after every statement db runs (Config.OnStatement).
+func observe(db *gorm.DB, f func(ctx context.Context, sql string)) error {
+	after := func(tx *gorm.DB) { f(tx.Statement.Context, tx.Statement.SQL.String()) }
+	cb := db.Callback()
+	for _, err := range []error{
+		cb.Create().After("gorm:create").Register("cardhouse:observe", after),
+		cb.Query().After("gorm:query").Register("cardhouse:observe", after),
+		cb.Update().After("gorm:update").Register("cardhouse:observe", after),
+		cb.Delete().After("gorm:delete").Register("cardhouse:observe", after),
+		cb.Row().After("gorm:row").Register("cardhouse:observe", after),
+		cb.Raw().After("gorm:raw").Register("cardhouse:observe", after),
+	} {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func migrate(ctx context.Context, db *sql.DB, dialect string) error {
