@@ -415,6 +415,51 @@ func (s *Store) GameByID(ctx context.Context, id int64) (*Game, error) {
 	return &g, notFound(err, fmt.Sprintf("game %d", id))
 }
 
+// idChunk bounds the IDs one IN list of the batch reads carries (SQLite allows 32,766 parameters).
+const idChunk = 500
+
+// inChunks calls f with ids, idChunk at a time.
+func inChunks(ids []int64, f func(chunk []int64) error) error {
+	for len(ids) > 0 {
+		chunk := ids[:min(len(ids), idChunk)]
+		ids = ids[len(chunk):]
+		if err := f(chunk); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// LastAction is a game's newest action: its seq and when it was stored.
+type LastAction struct {
+	Seq int
+	At  time.Time
+}
+
+// LastActions returns the newest action of each game of ids, by game ID (a game with no action is
+// absent), in one statement per idChunk games.
+func (s *Store) LastActions(ctx context.Context, ids []int64) (map[int64]LastAction, error) {
+	out := make(map[int64]LastAction, len(ids))
+	err := inChunks(ids, func(chunk []int64) error {
+		var rows []struct {
+			GameID    int64
+			Seq       int
+			CreatedAt time.Time
+		}
+		err := s.db.WithContext(ctx).Table("actions a").Select("a.game_id, a.seq, a.created_at").
+			Joins("JOIN (SELECT game_id, MAX(seq) AS seq FROM actions WHERE game_id IN ? GROUP BY game_id) m ON m.game_id = a.game_id AND m.seq = a.seq", chunk).
+			Scan(&rows).Error
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			out[r.GameID] = LastAction{Seq: r.Seq, At: r.CreatedAt}
+		}
+		return nil
+	})
+	return out, err
+}
+
 // GameByNumber loads a room's game by its number (from 1).
 func (s *Store) GameByNumber(ctx context.Context, roomID int64, number int) (*Game, error) {
 	var g Game
