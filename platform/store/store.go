@@ -430,6 +430,23 @@ func inChunks(ids []int64, f func(chunk []int64) error) error {
 	return nil
 }
 
+// GamesByID loads the games of ids, by ID, as GameByID does each (with LastSeq), in one statement
+// per idChunk games; an ID with no game is absent.
+func (s *Store) GamesByID(ctx context.Context, ids []int64) (map[int64]*Game, error) {
+	out := make(map[int64]*Game, len(ids))
+	err := inChunks(ids, func(chunk []int64) error {
+		var gs []*Game
+		if err := s.db.WithContext(ctx).Select("games.*, "+lastSeqColumn).Where("id IN ?", chunk).Find(&gs).Error; err != nil {
+			return err
+		}
+		for _, g := range gs {
+			out[g.ID] = g
+		}
+		return nil
+	})
+	return out, err
+}
+
 // LastAction is a game's newest action: its seq and when it was stored.
 type LastAction struct {
 	Seq int
