@@ -106,7 +106,7 @@ func (e *env) nodeOn(node string, bus cluster.Bus) *env {
 func startEnv(t *testing.T, dsn, node string, bus cluster.Bus) *env {
 	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, store.Config{DSN: dsn})
+	st, err := store.Open(ctx, store.Config{DSN: dsn, OnStatement: storetest.CountStatements})
 	if err != nil {
 		t.Fatalf("opening the store: %v", err)
 	}

@@ -311,14 +311,22 @@ func (a *Admin) roomSummaries(ctx context.Context, rooms []store.Room) []RoomSum
 }
 
 // roomSummariesFor summarises rooms, marking them stuck or stale after minutes without activity.
+// It reads the same few statements whatever the number of rooms (the live list refreshes every
+// few seconds): the running rooms answer from memory, the others' games and their newest actions
+// are read in one batch each (stored).
 func (a *Admin) roomSummariesFor(ctx context.Context, rooms []store.Room, minutes int) []RoomSummary {
 	out := []RoomSummary{}
 	owners := a.owners(ctx, rooms)
-	for _, sr := range rooms {
+	running := make([]*room.Room, len(rooms))
+	for i, sr := range rooms {
+		running[i] = a.rooms.Running(sr.Code)
+	}
+	games, last := a.stored(ctx, rooms, running)
+	for i, sr := range rooms {
 		var lastMove time.Time
 		s := RoomSummary{Code: sr.Code, Ruleset: sr.Ruleset, Mode: sr.Mode, Status: sr.Status, HostID: sr.HostID,
 			Capacity: sr.Capacity, CreatedAt: sr.CreatedAt, UpdatedAt: sr.UpdatedAt, Owner: owners[sr.ID]}
-		if r := a.rooms.Running(sr.Code); r != nil {
+		if r := running[i]; r != nil {
 			if in, err := r.Info(ctx); err == nil {
 				s.Running, s.Members = true, len(in.Members)
 				for _, m := range in.Members {
@@ -332,12 +340,10 @@ func (a *Admin) roomSummariesFor(ctx context.Context, rooms []store.Room, minute
 			}
 		}
 		if !s.Running && sr.GameID != nil {
-			if g, err := a.st.GameByID(ctx, *sr.GameID); err == nil {
+			if g, ok := games[*sr.GameID]; ok {
 				s.Game, s.GameStatus, lastMove = g.Number, g.Status, g.StartedAt
-				if sr.Status == store.RoomOpen && g.LastSeq > 0 {
-					if last, err := a.st.ActionsAfter(ctx, g.ID, g.LastSeq-1); err == nil && len(last) > 0 {
-						lastMove = last[len(last)-1].CreatedAt
-					}
+				if la, ok := last[g.ID]; ok && sr.Status == store.RoomOpen {
+					lastMove = la.At
 				}
 			}
 		}
@@ -345,6 +351,36 @@ func (a *Admin) roomSummariesFor(ctx context.Context, rooms []store.Room, minute
 		out = append(out, s)
 	}
 	return out
+}
+
+// stored reads the games of the rooms that do not run (running[i] is rooms[i]'s actor, or nil)
+// and the newest actions of the open ones' games, by game ID. A failure to read them leaves them
+// out: the list is still worth showing. (A room that stops between Running and its Info shows no
+// game until the next refresh: its game was not read here.)
+func (a *Admin) stored(ctx context.Context, rooms []store.Room, running []*room.Room) (map[int64]*store.Game, map[int64]store.LastAction) {
+	var ids, open []int64
+	for i, sr := range rooms {
+		if running[i] != nil || sr.GameID == nil {
+			continue
+		}
+		ids = append(ids, *sr.GameID)
+		if sr.Status == store.RoomOpen {
+			open = append(open, *sr.GameID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	games, err := a.st.GamesByID(ctx, ids)
+	if err != nil {
+		a.log.Warn("reading the rooms' games", "err", err)
+		return nil, nil
+	}
+	last, err := a.st.LastActions(ctx, open)
+	if err != nil {
+		a.log.Warn("reading the rooms' last actions", "err", err)
+	}
+	return games, last
 }
 
 // owners names the node running each open room of a cluster (none on a single node). A failure to

@@ -29,12 +29,15 @@ type RuleError struct {
 }
 
 // HouseFault names the house rule that failed: its name and version, the hook that ran
-// ("before_action", "open", ...) and the script line (0 when unknown).
+// ("before_action", "open", ...; "" while the script loads), the script line (0 when unknown) and
+// the failure's message without any of them ("attempt to index a nil value"), so that a host
+// shows each part without reading the error's sentence.
 type HouseFault struct {
 	Rule    string `json:"rule"`
 	Version int    `json:"version"`
 	Hook    string `json:"hook,omitempty"`
 	Line    int    `json:"line,omitempty"`
+	Message string `json:"message,omitempty"`
 }
 
 // Error is the Detail when there is one, else the Reason: logs and tools get the full story;

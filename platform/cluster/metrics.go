@@ -66,7 +66,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "Relayed WebSockets this node ended because of the other node, by side and reason (silent: its heartbeats stopped; forgotten: it no longer knew the socket)."},
 			[]string{"side", "reason"}),
 		Events: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "cardhouse_cluster_events_total",
-			Help: "Cluster-wide events (disconnect, look, ruleset, plugin_restart, remove), by kind and direction (sent, received)."},
+			Help: "Cluster-wide events (disconnect, look, ruleset, plugin_restart, remove; unknown: a received kind this node does not know), by kind and direction (sent, received)."},
 			[]string{"kind", "direction"}),
 	}
 	if reg != nil {

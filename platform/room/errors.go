@@ -25,6 +25,10 @@ type Error struct {
 	// Fault names the house rule whose failure refused the action (sdk.RuleError.Fault); nil for
 	// every other refusal.
 	Fault *sdk.HouseFault `json:"-"`
+	// Where is the dry-run game and action a house rule's check failed in ("dry run game 1 of
+	// lastcard (3 seats, bots of level 1): action 7 (play of seat 1)"), beside its Fault; empty
+	// when the check failed before any game.
+	Where string `json:"-"`
 }
 
 // Error returns the reason.

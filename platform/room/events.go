@@ -43,6 +43,14 @@ const (
 	eventRemove        = "remove"
 )
 
+// eventKinds are the kinds this node acts on. Another kind (a newer node's, or anything else
+// published under eventPrefix) is counted as eventUnknown: the subjects come from the bus, and a
+// metric label that takes whatever it carries would grow without bound.
+var eventKinds = map[string]bool{eventDisconnect: true, eventLook: true, eventRuleset: true, eventPluginRestart: true, eventRemove: true}
+
+// eventUnknown is the kind label of the events whose kind is not one of eventKinds.
+const eventUnknown = "unknown"
+
 // eventTimeout bounds what a node does for one event (every live room's actor is asked once).
 const eventTimeout = 10 * time.Second
 
@@ -106,7 +114,11 @@ func (m *Manager) onEvent(msg cluster.Msg) {
 	if e.From == m.instance {
 		return
 	}
-	m.cfg.ClusterMetrics.Events.WithLabelValues(kind, "received").Inc()
+	label := kind
+	if !eventKinds[kind] {
+		label = eventUnknown
+	}
+	m.cfg.ClusterMetrics.Events.WithLabelValues(label, "received").Inc()
 	ctx, cancel := context.WithTimeout(context.Background(), eventTimeout)
 	defer cancel()
 	switch kind {

@@ -142,8 +142,8 @@ func (m *Manager) describeHouseRule(ctx context.Context, ruleset, source string)
 }
 
 // checkErr words a failed check as bad input naming where it failed: a refusal (the script's
-// error, with its line), a ruleset failure or a crashed plugin (with this rule only, so the rule's
-// doing), or a check out of time.
+// error, with its line, and its Fault and Where when a house rule failed), a ruleset failure or a
+// crashed plugin (with this rule only, so the rule's doing), or a check out of time.
 func (m *Manager) checkErr(ctx context.Context, ruleset, where string, err error) error {
 	prefix := ""
 	if where != "" {
@@ -156,10 +156,28 @@ func (m *Manager) checkErr(ctx context.Context, ruleset, where string, err error
 	case ctx.Err() != nil:
 		return errf(KindInvalid, "bad_house_rule", "%sthe check ran out of time: the rule's hooks are too slow for real games", prefix)
 	case errors.Is(err, sdk.ErrIllegal), errors.As(err, &e):
-		return errf(KindInvalid, "bad_house_rule", "%s%v", prefix, err)
+		out := errf(KindInvalid, "bad_house_rule", "%s%v", prefix, err)
+		if re, ok := sdk.AsRefusal(err); ok && re.Fault != nil {
+			out.Fault, out.Where = re.Fault, where
+			var at *dryStep
+			if errors.As(err, &at) {
+				out.Where = prefix + at.at
+			}
+		}
+		return out
 	}
 	return errf(KindInvalid, "bad_house_rule", "%sruleset %s failed with this rule: %v", prefix, ruleset, err)
 }
+
+// dryStep is an error of a dry-run game at a step: at says which ("action 7 (play of seat 1)",
+// "the game does not start").
+type dryStep struct {
+	at  string
+	err error
+}
+
+func (e *dryStep) Error() string { return e.at + ": " + e.err.Error() }
+func (e *dryStep) Unwrap() error { return e.err }
 
 // startWith starts a throw-away game of ruleset with one house rule.
 func (m *Manager) startWith(ctx context.Context, ruleset string, seats int, seed uint64, rule sdk.HouseRule) (*engine.Step, error) {
@@ -197,9 +215,9 @@ func (m *Manager) dryGame(ctx context.Context, ruleset string, rule sdk.HouseRul
 	case pe.Kind == botplay.KindStuck:
 		return res, errf(KindInvalid, "bad_house_rule", "action %d: no bot of seats %v has anything to do and nothing is due: the rule leaves the game stuck", pe.Step, pe.Actors)
 	case pe.Kind == botplay.KindStart:
-		return res, fmt.Errorf("the game does not start: %w", pe.Err)
+		return res, &dryStep{at: "the game does not start", err: pe.Err}
 	case pe.Action == nil:
-		return res, fmt.Errorf("action %d: the bot of seat %d failed: %w", pe.Step, pe.Seat, pe.Err)
+		return res, &dryStep{at: fmt.Sprintf("action %d: the bot of seat %d failed", pe.Step, pe.Seat), err: pe.Err}
 	}
-	return res, fmt.Errorf("action %d (%s of seat %d): %w", pe.Step, pe.Action.Type, pe.Seat, pe.Err)
+	return res, &dryStep{at: fmt.Sprintf("action %d (%s of seat %d)", pe.Step, pe.Action.Type, pe.Seat), err: pe.Err}
 }

@@ -376,7 +376,7 @@ func (r *Room) trialStart(rules []sdk.HouseRule) error {
 		return err
 	})
 	if re, ok := sdk.AsRefusal(err); ok {
-		return &Error{Kind: KindInvalid, Code: "bad_house_rule", Reason: re.Reason}
+		return &Error{Kind: KindInvalid, Code: "bad_house_rule", Reason: re.Reason, Fault: re.Fault}
 	}
 	if err != nil {
 		return errf(KindUnavailable, "engine", "ruleset %s failed to check the house rules: %v", r.room.Ruleset, err)

@@ -118,7 +118,7 @@ func (s *Server) classify(err error) (int, errorJSON) {
 		}
 		body := errorJSON{Code: re.Code, Reason: re.Reason}
 		if re.Code == "bad_house_rule" {
-			body.Problem = ruleProblemOf(re.Reason)
+			body.Problem = ruleProblemOf(re)
 		}
 		return status, body
 	}

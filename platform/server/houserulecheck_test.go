@@ -50,6 +50,8 @@ func testHouseRuleCheck(t *testing.T, dialect string, p *plugin.Process) {
 			server.RuleProblem{Where: "dry run game 1 of lastcard", Rule: "boom", Line: 5, Hook: "after_action", Message: "attempt to index", Hint: "nil"}},
 		{"misspelt hook", "name = \"typo\"\ndescription = \"x\"\nfunction before_acton(game, a) end\n",
 			server.RuleProblem{Rule: "typo", Message: "before_acton looks like a hook", Hint: "on_start, before_action"}},
+		{"a hook over its time budget", "name = \"spin\"\ndescription = \"x\"\nfunction after_action(game, action)\n  while true do end\nend\n",
+			server.RuleProblem{Where: "dry run game 1 of lastcard", Rule: "spin", Line: 4, Hook: "after_action", Message: "ran past its time budget", Hint: "Each hook call has 100 ms"}},
 	} {
 		var ae problemErr
 		if got := alice.call("POST", "/api/house-rules/check", map[string]any{"source": tc.source, "rulesets": []string{"lastcard"}}, &ae); got != 400 || ae.Error.Code != "bad_house_rule" {
@@ -64,6 +66,9 @@ func testHouseRuleCheck(t *testing.T, dialect string, p *plugin.Process) {
 			if !strings.Contains(pair[0], pair[1]) || (pair[1] == "") != (pair[0] == "") {
 				t.Errorf("%s: %s %q, want one saying %q (reason %q)", tc.name, what, pair[0], pair[1], ae.Error.Reason)
 			}
+		}
+		if strings.Contains(pr.Message, `house rule "`) || strings.Contains(pr.Message, "(in ") || strings.Contains(pr.Where, "house rule") {
+			t.Errorf("%s: where %q and message %q, want the failure's parts without the rule, line and hook", tc.name, pr.Where, pr.Message)
 		}
 		if diff := cmp.Diff(tc.want, *pr, cmpopts.IgnoreFields(server.RuleProblem{}, "Where", "Message", "Hint")); diff != "" {
 			t.Errorf("%s: problem -want +got:\n%s", tc.name, diff)

@@ -1,9 +1,11 @@
 package server
 
 import (
-	"regexp"
-	"strconv"
+	"fmt"
 	"strings"
+
+	"cardhouse/platform/room"
+	"cardhouse/sdk/engine"
 )
 
 // RuleProblem is a failed house-rule check split into what a modder reads beside the script: the
@@ -27,35 +29,34 @@ type RuleProblem struct {
 	Hint string `json:"hint,omitempty"`
 }
 
-// ruleFailure reads the message of sdk/houserules.Error (`house rule "x" v2: line 4: msg (in
-// hook)`), with the dry run's "where: " before it.
-var ruleFailure = regexp.MustCompile(`^(?:(.*?): )?house rule "([^"]*)"(?: v(\d+))?(?:: line (\d+))?: (.*?)(?: \(in ([a-z_]+)\))?$`)
-
 // ruleHints are hints for the messages modders meet most, matched on a fragment of the message,
-// first match wins. They point at docs/house-rules.md, where each limit is explained.
+// first match wins. They point at docs/house-rules.md, where each limit is explained; the limits
+// they name are the sandbox's own (sdk/engine, houselimits.go).
 var ruleHints = []struct{ has, hint string }{
 	{"syntax error", "Lua wants `then` after `if`, `do` after `for` and `while`, and an `end` for each `function`, `if`, `for` and `while`."},
 	{"looks like a hook", "The hooks are on_start, before_action, after_action and on_round_end: a misspelt hook would never run."},
 	{"attempt to index", "Something on this line is nil: a misspelt name, a field the table does not have, or a library the sandbox does not offer (os, io, debug, package)."},
 	{"attempt to call", "The name called on this line is not a function: misspelt, or not available in house rules (require, load, dofile, os, io)."},
-	{"time budget", "Each hook call has 100 ms: look for a loop that never ends, or one over far more items than a game holds."},
-	{"wall-clock", "Each hook call has 100 ms: look for a loop that never ends."},
-	{"memory cap", "Each hook call may allocate 64 MiB: look for a table or string that grows without end."},
+	{"time budget", fmt.Sprintf("Each hook call has %d ms: look for a loop that never ends, or one over far more items than a game holds.", engine.HouseCallTimeout.Milliseconds())},
+	{"wall-clock", fmt.Sprintf("Each hook call has %d ms: look for a loop that never ends.", engine.HouseCallTimeout.Milliseconds())},
+	{"memory cap", fmt.Sprintf("Each hook call may allocate %d MiB: look for a table or string that grows without end.", engine.HouseMemoryCap>>20)},
 	{"exactly once", "Move cards with game.move(from, to, what): it keeps every card in exactly one place."},
 	{"stuck", "After this action nobody could act: an action of the rule that is blocking must be open to someone, and the turn must reach a seat that can play."},
-	{"more than 32 events", "A hook may emit at most 32 events per call."},
+	{fmt.Sprintf("more than %d events", engine.HouseMaxEvents), fmt.Sprintf("A hook may emit at most %d events per call.", engine.HouseMaxEvents)},
 }
 
-// ruleProblemOf splits a bad_house_rule reason into a RuleProblem; nil when the reason is no
-// script failure (a missing ruleset, an empty script).
-func ruleProblemOf(reason string) *RuleProblem {
-	m := ruleFailure.FindStringSubmatch(reason)
-	if m == nil {
+// ruleProblemOf makes a bad_house_rule error's RuleProblem from the parts of the failure: the
+// Fault the runner made (carried across the plugin) and the dry run's Where. Nil when no house
+// rule failed (a missing ruleset, an empty script, a check out of time).
+func ruleProblemOf(e *room.Error) *RuleProblem {
+	f := e.Fault
+	if f == nil {
 		return nil
 	}
-	p := &RuleProblem{Where: m[1], Rule: m[2], Message: m[5], Hook: m[6]}
-	p.Version, _ = strconv.Atoi(m[3])
-	p.Line, _ = strconv.Atoi(m[4])
+	p := &RuleProblem{Where: e.Where, Rule: f.Rule, Version: f.Version, Line: f.Line, Hook: f.Hook, Message: f.Message}
+	if p.Message == "" { // a plugin built before faults carried their message
+		p.Message = e.Reason
+	}
 	for _, h := range ruleHints {
 		if strings.Contains(p.Message, h.has) {
 			p.Hint = h.hint

@@ -160,17 +160,20 @@ func (s *Store) StaleGames(ctx context.Context, before time.Time, limit int) ([]
 	if err != nil {
 		return nil, err
 	}
+	ids := make([]int64, len(rows))
+	for i, r := range rows {
+		ids[i] = r.GameID
+	}
+	last, err := s.LastActions(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
 	out := []StaleGame{}
 	for _, r := range rows {
 		g := StaleGame{RoomID: r.RoomID, Code: r.Code, RoomStatus: r.RoomStatus, Ruleset: r.Ruleset, GameID: r.GameID,
 			Number: r.Number, StartedAt: r.StartedAt, LastAction: r.StartedAt}
-		var last ActionRecord
-		err := s.db.WithContext(ctx).Select("seq, created_at").Where("game_id = ?", r.GameID).Order("seq DESC").Limit(1).Find(&last).Error
-		if err != nil {
-			return nil, err
-		}
-		if last.Seq > 0 {
-			g.Seq, g.LastAction = last.Seq, last.CreatedAt
+		if a, ok := last[r.GameID]; ok {
+			g.Seq, g.LastAction = a.Seq, a.At
 		}
 		out = append(out, g)
 	}

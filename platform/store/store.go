@@ -52,6 +52,11 @@ type Config struct {
 	// DataDir holds the embedded SQLite database when DSN is empty; it is created if missing.
 	DataDir string
 	Logger  *slog.Logger
+	// OnStatement, when set, is called after each statement the store runs through GORM, with
+	// the statement's context and its SQL (placeholders, not values): tests count the statements
+	// of one call by marking its context (storetest.CountStatements). The few statements written
+	// by hand on the connection pool (leases, owners, checkpoints) are not seen.
+	OnStatement func(ctx context.Context, sql string)
 }
 
 // Store is the database. It is safe for concurrent use.
@@ -101,6 +106,11 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening the %s database: %w", dialect, err)
 	}
+	if cfg.OnStatement != nil {
+		if err := observe(db, cfg.OnStatement); err != nil {
+			return nil, fmt.Errorf("opening the %s database: %w", dialect, err)
+		}
+	}
 	sqlDB, err := db.DB()
 	if err != nil {
 		return nil, fmt.Errorf("opening the %s database: %w", dialect, err)
@@ -123,6 +133,25 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		st.ckpt = newCheckpointer(sqlDB, cfg.Logger, checkpointEvery, func() int64 { return st.commits.batches.Load() })
 	}
 	return st, nil
+}
+
+// observe calls f after every statement db runs (Config.OnStatement).
+func observe(db *gorm.DB, f func(ctx context.Context, sql string)) error {
+	after := func(tx *gorm.DB) { f(tx.Statement.Context, tx.Statement.SQL.String()) }
+	cb := db.Callback()
+	for _, err := range []error{
+		cb.Create().After("gorm:create").Register("cardhouse:observe", after),
+		cb.Query().After("gorm:query").Register("cardhouse:observe", after),
+		cb.Update().After("gorm:update").Register("cardhouse:observe", after),
+		cb.Delete().After("gorm:delete").Register("cardhouse:observe", after),
+		cb.Row().After("gorm:row").Register("cardhouse:observe", after),
+		cb.Raw().After("gorm:raw").Register("cardhouse:observe", after),
+	} {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func migrate(ctx context.Context, db *sql.DB, dialect string) error {
@@ -384,6 +413,68 @@ func (s *Store) GameByID(ctx context.Context, id int64) (*Game, error) {
 	var g Game
 	err := s.db.WithContext(ctx).Select("games.*, "+lastSeqColumn).Take(&g, id).Error
 	return &g, notFound(err, fmt.Sprintf("game %d", id))
+}
+
+// idChunk bounds the IDs one IN list of the batch reads carries (SQLite allows 32,766 parameters).
+const idChunk = 500
+
+// inChunks calls f with ids, idChunk at a time.
+func inChunks(ids []int64, f func(chunk []int64) error) error {
+	for len(ids) > 0 {
+		chunk := ids[:min(len(ids), idChunk)]
+		ids = ids[len(chunk):]
+		if err := f(chunk); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// GamesByID loads the games of ids, by ID, as GameByID does each (with LastSeq), in one statement
+// per idChunk games; an ID with no game is absent.
+func (s *Store) GamesByID(ctx context.Context, ids []int64) (map[int64]*Game, error) {
+	out := make(map[int64]*Game, len(ids))
+	err := inChunks(ids, func(chunk []int64) error {
+		var gs []*Game
+		if err := s.db.WithContext(ctx).Select("games.*, "+lastSeqColumn).Where("id IN ?", chunk).Find(&gs).Error; err != nil {
+			return err
+		}
+		for _, g := range gs {
+			out[g.ID] = g
+		}
+		return nil
+	})
+	return out, err
+}
+
+// LastAction is a game's newest action: its seq and when it was stored.
+type LastAction struct {
+	Seq int
+	At  time.Time
+}
+
+// LastActions returns the newest action of each game of ids, by game ID (a game with no action is
+// absent), in one statement per idChunk games.
+func (s *Store) LastActions(ctx context.Context, ids []int64) (map[int64]LastAction, error) {
+	out := make(map[int64]LastAction, len(ids))
+	err := inChunks(ids, func(chunk []int64) error {
+		var rows []struct {
+			GameID    int64
+			Seq       int
+			CreatedAt time.Time
+		}
+		err := s.db.WithContext(ctx).Table("actions a").Select("a.game_id, a.seq, a.created_at").
+			Joins("JOIN (SELECT game_id, MAX(seq) AS seq FROM actions WHERE game_id IN ? GROUP BY game_id) m ON m.game_id = a.game_id AND m.seq = a.seq", chunk).
+			Scan(&rows).Error
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			out[r.GameID] = LastAction{Seq: r.Seq, At: r.CreatedAt}
+		}
+		return nil
+	})
+	return out, err
 }
 
 // GameByNumber loads a room's game by its number (from 1).

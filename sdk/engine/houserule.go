@@ -309,7 +309,21 @@ func houseErr(err error) error {
 	if notTheRule(err) {
 		return err
 	}
-	return &sdk.RuleError{Code: sdk.CodeHouseRule, Reason: err.Error()}
+	re := &sdk.RuleError{Code: sdk.CodeHouseRule, Reason: err.Error()}
+	var hf HouseFaulter
+	if errors.As(err, &hf) {
+		f := hf.HouseFault()
+		re.Fault = &f
+	}
+	return re
+}
+
+// HouseFaulter is a house rule's failure that says which rule failed, where and why
+// (sdk/houserules.Error is one): the engine carries it to the host as the refusal's
+// sdk.HouseFault, so that the host never reads the parts out of the error's sentence.
+type HouseFaulter interface {
+	error
+	HouseFault() sdk.HouseFault
 }
 
 // notTheRule reports whether err is no house rule's failure: nil, a refusal, a ruleset failure or
@@ -328,14 +342,15 @@ type RuleFailure interface {
 }
 
 // ruleFailure is a failure the engine finds in what a rule's hook did (a broken card invariant,
-// a table the ruleset refuses).
+// a table the ruleset refuses) or in what it declares.
 type ruleFailure struct {
-	rule string
-	msg  string
+	fault sdk.HouseFault
+	msg   string
 }
 
-func (e *ruleFailure) Error() string    { return e.msg }
-func (e *ruleFailure) RuleName() string { return e.rule }
+func (e *ruleFailure) Error() string              { return e.msg }
+func (e *ruleFailure) RuleName() string           { return e.fault.Rule }
+func (e *ruleFailure) HouseFault() sdk.HouseFault { return e.fault }
 
 // failed returns the engine's failure of rule i, its message prefixed with the rule's name and
 // version (when it has one).
@@ -345,7 +360,8 @@ func (h *house[S]) failed(i int, format string, args ...any) error {
 	if r.Version > 0 {
 		label += fmt.Sprintf(" v%d", r.Version)
 	}
-	return &ruleFailure{rule: r.Name, msg: label + ": " + fmt.Sprintf(format, args...)}
+	msg := fmt.Sprintf(format, args...)
+	return &ruleFailure{fault: sdk.HouseFault{Rule: r.Name, Version: r.Version, Message: msg}, msg: label + ": " + msg}
 }
 
 // houseActErr is houseErr for an action: a rule that failed refuses it with a reason for players
@@ -416,7 +432,8 @@ func (e *engine[S]) prepareHouse(ctx context.Context, req *NewGameRequest) (*hou
 			r.Name = info.Name
 		}
 		if r.Name != info.Name {
-			return nil, fmt.Errorf("house rule %q: the script declares the name %q", r.Name, info.Name)
+			msg := fmt.Sprintf("the script declares the name %q", info.Name)
+			return nil, &ruleFailure{fault: sdk.HouseFault{Rule: r.Name, Version: r.Version, Message: msg}, msg: fmt.Sprintf("house rule %q: %s", r.Name, msg)}
 		}
 		if seenRule[r.Name] {
 			return nil, fmt.Errorf("house rule %q is enabled twice", r.Name)
@@ -424,7 +441,8 @@ func (e *engine[S]) prepareHouse(ctx context.Context, req *NewGameRequest) (*hou
 		seenRule[r.Name] = true
 		opts, err := sdk.ValidateOptions(info.Options, r.Options)
 		if err != nil {
-			return nil, &sdk.RuleError{Code: sdk.CodeBadOption, Reason: fmt.Sprintf("house rule %q: %v", r.Name, err)}
+			return nil, &sdk.RuleError{Code: sdk.CodeBadOption, Reason: fmt.Sprintf("house rule %q: %v", r.Name, err),
+				Fault: &sdk.HouseFault{Rule: r.Name, Version: r.Version, Message: err.Error()}}
 		}
 		r.Options = opts
 		for _, a := range info.Answers {

@@ -32,20 +32,19 @@ type faultError struct {
 func (e *faultError) Error() string { return e.err.Error() }
 func (e *faultError) Unwrap() error { return e.err }
 
-// scriptLiner is a runner's error that knows the script line it happened at.
-type scriptLiner interface{ ScriptLine() int }
-
-// fault tags err, a failure of rule i in hook, with the rule's name, version, hook and line.
+// fault tags err, a failure of rule i in hook, with the rule's name, version and hook, and the
+// line and message the failure gives (HouseFaulter; else the whole error is the message).
 // Refusals, ruleset failures, cancellations and errors already tagged pass unchanged.
 func (h *house[S]) fault(i int, hook string, err error) error {
 	var fe *faultError
 	if notTheRule(err) || errors.As(err, &fe) {
 		return err
 	}
-	f := sdk.HouseFault{Rule: h.rules[i].Name, Version: h.rules[i].Version, Hook: hook}
-	var sl scriptLiner
-	if errors.As(err, &sl) {
-		f.Line = sl.ScriptLine()
+	f := sdk.HouseFault{Rule: h.rules[i].Name, Version: h.rules[i].Version, Hook: hook, Message: err.Error()}
+	var hf HouseFaulter
+	if errors.As(err, &hf) {
+		g := hf.HouseFault()
+		f.Line, f.Message = g.Line, g.Message
 	}
 	return &faultError{fault: f, err: err}
 }

@@ -17,7 +17,7 @@ import (
 // Caps on what one hook call may hand back: a script that goes past one fails with a message
 // saying which, instead of flooding the players, the log or the stored state.
 const (
-	maxEvents      = 32
+	maxEvents      = engine.HouseMaxEvents
 	maxEventData   = 16
 	maxTextBytes   = 500
 	maxMemoryKeys  = 64

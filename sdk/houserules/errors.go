@@ -117,9 +117,16 @@ func splitLuaError(err error) (int, string) {
 	return line, strings.TrimSpace(msg)
 }
 
-// ScriptLine is the script line the rule failed at (0 when unknown): the engine reads it into
-// sdk.HouseFault.
+// ScriptLine is the script line the rule failed at (0 when unknown).
 func (e *Error) ScriptLine() int { return e.Line }
+
+// HouseFault is the failure's parts (engine.HouseFaulter): the engine hands them to the host
+// with the refusal.
+func (e *Error) HouseFault() sdk.HouseFault {
+	return sdk.HouseFault{Rule: e.Rule, Version: e.Version, Hook: e.Hook, Line: e.Line, Message: e.Msg}
+}
+
+var _ engine.HouseFaulter = (*Error)(nil)
 
 // lenError is gopher-lua's whole message for # on a value with no length.
 const lenError = "__len undefined"

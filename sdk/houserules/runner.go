@@ -19,13 +19,13 @@ const (
 	// DefaultCallTimeout is a hook call's time budget: CPU time of the call's thread (see
 	// watchdog.go), so a busy machine does not make a small hook fail. Where thread CPU clocks are
 	// unavailable it is wall-clock time.
-	DefaultCallTimeout = 100 * time.Millisecond
+	DefaultCallTimeout = engine.HouseCallTimeout
 	// wallFactor sets the wall-clock backstop of a call budgeted in CPU time: a call starved that
 	// long is given up (a script cannot block, so only an overloaded machine gets there).
 	wallFactor = 50
 	// DefaultMemoryCap is how much a hook call may allocate (the process-wide allocation counter,
 	// sampled every millisecond while calls run).
-	DefaultMemoryCap = 64 << 20
+	DefaultMemoryCap = engine.HouseMemoryCap
 	// DefaultMaxString caps the strings string.rep and string.format may make.
 	DefaultMaxString = 1 << 20
 	// DefaultPatternSteps caps one string.find/match/gmatch/gsub: about 10 ms here (a step costs

@@ -19,8 +19,8 @@ function before_action(game, action)
 end
 `
 
-// A failing hook is a refusal that names the rule, its version, the hook and the line (the host
-// counts it); a refusal the rule chose carries no fault. The host's suspend action turns the rule
+// A failing hook is a refusal that names the rule, its version, the hook, the line and the
+// message apart (the host counts it); a refusal the rule chose carries no fault. The host's suspend action turns the rule
 // off for the rest of the game, and a replay of the log (suspension included) reaches the same
 // state byte for byte.
 func TestFaultsNameTheRuleAndSuspensionReplays(t *testing.T) {
@@ -33,7 +33,8 @@ func TestFaultsNameTheRuleAndSuspensionReplays(t *testing.T) {
 	if !ok || re.Fault == nil {
 		t.Fatalf("a failing hook: got %v, want a refusal with a fault", err)
 	}
-	if diff := cmp.Diff(&sdk.HouseFault{Rule: "broken-draw", Version: 3, Hook: engine.HookBefore, Line: 4}, re.Fault); diff != "" {
+	if diff := cmp.Diff(&sdk.HouseFault{Rule: "broken-draw", Version: 3, Hook: engine.HookBefore, Line: 4,
+		Message: "attempt to index a non-table object(nil) with key 'y'"}, re.Fault); diff != "" {
 		t.Errorf("fault (-want +got):\n%s", diff)
 	}
 	// The bot's only way past the rule is what the rule breaks on: its choice fails the same way.

@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 
 	"cardhouse/platform/store"
@@ -77,6 +78,36 @@ func Open(t testing.TB, dialect string) *store.Store {
 	}
 	t.Cleanup(func() { st.Close() })
 	return st
+}
+
+// OpenCounting is Open with CountStatements watching the store's statements.
+func OpenCounting(t testing.TB, dialect string) *store.Store {
+	t.Helper()
+	SkipUnlessAvailable(t, dialect)
+	st, err := store.Open(context.Background(), store.Config{DSN: DSN(t, dialect, t.TempDir()), OnStatement: CountStatements})
+	if err != nil {
+		t.Fatalf("opening the %s store: %v", dialect, err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// countKey marks a context whose statements CountStatements counts.
+type countKey struct{}
+
+// CountStatements is a store.Config.OnStatement that adds one to the counter a statement's
+// context carries (Counting); the statements of other contexts (background work, other calls)
+// are not counted.
+func CountStatements(ctx context.Context, _ string) {
+	if n, ok := ctx.Value(countKey{}).(*atomic.Int64); ok {
+		n.Add(1)
+	}
+}
+
+// Counting returns ctx marked so that CountStatements counts its statements, and the count.
+func Counting(ctx context.Context) (context.Context, *atomic.Int64) {
+	n := &atomic.Int64{}
+	return context.WithValue(ctx, countKey{}, n), n
 }
 
 // OpenNodes returns n stores on one fresh migrated database of dialect, as n nodes of a cluster

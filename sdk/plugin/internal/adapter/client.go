@@ -116,7 +116,7 @@ func errorFromPB(e *pb.Error) error {
 	case *pb.Error_Refusal:
 		re := &sdk.RuleError{Code: k.Refusal.GetCode(), Reason: k.Refusal.GetReason(), Detail: k.Refusal.GetDetail()}
 		if f := k.Refusal.GetFault(); f != nil {
-			re.Fault = &sdk.HouseFault{Rule: f.GetRule(), Version: int(f.GetVersion()), Hook: f.GetHook(), Line: int(f.GetLine())}
+			re.Fault = &sdk.HouseFault{Rule: f.GetRule(), Version: int(f.GetVersion()), Hook: f.GetHook(), Line: int(f.GetLine()), Message: f.GetMessage()}
 		}
 		return re
 	case *pb.Error_Failure:

@@ -49,7 +49,7 @@ func (s *Server) errorToPB(op string, err error) (*pb.Error, error) {
 	if re, ok := sdk.AsRefusal(err); ok {
 		ref := &pb.Refusal{Code: re.Code, Reason: re.Reason, Detail: re.Detail}
 		if f := re.Fault; f != nil {
-			ref.Fault = &pb.HouseFault{Rule: f.Rule, Version: int32(f.Version), Hook: f.Hook, Line: int32(f.Line)}
+			ref.Fault = &pb.HouseFault{Rule: f.Rule, Version: int32(f.Version), Hook: f.Hook, Line: int32(f.Line), Message: f.Message}
 		}
 		return &pb.Error{Kind: &pb.Error_Refusal{Refusal: ref}}, nil
 	}

@@ -366,13 +366,15 @@ func (x *Refusal) GetDetail() string {
 	return ""
 }
 
-// HouseFault is sdk.HouseFault: the house rule that failed, its version, hook and line.
+// HouseFault is sdk.HouseFault: the house rule that failed, its version, hook and line, and the
+// failure's message without them.
 type HouseFault struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Rule          string                 `protobuf:"bytes,1,opt,name=rule,proto3" json:"rule,omitempty"`
 	Version       int32                  `protobuf:"varint,2,opt,name=version,proto3" json:"version,omitempty"`
 	Hook          string                 `protobuf:"bytes,3,opt,name=hook,proto3" json:"hook,omitempty"`
 	Line          int32                  `protobuf:"varint,4,opt,name=line,proto3" json:"line,omitempty"`
+	Message       string                 `protobuf:"bytes,5,opt,name=message,proto3" json:"message,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -433,6 +435,13 @@ func (x *HouseFault) GetLine() int32 {
 		return x.Line
 	}
 	return 0
+}
+
+func (x *HouseFault) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
 }
 
 // Failure is sdk.FailureError: a ruleset bug, a panic, a state that cannot be read.
@@ -2593,13 +2602,14 @@ const file_ruleset_proto_rawDesc = "" +
 	"\x04code\x18\x01 \x01(\tR\x04code\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\x126\n" +
 	"\x05fault\x18\x03 \x01(\v2 .cardhouse.ruleset.v1.HouseFaultR\x05fault\x12\x16\n" +
-	"\x06detail\x18\x04 \x01(\tR\x06detail\"b\n" +
+	"\x06detail\x18\x04 \x01(\tR\x06detail\"|\n" +
 	"\n" +
 	"HouseFault\x12\x12\n" +
 	"\x04rule\x18\x01 \x01(\tR\x04rule\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\x05R\aversion\x12\x12\n" +
 	"\x04hook\x18\x03 \x01(\tR\x04hook\x12\x12\n" +
-	"\x04line\x18\x04 \x01(\x05R\x04line\"M\n" +
+	"\x04line\x18\x04 \x01(\x05R\x04line\x12\x18\n" +
+	"\amessage\x18\x05 \x01(\tR\amessage\"M\n" +
 	"\aFailure\x12\x18\n" +
 	"\aruleset\x18\x01 \x01(\tR\aruleset\x12\x0e\n" +
 	"\x02op\x18\x02 \x01(\tR\x02op\x12\x18\n" +
