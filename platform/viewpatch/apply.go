@@ -17,6 +17,10 @@ func Apply(dst, view, patch []byte) ([]byte, error) {
 	if !isObject(patch) {
 		return dst, fmt.Errorf("applying a patch: the patch is not an object")
 	}
+	patch, err := expand(view, patch)
+	if err != nil {
+		return dst, fmt.Errorf("applying a patch: %w", err)
+	}
 	return applyObject(dst, view, patch, true)
 }
 
