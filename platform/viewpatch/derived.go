@@ -130,37 +130,28 @@ func playerRule(hands []hand, seat, new []byte) (rule, bool) {
 	return rule{}, false
 }
 
-// expand returns patch with the derived members its receiver works out written in: the count of
-// each held zone whose entry sets its cards but not its count, and the hand count of each held
-// player whose hand's count the patch sets and whose entry does not set it. A patch with nothing
-// to derive is returned as it is.
-func expand(view, patch []byte) ([]byte, error) {
-	var pbuf, vbuf [16]member
-	pm, err := members(pbuf[:0], patch)
-	if err != nil {
-		return nil, err
-	}
+// expand returns the patch's members (pm) with the derived members its receiver works out
+// written in: the count of each held zone whose entry sets its cards but not its count, and the
+// hand count of each held player whose hand's count the patch sets and whose entry does not set
+// it. vm are the view's members; zones, when not nil, are the view's zones by key, read once for
+// expand and the zones' patch (into zbuf). A patch with nothing to derive keeps its members.
+func expand(vm, pm []member, zbuf []entry) (_ []member, zones []entry, err error) {
 	zp, ok := find(pm, []byte("zones"))
 	if !ok || !isObject(zp) {
-		return patch, nil
+		return pm, nil, nil
 	}
-	vm, err := members(vbuf[:0], view)
-	if err != nil {
-		return nil, err
+	zl, ok := find(vm, []byte("zones"))
+	if !ok || !isArray(zl) {
+		return pm, nil, nil
 	}
-	zones, ok := find(vm, []byte("zones"))
-	if !ok || !isArray(zones) {
-		return patch, nil
-	}
-	var zbuf [16]entry
-	held, ok, err := keyed(zbuf[:0], zones, Lists["zones"])
+	held, ok, err := keyed(zbuf, zl, Lists["zones"])
 	if err != nil || !ok {
-		return patch, err
+		return pm, nil, err
 	}
 	var zmbuf [16]member
 	zm, err := members(zmbuf[:0], zp)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var hbuf [8]hand
 	hands := hbuf[:0]
@@ -178,14 +169,14 @@ func expand(view, patch []byte) ([]byte, error) {
 			var ebuf [12]member
 			em, err := members(ebuf[:0], m.val)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			count, hasCount := find(em, []byte(countKey))
 			cards, hasCards := find(em, []byte(cardsKey))
 			if !hasCount && old != nil && hasCards && !isNull(cards) {
 				n, err := newLength(old, cards)
 				if err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 				count, hasCount = strconv.AppendInt(nil, int64(n), 10), true
 				val = withMember(m.val, countKey, count)
@@ -204,37 +195,30 @@ func expand(view, patch []byte) ([]byte, error) {
 			newZones = appendMember(newZones, i, m.key, val)
 		}
 	}
-	if newZones != nil {
-		newZones = append(newZones, '}')
-	}
 	var newPlayers []byte
 	if len(hands) > 0 {
 		if newPlayers, err = expandPlayers(vm, pm, hands); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if newZones == nil && newPlayers == nil {
-		return patch, nil
+		return pm, held, nil
 	}
-	out := make([]byte, 0, len(patch)+len(newZones)+len(newPlayers))
-	out = append(out, '{')
-	n, playersDone := 0, false
+	out := make([]member, 0, len(pm)+1)
+	playersDone := false
 	for _, m := range pm {
 		switch {
 		case string(m.key) == "zones" && newZones != nil:
-			out = appendMember(out, n, m.key, newZones)
+			m.val = append(newZones, '}')
 		case string(m.key) == "players" && newPlayers != nil:
-			out = appendMember(out, n, m.key, newPlayers)
-			playersDone = true
-		default:
-			out = appendMember(out, n, m.key, m.val)
+			m.val, playersDone = newPlayers, true
 		}
-		n++
+		out = append(out, m)
 	}
 	if newPlayers != nil && !playersDone {
-		out = appendMember(out, n, []byte("players"), newPlayers)
+		out = append(out, member{key: []byte("players"), val: newPlayers})
 	}
-	return append(out, '}'), nil
+	return out, held, nil
 }
 
 // expandPlayers returns the players' patch with the hand counts of hands written in, or nil when
