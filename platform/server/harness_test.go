@@ -390,6 +390,10 @@ func (c *conn) patched(m map[string]json.RawMessage) {
 	if m["v"] != nil || m["game"] != nil || m["seq"] == nil {
 		t.Fatalf("%s: patch message with v or game, or without seq: %v", c.u.name, m)
 	}
+	// The clock only with a change of the deadlines, the only members read against it.
+	if deadlines := bytes.Contains(m["patch"], []byte(`"deadlines":`)); deadlines != (m["now"] != nil) {
+		t.Fatalf("%s: patch message with now %s for a patch that changes the deadlines: %v", c.u.name, m["now"], deadlines)
+	}
 	seq := num(m["seq"])
 	base := seq - 1
 	if m["base"] != nil {

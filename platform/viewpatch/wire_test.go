@@ -1,8 +1,12 @@
 package viewpatch
 
 import (
+	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
+
+	"cardhouse/sdk"
 )
 
 // BenchmarkWire measures where a patch's bytes go, per viewer per step, over random games of
@@ -66,5 +70,38 @@ func BenchmarkWire(b *testing.B) {
 				b.ReportMetric(float64(n)/float64(viewers), k+"/op")
 			}
 		})
+	}
+}
+
+// TestDerivedMembersHoldInEveryVariant: in every view of random games of every built-in variant, a
+// player's hand_count is the count of zone hand.<seat> and a zone's count is the length of its
+// cards when it shows them, so that a patch of these variants never needs to say either
+// (docs/protocol.md, "Derived members"; the patches say them when a view does not follow this).
+func TestDerivedMembersHoldInEveryVariant(t *testing.T) {
+	t.Parallel()
+	views := 0
+	for _, g := range playGames(t, 2) {
+		for i, step := range g.views {
+			for s, raw := range step {
+				var v sdk.View
+				if err := json.Unmarshal(raw, &v); err != nil {
+					t.Fatal(err)
+				}
+				views++
+				for _, z := range v.Zones {
+					if len(z.Cards) > 0 && z.Count != len(z.Cards) {
+						t.Fatalf("%s step %d viewer %d: zone %s shows %d cards, count %d", g.name, i, s, z.ID, len(z.Cards), z.Count)
+					}
+				}
+				for _, p := range v.Players {
+					if z, ok := v.Zone("hand." + strconv.Itoa(p.Seat)); ok && z.Count != p.HandCount {
+						t.Fatalf("%s step %d viewer %d: seat %d hand_count %d, its hand's count %d", g.name, i, s, p.Seat, p.HandCount, z.Count)
+					}
+				}
+			}
+		}
+	}
+	if views < 1000 {
+		t.Fatalf("only %d views", views)
 	}
 }
