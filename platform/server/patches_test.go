@@ -60,7 +60,7 @@ func testProtocolV2(t *testing.T, dialect string) {
 	t.Cleanup(func() { p.Close() })
 	e := newEnv(t, dialect, map[string]engine.Engine{"lastcard": p})
 	alice, bob, carol := e.register("Alice"), e.guest("Bob"), e.guest("Carol")
-	info := alice.createRoom(map[string]any{"ruleset": "lastcard", "seats": 2, "turn_seconds": 60}) // deadlines: patches carry the clock
+	info := alice.createRoom(map[string]any{"ruleset": "lastcard", "seats": 2})
 	bob.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
 	carol.must("POST", "/api/rooms/"+info.Code+"/join", map[string]any{"spectate": true}, nil)
 
