@@ -3,6 +3,7 @@ package sdk
 import (
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // AppendViewPatch appends to b the protocol v2 patch (docs/protocol.md, "Protocol v2") that turns
@@ -33,10 +34,45 @@ func AppendViewPatch(b []byte, old, new *View) (_ []byte, ok bool) {
 		p.int("round", old.Round, new.Round)
 	}
 	p.int("winner", old.Winner, new.Winner)
+	// Derived members (docs/protocol.md): the hand counts the zones' patch sets go unsaid in the
+	// players' patch when they are the players' hand counts, and are said when not.
+	var hands []handSet
+	if old.Zones != nil && keyedPatch(old.Zones, new.Zones, zoneKey) {
+		hands = handsSetBy(old.Zones, new.Zones)
+	}
 	if old.Players == nil {
 		wholeList(&p, "players", new.Players, (*PlayerView).appendJSON)
 	} else {
-		patchList(&p, "players", false, old.Players, new.Players, playerKey, playerEqual, (*PlayerView).appendJSON, patchPlayer)
+		equal := playerEqual
+		patch := patchPlayer
+		if len(hands) > 0 {
+			equal = func(a, b *PlayerView) bool {
+				h, ok := handOf(hands, b.Seat)
+				if !ok {
+					return playerEqual(a, b)
+				}
+				if h != b.HandCount {
+					return false // the hand count is said
+				}
+				o := *a
+				o.HandCount = b.HandCount // derived
+				return playerEqual(&o, b)
+			}
+			patch = func(p *patchWriter, old, new *PlayerView) {
+				if h, ok := handOf(hands, new.Seat); ok {
+					if h != new.HandCount { // said even when unchanged: the hand's count is not it
+						p.key("hand_count")
+						p.b = strconv.AppendInt(p.b, int64(new.HandCount), 10)
+					}
+					o := *old
+					o.HandCount = new.HandCount
+					patchPlayer(p, &o, new)
+					return
+				}
+				patchPlayer(p, old, new)
+			}
+		}
+		patchList(&p, "players", false, old.Players, new.Players, playerKey, equal, (*PlayerView).appendJSON, patch)
 	}
 	if old.Zones == nil {
 		wholeList(&p, "zones", new.Zones, (*Zone).appendJSON)
@@ -387,7 +423,13 @@ func patchZone(p *patchWriter, old, new *Zone) {
 	p.int("owner", old.Owner, new.Owner)
 	p.optStr("label", old.Label, new.Label)
 	p.optCards("cards", old.Cards, new.Cards)
-	p.int("count", old.Count, new.Count)
+	switch {
+	case !setsCards(old, new):
+		p.int("count", old.Count, new.Count)
+	case new.Count != len(new.Cards): // the receiver would take the cards' length: say it
+		p.key("count")
+		p.b = strconv.AppendInt(p.b, int64(new.Count), 10)
+	}
 	p.optBool("hidden", old.Hidden, new.Hidden)
 	optList(p, "slots", old.Slots, new.Slots, AppendBoolsJSON)
 }
@@ -459,4 +501,56 @@ func sortedKeys(m map[string]string) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// setsCards reports whether a zone's patch sets its cards (to cards, not to none): the patch then
+// leaves the count out when it is their length (docs/protocol.md, "Derived members").
+func setsCards(old, new *Zone) bool {
+	return len(new.Cards) > 0 && !slices.Equal(old.Cards, new.Cards)
+}
+
+// handSet is the count a zones' patch sets for the hand of a seat.
+type handSet struct{ seat, count int }
+
+// handsSetBy returns the hands ("hand.<seat>" zones) whose count the zones' patch from old to new
+// sets: a hand added, or one whose count or (set) cards change.
+func handsSetBy(old, new []Zone) []handSet {
+	var hands []handSet
+	for i := range new {
+		z := &new[i]
+		if !strings.HasPrefix(z.ID, "hand.") {
+			continue
+		}
+		seat, err := strconv.Atoi(z.ID[len("hand."):])
+		if err != nil || strconv.Itoa(seat) != z.ID[len("hand."):] {
+			continue
+		}
+		j := find(old, zoneKey, z.ID)
+		if j < 0 || old[j].Count != z.Count || setsCards(&old[j], z) {
+			hands = append(hands, handSet{seat, z.Count})
+		}
+	}
+	return hands
+}
+
+func handOf(hands []handSet, seat int) (int, bool) {
+	for _, h := range hands {
+		if h.seat == seat {
+			return h.count, true
+		}
+	}
+	return 0, false
+}
+
+// keyedPatch reports whether patchList writes the list's patch by key (not whole, not null): the
+// receiver derives hand counts only from a keyed zones' patch.
+func keyedPatch[T any](old, new []T, key func(*T) string) bool {
+	if len(old) == 0 || len(new) == 0 || !keysUsable(new, key) {
+		return false
+	}
+	same := len(old) == len(new)
+	for i := 0; same && i < len(new); i++ {
+		same = key(&old[i]) == key(&new[i])
+	}
+	return same || keysUsable(old, key) && inDefaultOrder(old, new, key)
 }

@@ -347,3 +347,25 @@ func TestReconnectable(t *testing.T) {
 		})
 	}
 }
+
+// TestPatchHeader reads the patch messages of protocol v2 as the server writes them: seq always,
+// base only when it is not seq-1, now only when the deadlines changed.
+func TestPatchHeader(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		msg, patch string
+		base, seq  int
+	}{
+		{`{"type":"patch","seq":42,"patch":{"turn":2}}`, `{"turn":2}`, 41, 42},
+		{`{"type":"patch","seq":42,"base":40,"patch":{"turn":2,"events":[{"name":"now"}]}}`, `{"turn":2,"events":[{"name":"now"}]}`, 40, 42},
+		{`{"type":"patch","seat":1,"seq":7,"patch":{"deadlines":{"turn":{"at":9}}},"now":1800000000000}`, `{"deadlines":{"turn":{"at":9}}}`, 6, 7},
+	} {
+		if got := messageType([]byte(tc.msg)); got != room.MsgPatch {
+			t.Errorf("type of %s = %q", tc.msg, got)
+		}
+		base, seq, patch, ok := patchHeader([]byte(tc.msg))
+		if !ok || base != tc.base || seq != tc.seq || string(patch) != tc.patch {
+			t.Errorf("patchHeader(%s) = %d %d %s %v, want %d %d %s", tc.msg, base, seq, patch, ok, tc.base, tc.seq, tc.patch)
+		}
+	}
+}

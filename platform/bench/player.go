@@ -135,9 +135,9 @@ type player struct {
 	// Protocol v2: held is the seat's view as rebuilt from the last full view and the patches
 	// since (heldSeq its seq, heldGame its game; nil before the first view), spare the buffer the
 	// next patch is applied into. resyncing is set from a gap to the full view that answers it.
-	held, spare       []byte
-	heldGame, heldSeq int
-	resyncing         bool
+	held, spare                 []byte
+	heldSeat, heldGame, heldSeq int
+	resyncing                   bool
 	// cand is the latest view with actions open to the seat (nil when none), copied into candBuf.
 	cand              []byte
 	candBuf           []byte
@@ -324,16 +324,21 @@ func (p *player) write(b []byte) {
 // encoding/json does.
 var decodeJSON = gojson.Unmarshal
 
-// msgPrefix starts every server message: the server writes "v" (one digit) then "type" first.
-var msgPrefix, msgType = []byte(`{"v":`), []byte(`,"type":"`)
+// msgPrefix starts most server messages: the server writes "v" (one digit) then "type" first;
+// the messages of protocol v2 that go without "v" (patch, accepted) start with "type"
+// (msgPrefixV2).
+var msgPrefix, msgType, msgPrefixV2 = []byte(`{"v":`), []byte(`,"type":"`), []byte(`{"type":"`)
 
 // messageType reads the type of a server message without decoding it.
 func messageType(data []byte) string {
+	var rest []byte
 	if n := len(msgPrefix) + 1; bytes.HasPrefix(data, msgPrefix) && bytes.HasPrefix(data[n:], msgType) {
-		rest := data[n+len(msgType):]
-		if i := bytes.IndexByte(rest, '"'); i >= 0 {
-			return string(rest[:i])
-		}
+		rest = data[n+len(msgType):]
+	} else if bytes.HasPrefix(data, msgPrefixV2) {
+		rest = data[len(msgPrefixV2):]
+	}
+	if i := bytes.IndexByte(rest, '"'); i >= 0 {
+		return string(rest[:i])
 	}
 	var m struct {
 		Type string `json:"type"`
@@ -458,35 +463,37 @@ func (p *player) onView(data []byte, now time.Time) []byte {
 	}
 	if p.run.protocol == 2 {
 		p.held = append(p.held[:0], view...)
-		p.heldGame, p.heldSeq, p.resyncing = game, seq, false
+		p.heldSeat, p.heldGame, p.heldSeq, p.resyncing = seat, game, seq, false
 	}
 	return p.viewIs(seat, game, seq, view, now)
 }
 
-// patchHeader reads seat, game, base and seq of a patch message and slices out its patch (the
-// server writes seat, game, seq, base, patch, now in that order).
-func patchHeader(data []byte) (seat, game, base, seq int, patch []byte, ok bool) {
+// patchHeader reads seq and base of a patch message and slices out its patch (the server writes
+// type, seat, seq, base, patch, now in that order, and leaves out what the connection knows:
+// seat, as the player holds one view, and base when it is seq-1).
+func patchHeader(data []byte) (base, seq int, patch []byte, ok bool) {
 	pi := bytes.Index(data, []byte(`"patch":{`))
 	if pi < 0 {
-		return 0, 0, 0, 0, nil, false
+		return 0, 0, nil, false
 	}
 	head := data[:pi]
-	seat, ok1 := intField(head, `"seat":`)
-	game, ok2 := intField(head, `"game":`)
-	seq, ok3 := intField(head, `"seq":`)
-	base, ok4 := intField(head, `"base":`)
+	seq, ok = intField(head, `"seq":`)
+	base, hasBase := intField(head, `"base":`)
+	if !hasBase {
+		base = seq - 1
+	}
 	end := bytes.LastIndex(data, []byte(`,"now":`))
 	if end < pi {
 		end = len(data) - 1
 	}
 	patch = data[pi+len(`"patch":`) : end]
-	return seat, game, base, seq, patch, ok1 && ok2 && ok3 && ok4
+	return base, seq, patch, ok
 }
 
 // onPatch applies a patch to the held view; a patch that does not follow it (a gap: its base
 // is not the seq held) asks for the full view again, which a correct server never makes needed.
 func (p *player) onPatch(data []byte, now time.Time) []byte {
-	seat, game, base, seq, patch, ok := patchHeader(data)
+	base, seq, patch, ok := patchHeader(data)
 	if !ok {
 		p.st.errors["bad_server_message"]++
 		return nil
@@ -494,9 +501,9 @@ func (p *player) onPatch(data []byte, now time.Time) []byte {
 	if p.resyncing {
 		return nil // the full view asked for is on its way
 	}
-	if p.held == nil || game != p.heldGame || base != p.heldSeq {
+	if p.held == nil || base != p.heldSeq {
 		p.st.errors["patch_gap"]++
-		p.run.noteError(fmt.Sprintf("room %s seat %d: patch of game %d from seq %d, holding game %d seq %d", p.room, p.seat, game, base, p.heldGame, p.heldSeq))
+		p.run.noteError(fmt.Sprintf("room %s seat %d: patch from seq %d, holding game %d seq %d", p.room, p.seat, base, p.heldGame, p.heldSeq))
 		p.resyncing = true
 		return []byte(`{"type":"resync"}`)
 	}
@@ -509,7 +516,7 @@ func (p *player) onPatch(data []byte, now time.Time) []byte {
 	}
 	p.held, p.spare = next, p.held
 	p.heldSeq = seq
-	return p.viewIs(seat, game, seq, p.held, now)
+	return p.viewIs(p.heldSeat, p.heldGame, seq, p.held, now)
 }
 
 // viewIs takes the seat's view at game and seq, however it came: the host counts and deals,

@@ -135,7 +135,7 @@ func (r *Room) sendViewsShared(c *Client, vs *viewSend) {
 		if s < len(r.views) {
 			buf := messageBufs.Get().(*[]byte)
 			if p := vs.patchFor(c, s); p != nil {
-				*buf = appendPatchMessage((*buf)[:0], s, r.game.Number, vs.base.seq, r.game.Seq, now, p)
+				*buf = appendPatchMessage((*buf)[:0], s, vs.base.seq, r.game.Seq, patchClock(p, now), len(c.held) > 1, p)
 			} else {
 				r.materialise()
 				*buf = appendViewMessage((*buf)[:0], s, r.game.Number, r.game.Seq, now, r.views[s])
@@ -149,10 +149,16 @@ func (r *Room) sendViewsShared(c *Client, vs *viewSend) {
 		return
 	}
 	if p := vs.patchFor(c, sdk.Spectator); p != nil {
-		if vs.specPatch == nil {
-			vs.specPatch = appendPatchMessage(make([]byte, 0, len(p)+96), sdk.Spectator, r.game.Number, vs.base.seq, r.game.Seq, now, p)
+		// Encoded once for all spectators; with "seat" for one that held a seat's view before.
+		withSeat := len(c.held) > 1
+		m := &vs.specPatch[0]
+		if withSeat {
+			m = &vs.specPatch[1]
 		}
-		c.push(vs.specPatch)
+		if *m == nil {
+			*m = appendPatchMessage(make([]byte, 0, len(p)+48), sdk.Spectator, vs.base.seq, r.game.Seq, patchClock(p, now), withSeat, p)
+		}
+		c.push(*m)
 		c.hold(sdk.Spectator, r.viewGen)
 		return
 	}

@@ -35,7 +35,7 @@ func (r *Room) Handle(ctx context.Context, u *store.User, c *Client, msg Incomin
 			if r.game != nil {
 				seq = r.game.Seq
 			}
-			reply(err, encode(Outgoing{Type: MsgAccepted, ID: msg.ID, Seq: &seq}))
+			reply(err, acceptedMessage(c.Protocol, msg.ID, &seq))
 		case MsgCheck:
 			if msg.Action == nil {
 				reply(errf(KindInvalid, "bad_message", "a check message needs an action"), nil)
@@ -51,14 +51,14 @@ func (r *Room) Handle(ctx context.Context, u *store.User, c *Client, msg Incomin
 			}
 			c.push(encode(out))
 		case MsgDeal:
-			reply(r.deal(u), encode(Outgoing{Type: MsgAccepted, ID: msg.ID}))
+			reply(r.deal(u), acceptedMessage(c.Protocol, msg.ID, nil))
 		case MsgChat:
 			_, err := r.say(u, msg.Text)
 			reply(err, nil)
 		case MsgPing:
 			c.push(encode(Outgoing{Type: MsgPong, ID: msg.ID}))
 		case MsgAskNext:
-			reply(r.askNext(u.ID), encode(Outgoing{Type: MsgAccepted, ID: msg.ID}))
+			reply(r.askNext(u.ID), acceptedMessage(c.Protocol, msg.ID, nil))
 		case MsgResync:
 			// A client that missed a patch: its full views, from which the next patches go on.
 			r.sendViews(c)

@@ -75,8 +75,8 @@ func (r *Room) viewBase() *viewBase {
 // viewSend is one sending of the views to the room's connections: the spectators' messages,
 // encoded once for all of them, and the patches from base.
 type viewSend struct {
-	spec      []byte // the spectators' full view message
-	specPatch []byte // the spectators' patch message
+	spec      []byte    // the spectators' full view message
+	specPatch [2][]byte // the spectators' patch message, without "seat" and with it
 	base      *viewBase
 	// patches[s] is seat s's patch from base (nil: none, send the full view); patches[len-1]
 	// the spectators'.

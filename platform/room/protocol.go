@@ -1,6 +1,7 @@
 package room
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 	"time"
@@ -221,18 +222,23 @@ func errorMsg(id, code, reason string) []byte {
 
 // appendPatchMessage appends a patch message: the patch turns the view of seat the connection
 // holds, of action count base, into the view at seq. It is written directly, as
-// appendViewMessage is.
-func appendPatchMessage(b []byte, seat, game, base, seq int, now int64, patch []byte) []byte {
-	b = append(b, `{"v":`...)
-	b = strconv.AppendInt(b, ProtocolPatches, 10)
-	b = append(b, `,"type":"patch","seat":`...)
-	b = strconv.AppendInt(b, int64(seat), 10)
-	b = append(b, `,"game":`...)
-	b = strconv.AppendInt(b, int64(game), 10)
+// appendViewMessage is, and carries only what the connection does not already know
+// (docs/protocol.md, "The patch message"): no "v" (the connection's version, told in hello), no
+// "game" (a patch never crosses games), "seat" only when withSeat (the connection holds views of
+// several seats), "base" only when it is not seq-1, and "now" only when it is not 0 (the caller
+// passes it when the patch changes the deadlines, the only members read against the clock).
+func appendPatchMessage(b []byte, seat, base, seq int, now int64, withSeat bool, patch []byte) []byte {
+	b = append(b, `{"type":"patch"`...)
+	if withSeat {
+		b = append(b, `,"seat":`...)
+		b = strconv.AppendInt(b, int64(seat), 10)
+	}
 	b = append(b, `,"seq":`...)
 	b = strconv.AppendInt(b, int64(seq), 10)
-	b = append(b, `,"base":`...)
-	b = strconv.AppendInt(b, int64(base), 10)
+	if base != seq-1 {
+		b = append(b, `,"base":`...)
+		b = strconv.AppendInt(b, int64(base), 10)
+	}
 	b = append(b, `,"patch":`...)
 	b = append(b, patch...)
 	if now != 0 {
@@ -240,4 +246,30 @@ func appendPatchMessage(b []byte, seat, game, base, seq int, now int64, patch []
 		b = strconv.AppendInt(b, now, 10)
 	}
 	return append(b, '}')
+}
+
+// patchClock returns now when patch changes the view's deadlines (a deadline's "at" is read
+// against the clock, Outgoing.Now), else 0: the patch message then goes without "now".
+func patchClock(patch []byte, now int64) int64 {
+	if bytes.Contains(patch, []byte(`"deadlines":`)) {
+		return now
+	}
+	return 0
+}
+
+// acceptedMessage is the accepted answer to an act or deal (seq: the action count after an act,
+// nil for a deal). A connection that speaks ProtocolPatches gets it without "v", as its patches.
+func acceptedMessage(protocol int, id string, seq *int) []byte {
+	if protocol != ProtocolPatches {
+		return encode(Outgoing{Type: MsgAccepted, ID: id, Seq: seq})
+	}
+	b, err := json.Marshal(struct {
+		Type string `json:"type"`
+		ID   string `json:"id,omitempty"`
+		Seq  *int   `json:"seq,omitempty"`
+	}{MsgAccepted, id, seq})
+	if err != nil {
+		panic("room: encoding a message: " + err.Error())
+	}
+	return b
 }

@@ -35,3 +35,38 @@ func TestViewMessageIsTheEncodedMessage(t *testing.T) {
 		}
 	}
 }
+
+// TestPatchMessage: a patch message says only what the connection does not know
+// (docs/protocol.md, "The patch message"): no v and no game; the seat only when asked (several
+// views held), the base only when it is not seq-1, the clock only when the deadlines change.
+func TestPatchMessage(t *testing.T) {
+	const now = 1_800_000_042_000
+	turn := []byte(`{"turn":2}`)
+	deadlines := []byte(`{"deadlines":{"last_card.1":{"at":1800000047000}}}`)
+	for _, c := range []struct {
+		name            string
+		seat, base, seq int
+		withSeat        bool
+		patch           []byte
+		want            string
+	}{
+		{"the usual", 1, 41, 42, false, turn, `{"type":"patch","seq":42,"patch":{"turn":2}}`},
+		{"several views held", 1, 41, 42, true, turn, `{"type":"patch","seat":1,"seq":42,"patch":{"turn":2}}`},
+		{"a base further back", -1, 39, 42, false, turn, `{"type":"patch","seq":42,"base":39,"patch":{"turn":2}}`},
+		{"the deadlines change", 0, 41, 42, false, deadlines, `{"type":"patch","seq":42,"patch":{"deadlines":{"last_card.1":{"at":1800000047000}}},"now":1800000042000}`},
+	} {
+		got := appendPatchMessage(nil, c.seat, c.base, c.seq, patchClock(c.patch, now), c.withSeat, c.patch)
+		if string(got) != c.want {
+			t.Errorf("%s: %s, want %s", c.name, got, c.want)
+		}
+		if !json.Valid(got) {
+			t.Errorf("%s: not JSON: %s", c.name, got)
+		}
+	}
+	if got := string(acceptedMessage(ProtocolPatches, "c12", new(int))); got != `{"type":"accepted","id":"c12","seq":0}` {
+		t.Errorf("v2 accepted: %s", got)
+	}
+	if got := string(acceptedMessage(ProtocolVersion, "c12", nil)); got != `{"v":1,"type":"accepted","id":"c12"}` {
+		t.Errorf("v1 accepted: %s", got)
+	}
+}

@@ -385,10 +385,37 @@ func (c *conn) patched(m map[string]json.RawMessage) {
 	if !c.v2 {
 		t.Fatalf("%s: a v1 connection received a patch: %v", c.u.name, m)
 	}
-	if num(m["v"]) != room.ProtocolPatches || m["base"] == nil || m["seq"] == nil || m["seat"] == nil {
-		t.Fatalf("%s: patch message without its v, seat, base or seq: %v", c.u.name, m)
+	// The envelope says only what the connection does not know (docs/protocol.md): no v, no
+	// game, the seat only when several views are held, the base only when it is not seq-1.
+	if m["v"] != nil || m["game"] != nil || m["seq"] == nil {
+		t.Fatalf("%s: patch message with v or game, or without seq: %v", c.u.name, m)
 	}
-	seat, base, seq := num(m["seat"]), num(m["base"]), num(m["seq"])
+	// The clock only with a change of the deadlines, the only members read against it.
+	if deadlines := bytes.Contains(m["patch"], []byte(`"deadlines":`)); deadlines != (m["now"] != nil) {
+		t.Fatalf("%s: patch message with now %s for a patch that changes the deadlines: %v", c.u.name, m["now"], deadlines)
+	}
+	seq := num(m["seq"])
+	base := seq - 1
+	if m["base"] != nil {
+		base = num(m["base"])
+		if base == seq-1 {
+			t.Fatalf("%s: patch message with a base of seq-1: %v", c.u.name, m)
+		}
+	}
+	seat := 0
+	switch {
+	case m["seat"] != nil:
+		seat = num(m["seat"])
+		if len(c.held) < 2 {
+			t.Fatalf("%s: patch message with a seat, holding %d views: %v", c.u.name, len(c.held), m)
+		}
+	case len(c.held) == 1:
+		for s := range c.held {
+			seat = s
+		}
+	default:
+		t.Fatalf("%s: patch message without a seat, holding %d views: %v", c.u.name, len(c.held), m)
+	}
 	c.patches++
 	c.patchBytes += len(m["patch"])
 	if c.dropNext {

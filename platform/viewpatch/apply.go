@@ -17,7 +17,21 @@ func Apply(dst, view, patch []byte) ([]byte, error) {
 	if !isObject(patch) {
 		return dst, fmt.Errorf("applying a patch: the patch is not an object")
 	}
-	return applyObject(dst, view, patch, true)
+	var vbuf, pbuf [16]member
+	vm, err := members(vbuf[:0], view)
+	if err != nil {
+		return dst, fmt.Errorf("applying a patch: %w", err)
+	}
+	pm, err := members(pbuf[:0], patch)
+	if err != nil {
+		return dst, fmt.Errorf("applying a patch: %w", err)
+	}
+	var zbuf [16]entry
+	pm, zones, err := expand(vm, pm, zbuf[:0])
+	if err != nil {
+		return dst, fmt.Errorf("applying a patch: %w", err)
+	}
+	return applyMembers(dst, vm, pm, true, zones)
 }
 
 func applyObject(dst, target, patch []byte, top bool) ([]byte, error) {
@@ -30,6 +44,13 @@ func applyObject(dst, target, patch []byte, top bool) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return applyMembers(dst, tm, pm, top, nil)
+}
+
+// applyMembers appends the object of members tm patched by the members pm; zones, when not nil,
+// are the target's zones by key (read already, by expand).
+func applyMembers(dst []byte, tm, pm []member, top bool, zones []entry) ([]byte, error) {
+	var err error
 	dst = append(dst, '{')
 	n := 0
 	put := func(key, val []byte) {
@@ -52,7 +73,11 @@ func applyObject(dst, target, patch []byte, top bool) ([]byte, error) {
 			}
 			n++
 			dst = appendKey(dst, m.key)
-			if dst, err = applyList(dst, m.val, p, Lists[string(m.key)]); err != nil {
+			var held []entry
+			if string(m.key) == "zones" {
+				held = zones
+			}
+			if dst, err = applyList(dst, m.val, p, Lists[string(m.key)], held); err != nil {
 				return nil, fmt.Errorf("%s: %w", m.key, err)
 			}
 		case isArray(m.val) && isObject(p):
@@ -88,16 +113,20 @@ func applyObject(dst, target, patch []byte, top bool) ([]byte, error) {
 	return append(dst, '}'), nil
 }
 
-// applyList appends the keyed list that the list patch makes of list.
-func applyList(dst, list, patch []byte, key string) ([]byte, error) {
-	var ebuf [16]entry
-	es, ok, err := keyed(ebuf[:0], list, key)
-	if err != nil {
-		return nil, err
+// applyList appends the keyed list that the list patch makes of list; es, when not nil, are its
+// entries by key, read already.
+func applyList(dst, list, patch []byte, key string, es []entry) ([]byte, error) {
+	if es == nil {
+		var ebuf [16]entry
+		var ok bool
+		var err error
+		if es, ok, err = keyed(ebuf[:0], list, key); err != nil {
+			return nil, err
+		} else if !ok {
+			return nil, fmt.Errorf("the list is not keyed by %q", key)
+		}
 	}
-	if !ok {
-		return nil, fmt.Errorf("the list is not keyed by %q", key)
-	}
+	var err error
 	var pbuf [16]member
 	pm, err := members(pbuf[:0], patch)
 	if err != nil {

@@ -51,7 +51,7 @@ func diffForm(dst, old, new []byte, f form) ([]byte, bool) {
 		return dst, false
 	}
 	d := differ{f: f}
-	out, err := d.object(dst, old, new, true)
+	out, err := d.object(dst, old, new, true, rule{})
 	if err != nil {
 		return dst, false
 	}
@@ -60,11 +60,14 @@ func diffForm(dst, old, new []byte, f form) ([]byte, bool) {
 
 type differ struct {
 	f form
+	// hands are the hand zones whose count the patch sets (derived.go), for the players' rules.
+	hands []hand
+	hbuf  [8]hand
 }
 
 // object appends the patch of the object old into new; top is the view itself (whose Lists are
-// keyed).
-func (d *differ) object(dst, old, new []byte, top bool) ([]byte, error) {
+// keyed); r leaves a derived member out or writes one that must be (derived.go).
+func (d *differ) object(dst, old, new []byte, top bool, r rule) ([]byte, error) {
 	var obuf, nbuf [16]member
 	om, err := members(obuf[:0], old)
 	if err != nil {
@@ -82,28 +85,53 @@ func (d *differ) object(dst, old, new []byte, top bool) ([]byte, error) {
 		}
 		n++
 	}
+	if top && d.f.keyed {
+		d.hands = d.hbuf[:0]
+		oz, _ := find(om, []byte("zones"))
+		nz, _ := find(nm, []byte("zones"))
+		if isArray(oz) && isArray(nz) && !bytes.Equal(oz, nz) {
+			var obuf, nbuf [16]entry
+			oe, ok1, err1 := keyed(obuf[:0], oz, Lists["zones"])
+			ne, ok2, err2 := keyed(nbuf[:0], nz, Lists["zones"])
+			if err1 == nil && err2 == nil && ok1 && ok2 {
+				d.hands = handsSet(d.hands, oe, ne)
+			}
+		}
+	}
+	forcedSeen := false
 	for _, m := range nm {
+		if r.skip != "" && string(m.key) == r.skip {
+			continue // derived: the receiver works it out
+		}
+		forced := r.force != "" && string(m.key) == r.force
+		forcedSeen = forcedSeen || forced
 		ov, found := find(om, m.key)
-		if found && bytes.Equal(ov, m.val) {
+		// The players' hand counts may need writing when their hands' counts change.
+		players := top && len(d.hands) > 0 && string(m.key) == "players"
+		if found && bytes.Equal(ov, m.val) && !forced && !players {
 			continue
 		}
+		memberMark := len(dst)
 		sep()
 		dst = appendKey(dst, m.key)
 		switch {
-		case !found:
+		case !found || forced && bytes.Equal(ov, m.val):
 			dst = append(dst, m.val...)
 		case top && d.f.keyed && isArray(ov) && isArray(m.val) && Lists[string(m.key)] != "":
 			mark := len(dst)
 			var ok bool
-			dst, ok, err = d.list(dst, ov, m.val, Lists[string(m.key)])
+			dst, ok, err = d.list(dst, ov, m.val, string(m.key))
 			if err != nil {
 				return nil, err
 			}
 			if !ok { // keys missing or repeated: the list goes whole
 				dst = append(dst[:mark], m.val...)
+			} else if string(dst[mark:]) == "{}" { // only derived members changed
+				dst = dst[:memberMark]
+				n--
 			}
 		case isObject(ov) && isObject(m.val):
-			if dst, err = d.object(dst, ov, m.val, false); err != nil {
+			if dst, err = d.object(dst, ov, m.val, false, rule{}); err != nil {
 				return nil, err
 			}
 		case d.f.splice && isArray(ov) && isArray(m.val):
@@ -116,10 +144,16 @@ func (d *differ) object(dst, old, new []byte, top bool) ([]byte, error) {
 	}
 	for _, m := range om {
 		if _, found := find(nm, m.key); !found {
+			forcedSeen = forcedSeen || string(m.key) == r.force
 			sep()
 			dst = appendKey(dst, m.key)
 			dst = append(dst, "null"...)
 		}
+	}
+	if r.force != "" && !forcedSeen { // held by neither: say so, or the receiver would derive it
+		sep()
+		dst = appendKey(dst, []byte(r.force))
+		dst = append(dst, "null"...)
 	}
 	return append(dst, '}'), nil
 }
@@ -174,7 +208,8 @@ func keyed(into []entry, list []byte, key string) ([]entry, bool, error) {
 
 // list appends the patch of a keyed list: its changed and new entries by key, and OrderKey when
 // the keys changed.
-func (d *differ) list(dst, old, new []byte, key string) ([]byte, bool, error) {
+func (d *differ) list(dst, old, new []byte, name string) ([]byte, bool, error) {
+	key := Lists[name]
 	var obuf, nbuf [16]entry
 	oe, ok, err := keyed(obuf[:0], old, key)
 	if err != nil || !ok {
@@ -215,9 +250,19 @@ func (d *differ) list(dst, old, new []byte, key string) ([]byte, bool, error) {
 				break
 			}
 		}
-		if ov != nil && bytes.Equal(ov, e.val) {
+		var r rule
+		if ov != nil {
+			switch {
+			case name == "zones" && !bytes.Equal(ov, e.val):
+				r, _ = zoneRule(ov, e.val)
+			case name == "players":
+				r, _ = playerRule(d.hands, e.name, e.val)
+			}
+		}
+		if ov != nil && bytes.Equal(ov, e.val) && r.force == "" {
 			continue
 		}
+		entryMark := len(dst)
 		if n > 0 {
 			dst = append(dst, ',')
 		}
@@ -227,8 +272,13 @@ func (d *differ) list(dst, old, new []byte, key string) ([]byte, bool, error) {
 			dst = append(dst, e.val...)
 			continue
 		}
-		if dst, err = d.object(dst, ov, e.val, false); err != nil {
+		mark := len(dst)
+		if dst, err = d.object(dst, ov, e.val, false, r); err != nil {
 			return nil, false, err
+		}
+		if string(dst[mark:]) == "{}" { // only derived members changed
+			dst = dst[:entryMark]
+			n--
 		}
 	}
 	return append(dst, '}'), true, nil

@@ -205,14 +205,22 @@ func TestPatchCases(t *testing.T) {
 		{"scalar", `{"turn":1,"phase":"playing"}`, `{"turn":2,"phase":"playing"}`, `{"turn":2}`},
 		{"added and removed", `{"a":1,"b":2}`, `{"a":1,"c":[3]}`, `{"c":[3],"b":null}`},
 		{"one zone's count", `{"zones":[{"id":"hand.0","count":5},{"id":"pile","count":1}]}`, `{"zones":[{"id":"hand.0","count":4},{"id":"pile","count":1}]}`, `{"zones":{"hand.0":{"count":4}}}`},
-		{"zone cards whole", `{"zones":[{"id":"pile","cards":["H2"],"count":1}]}`, `{"zones":[{"id":"pile","cards":["H2","H3"],"count":2}]}`, `{"zones":{"pile":{"cards":["H2","H3"],"count":2}}}`},
-		{"pile grows", `{"zones":[{"id":"pile","cards":["H2","H3","H4","H5","H6"],"count":5}]}`, `{"zones":[{"id":"pile","cards":["H2","H3","H4","H5","H6","S10"],"count":6}]}`, `{"zones":{"pile":{"cards":{"$splice":[5,0,"S10"]},"count":6}}}`},
+		{"zone cards whole", `{"zones":[{"id":"pile","cards":["H2"],"count":1}]}`, `{"zones":[{"id":"pile","cards":["H2","H3"],"count":2}]}`, `{"zones":{"pile":{"cards":["H2","H3"]}}}`},
+		{"pile grows", `{"zones":[{"id":"pile","cards":["H2","H3","H4","H5","H6"],"count":5}]}`, `{"zones":[{"id":"pile","cards":["H2","H3","H4","H5","H6","S10"],"count":6}]}`, `{"zones":{"pile":{"cards":{"$splice":[5,0,"S10"]}}}}`},
 		{"players by seat", `{"players":[{"seat":0,"hand_count":5},{"seat":1,"hand_count":5}]}`, `{"players":[{"seat":0,"hand_count":5},{"seat":1,"hand_count":4,"tags":["called"]}]}`, `{"players":{"1":{"hand_count":4,"tags":["called"]}}}`},
 		{"entry added", `{"indicators":[{"id":"suit","value":"H"}]}`, `{"indicators":[{"id":"suit","value":"H"},{"id":"penalty","value":"2"}]}`, `{"indicators":{"penalty":{"id":"penalty","value":"2"}}}`},
 		{"entry removed and moved", `{"actions":[{"type":"play"},{"type":"draw"},{"type":"call"}]}`, `{"actions":[{"type":"draw"},{"type":"play"}]}`, `{"actions":{"$order":["draw","play"],"call":null}}`},
 		{"entry removed", `{"actions":[{"type":"play"},{"type":"draw"},{"type":"call"}]}`, `{"actions":[{"type":"play"},{"type":"call"}]}`, `{"actions":{"draw":null}}`},
 		{"entry added first", `{"indicators":[{"id":"suit","value":"H"}]}`, `{"indicators":[{"id":"penalty","value":"2"},{"id":"suit","value":"H"}]}`, `{"indicators":{"$order":["penalty","suit"],"penalty":{"id":"penalty","value":"2"}}}`},
-		{"card played from the middle", `{"zones":[{"id":"hand.0","cards":["H2","S3","D4","C5","H6","S7"],"count":6}]}`, `{"zones":[{"id":"hand.0","cards":["H2","S3","C5","H6","S7"],"count":5}]}`, `{"zones":{"hand.0":{"cards":{"$splice":[2,1]},"count":5}}}`},
+		{"card played from the middle", `{"zones":[{"id":"hand.0","cards":["H2","S3","D4","C5","H6","S7"],"count":6}]}`, `{"zones":[{"id":"hand.0","cards":["H2","S3","C5","H6","S7"],"count":5}]}`, `{"zones":{"hand.0":{"cards":{"$splice":[2,1]}}}}`},
+		// Derived members (docs/protocol.md): a hand count that is its hand's count goes.
+		{"hand count derived", `{"players":[{"seat":0,"hand_count":5},{"seat":1,"hand_count":2}],"zones":[{"id":"hand.0","cards":["H2","S3","D4","C5","H6"],"count":5},{"id":"hand.1","count":2}]}`, `{"players":[{"seat":0,"hand_count":4},{"seat":1,"hand_count":2}],"zones":[{"id":"hand.0","cards":["H2","D4","C5","H6"],"count":4},{"id":"hand.1","count":2}]}`, `{"zones":{"hand.0":{"cards":{"$splice":[1,1]}}}}`},
+		{"hidden hand count derived", `{"players":[{"seat":1,"hand_count":2,"tags":["called"]}],"zones":[{"id":"hand.1","count":2}]}`, `{"players":[{"seat":1,"hand_count":3}],"zones":[{"id":"hand.1","count":3}]}`, `{"players":{"1":{"tags":null}},"zones":{"hand.1":{"count":3}}}`},
+		{"a count that is not the cards' length", `{"zones":[{"id":"pile","cards":["H2","H3"],"count":9}]}`, `{"zones":[{"id":"pile","cards":["H3","H4"],"count":9}]}`, `{"zones":{"pile":{"cards":["H3","H4"],"count":9}}}`},
+		{"a zone without a count", `{"zones":[{"id":"row","cards":["H2"]}]}`, `{"zones":[{"id":"row","cards":["H3"]}]}`, `{"zones":{"row":{"cards":["H3"],"count":null}}}`},
+		{"a hand count that is not its hand's", `{"players":[{"seat":0,"hand_count":7}],"zones":[{"id":"hand.0","count":5}]}`, `{"players":[{"seat":0,"hand_count":7}],"zones":[{"id":"hand.0","count":4}]}`, `{"players":{"0":{"hand_count":7}},"zones":{"hand.0":{"count":4}}}`},
+		{"a hand count that changes otherwise", `{"players":[{"seat":0,"hand_count":7}],"zones":[{"id":"hand.0","count":5}]}`, `{"players":[{"seat":0,"hand_count":8}],"zones":[{"id":"hand.0","count":4}]}`, `{"players":{"0":{"hand_count":8}},"zones":{"hand.0":{"count":4}}}`},
+		{"a player without a hand count", `{"players":[{"seat":0}],"zones":[{"id":"hand.0","count":5}]}`, `{"players":[{"seat":0}],"zones":[{"id":"hand.0","count":4}]}`, `{"players":{"0":{"hand_count":null}},"zones":{"hand.0":{"count":4}}}`},
 		{"list appears", `{"turn":1}`, `{"turn":1,"actions":[{"type":"draw"}]}`, `{"actions":[{"type":"draw"}]}`},
 		{"list goes", `{"turn":1,"actions":[{"type":"draw"}]}`, `{"turn":1}`, `{"actions":null}`},
 		{"repeated keys go whole", `{"actions":[{"type":"play","cards":["H2"]}]}`, `{"actions":[{"type":"play"},{"type":"play"}]}`, `{"actions":[{"type":"play"},{"type":"play"}]}`},
@@ -283,4 +291,47 @@ func phaseOf(t *testing.T, view []byte) string {
 		t.Fatal(err)
 	}
 	return v.Phase
+}
+
+// TestTypedPatchDerivedMembers: the typed patch (sdk.AppendViewPatch) leaves out the derived
+// members as Diff does, and says them when the view does not follow the rule (a count that is
+// not its cards' length, a hand count that is not its hand's): applied, it gives the view.
+func TestTypedPatchDerivedMembers(t *testing.T) {
+	t.Parallel()
+	five := sdk.MustParseCards("2H 3S 4D 5C 6H")
+	view := func(handCount, count int, cards []sdk.Card, pileCount int) sdk.View {
+		return sdk.View{Players: []sdk.PlayerView{{Seat: 0, HandCount: handCount}, {Seat: 1, HandCount: 3}},
+			Zones: []sdk.Zone{{ID: "hand.0", Kind: sdk.ZoneHand, Cards: cards, Count: count},
+				{ID: "hand.1", Kind: sdk.ZoneHand, Count: 3, Hidden: true},
+				{ID: "pile", Kind: sdk.ZonePile, Cards: sdk.MustParseCards("9H"), Count: pileCount}}}
+	}
+	for _, tc := range []struct {
+		name     string
+		old, new sdk.View
+		patch    string
+	}{
+		{"derived", view(5, 5, five, 1), view(4, 4, five[1:], 1), `{"zones":{"hand.0":{"cards":{"$splice":[0,1]}}}}`},
+		{"a hand count that is not its hand's", view(7, 5, five, 1), view(7, 4, five[1:], 1), `{"players":{"0":{"hand_count":7}},"zones":{"hand.0":{"cards":{"$splice":[0,1]}}}}`},
+		{"a count that is not the cards' length", view(9, 9, five, 1), view(9, 9, five[1:], 1), `{"zones":{"hand.0":{"cards":{"$splice":[0,1]},"count":9}}}`},
+		{"a count alone", view(5, 5, five, 1), view(5, 5, five, 4), `{"zones":{"pile":{"count":4}}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, ok := sdk.AppendViewPatch(nil, &tc.old, &tc.new)
+			if !ok || string(p) != tc.patch {
+				t.Fatalf("patch %s (%v), want %s", p, ok, tc.patch)
+			}
+			old, _ := json.Marshal(&tc.old)
+			want, _ := json.Marshal(&tc.new)
+			got, err := Apply(nil, old, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c, w := canonical(t, got), canonical(t, want); c != w {
+				t.Fatalf("applied: %s, want %s", c, w)
+			}
+			if d, ok := Diff(nil, old, want); !ok || string(d) != tc.patch {
+				t.Errorf("Diff writes %s, want the typed patch %s", d, tc.patch)
+			}
+		})
+	}
 }

@@ -91,13 +91,17 @@ export class RoomSocket {
   }
 
   // patched turns a patch message into the view message it stands for, or returns null (and asks
-  // for the full views once) when it does not follow the view held.
+  // for the full views once) when it does not follow the view held. The message leaves out what
+  // this socket knows (docs/protocol.md): the seat when it holds one view, the game (a patch never
+  // crosses games), the base when it is seq-1, the clock when the deadlines did not change.
   patched(m) {
-    const held = this.views.get(m.seat);
     if (this.resyncing) return null;
+    const seat = m.seat ?? (this.views.size === 1 ? this.views.keys().next().value : undefined);
+    const held = this.views.get(seat);
+    const base = m.base ?? m.seq - 1;
     let view;
     try {
-      if (!held || held.game !== m.game || held.seq !== m.base) throw new Error(`patch from seq ${m.base}, holding ${held ? held.seq : "nothing"}`);
+      if (!held || held.seq !== base) throw new Error(`patch from seq ${base}, holding ${held ? held.seq : "nothing"}`);
       view = applyPatch(held.view, m.patch);
     } catch (err) {
       console.warn("resync:", err.message);
@@ -105,8 +109,10 @@ export class RoomSocket {
       this.send({ type: "resync" });
       return null;
     }
-    this.views.set(m.seat, { game: m.game, seq: m.seq, view });
-    return { v: m.v, type: "view", seat: m.seat, game: m.game, seq: m.seq, view, now: m.now };
+    this.views.set(seat, { game: held.game, seq: m.seq, view });
+    const out = { v: 2, type: "view", seat, game: held.game, seq: m.seq, view };
+    if (m.now !== undefined) out.now = m.now;
+    return out;
   }
 
   // request sends a message with a fresh id and resolves to the server's answer to it.

@@ -12,7 +12,51 @@ const isObject = (x) => x !== null && typeof x === "object" && !Array.isArray(x)
 // applyPatch returns view with patch applied; it throws when the patch does not fit the view.
 export function applyPatch(view, patch) {
   if (!isObject(view) || !isObject(patch)) throw new Error("a view and its patch are objects");
-  return mergeObject(view, patch, true);
+  return mergeObject(view, expand(view, patch), true);
+}
+
+// expand writes in the members a patch leaves out because they follow from what it says
+// (docs/protocol.md, "Derived members"), as platform/viewpatch's expand does: the count of a held
+// zone whose entry sets its cards but not its count (the new cards' length), and the hand count
+// of a held player whose hand ("hand.<seat>") gets a count from the patch while the player's entry
+// does not set it (that count). The patch itself is not changed.
+function expand(view, patch) {
+  const zp = patch.zones;
+  if (!isObject(zp) || !Array.isArray(view.zones)) return patch;
+  const held = new Map(view.zones.map((z) => [String(z.id), z]));
+  const zones = {};
+  const hands = new Map(); // seat -> the count the patch gives its hand
+  for (const [id, p] of Object.entries(zp)) {
+    zones[id] = p;
+    if (id === ORDER || !isObject(p)) continue;
+    let count = p.count;
+    const old = held.get(id);
+    if (!("count" in p) && old && "cards" in p && p.cards !== null) {
+      count = Array.isArray(p.cards) ? p.cards.length : newLength(old.cards || [], p.cards);
+      zones[id] = { ...p, count };
+    }
+    if (id.startsWith("hand.") && typeof count === "number") hands.set(id.slice(5), count);
+  }
+  const out = { ...patch, zones };
+  if (hands.size && Array.isArray(view.players) && (patch.players === undefined || isObject(patch.players))) {
+    const seats = new Set(view.players.map((p) => String(p.seat)));
+    const players = { ...(patch.players || {}) };
+    let derived = false;
+    for (const [seat, count] of hands) {
+      if (!seats.has(seat)) continue;
+      const p = players[seat];
+      if (p === undefined) { players[seat] = { hand_count: count }; derived = true; }
+      else if (isObject(p) && !("hand_count" in p)) { players[seat] = { ...p, hand_count: count }; derived = true; }
+    }
+    if (derived) out.players = players;
+  }
+  return out;
+}
+
+// newLength is the length of cards once a splice patch applies (a bad splice is caught by splice).
+function newLength(cards, p) {
+  const args = isObject(p) && Array.isArray(p[SPLICE]) ? p[SPLICE] : [0, 0];
+  return cards.length - (Number.isInteger(args[1]) ? args[1] : 0) + Math.max(0, args.length - 2);
 }
 
 function mergeObject(target, patch, top) {
