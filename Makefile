@@ -10,7 +10,7 @@ run:
 
 ## test: every test (PostgreSQL tests run when CARDHOUSE_TEST_POSTGRES_DSN is set)
 test:
-	$(GO) test ./...
+	$(GO) test -timeout 30m ./...
 
 ## check: formatting and vet, as CI runs them
 check:
