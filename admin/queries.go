@@ -484,6 +484,31 @@ type RoomDetail struct {
 	Log      *GameLog        `json:"log,omitempty"`
 	// Bans are the users the room keeps out after a kick (moderation.go).
 	Bans []room.BanInfo `json:"bans"`
+	// GameLive: a game is being played in the room now (read from the running room).
+	GameLive bool `json:"game_live"`
+}
+
+// Words of the kick confirmation, by what a kick does to the member: the same as the web client's
+// (web/static/js/app.js, KICK_WORDS).
+const (
+	kickWordsGame = "A bot takes their seat in the game being played."
+	kickWordsSeat = "They leave the room, and their seat is free for someone else."
+	kickWordsRoom = "They leave the room."
+)
+
+// KickWords says what removing m does, for the room page's confirmation: a seated player in a
+// game being played is replaced by a bot, a seated player between games frees the seat, anyone
+// else (a spectator, a pending member) only leaves the room.
+func (d *RoomDetail) KickWords(m MemberDetail) string {
+	seated := m.Role == "player" && m.Seat >= 0
+	switch {
+	case seated && d.GameLive:
+		return kickWordsGame
+	case seated:
+		return kickWordsSeat
+	default:
+		return kickWordsRoom
+	}
 }
 
 // ChatShown is how many of a room's newest chat lines the room page shows.
@@ -514,6 +539,7 @@ func (a *Admin) Room(ctx context.Context, code string, gameNumber int) (*RoomDet
 		if in, err := r.Info(ctx); err == nil {
 			live = &in
 			out.Locked, out.Approval, out.Paused = in.Locked, in.Approval, in.Paused
+			out.GameLive = in.Game != nil && in.Game.Status == store.GameLive
 		}
 	}
 	if live != nil {

@@ -109,10 +109,12 @@ async function loadMe() {
   }
 }
 
-async function logout() {
+// logout ends the session and shows the entry; to (a hash, "#/" unless given) is where it goes:
+// "#/register/house-rules" opens the entry's Register tab and, once registered, the house rules.
+async function logout(to) {
   try { await api("POST", "/api/logout"); } catch { /* already out */ }
   state.me = null;
-  location.hash = "#/";
+  location.hash = typeof to === "string" ? to : "#/";
   route();
 }
 
@@ -170,7 +172,8 @@ async function editMe() {
   document.querySelector("header.topbar .me")?.replaceWith(topbar().querySelector(".me"));
 }
 
-function entry() {
+// entry is the first page: play as a guest, log in or register; mode is the tab it opens on.
+function entry(mode0 = "guest") {
   const look = { avatar: "spade", colour: COLOURS[5] };
   const nameInput = h("input", { type: "text", name: "name", required: true, maxlength: 32, autocomplete: "nickname", placeholder: "Your name" });
 
@@ -213,7 +216,7 @@ function entry() {
       submit.disabled = false;
     }
   });
-  setMode("guest");
+  setMode(mode0);
   const fan = h("div", { class: "hero-cards", "aria-hidden": "true" }, ["AS", "R7", "10H", "QC", "W"].map((c, i) => {
     const e = cardEl(c, { roles: {} });
     e.style.transform = `rotate(${(i - 2) * 9}deg) translateY(${Math.abs(i - 2) * 8}px)`;
@@ -913,10 +916,15 @@ async function route() {
   const parts = location.hash.replace(/^#\/?/, "").split("/");
   if (!state.me) await loadMe();
   if (parts[0] === "rules" && parts[1]) return rules(parts[1]);
-  if (!state.me) return entry();
+  if (!state.me) return entry(parts[0] === "register" ? "register" : "guest");
+  if (parts[0] === "register") {
+    // Registered from #/register/WHERE (the house-rules page sends a guest here): back there.
+    location.hash = parts[1] === "house-rules" ? "#/house-rules" : "#/";
+    return;
+  }
   if (parts[0] === "house-rules") {
     state.rulesets = state.rulesets || (await api("GET", "/api/rulesets")).rulesets;
-    return houseRulesPage({ page, me: state.me, rulesets: state.rulesets });
+    return houseRulesPage({ page, me: state.me, rulesets: state.rulesets, register: () => logout("#/register/house-rules") });
   }
   try {
     if ((parts[0] === "room" || parts[0] === "watch") && parts[1]) return await enterRoom(parts[1].toUpperCase(), parts[0] === "watch");

@@ -64,8 +64,10 @@ function showErrors(form, err) {
 // ---- The page: upload and my rules ---------------------------------------------------------------
 
 // houseRulesPage draws #/house-rules with page (the app's page frame) for the signed-in user me;
-// rulesets are the server's (those whose plugin runs house rules are offered).
-export async function houseRulesPage({ page, me, rulesets }) {
+// rulesets are the server's (those whose plugin runs house rules are offered). A guest owns no
+// rules (the server refuses a guest's upload, docs/api.md): their "My rules" says so at once, with
+// register (the app's: log out and open the entry's Register tab) as the way to an account.
+export async function houseRulesPage({ page, me, rulesets, register }) {
   const usable = (rulesets || []).filter((d) => d.house_rules);
   const source = h("textarea", { id: "rule-source", name: "source", rows: 14, spellcheck: "false", autocapitalize: "off", autocomplete: "off", "aria-label": "the rule's Lua script", placeholder: 'name = "my-rule"\ndescription = "What it changes, in one sentence."\n\nfunction after_action(game, action)\n  ...\nend' });
   const file = h("input", { type: "file", id: "rule-file", accept: ".lua,text/plain,text/x-lua" });
@@ -138,10 +140,16 @@ export async function houseRulesPage({ page, me, rulesets }) {
     }
   };
   const guest = me && me.guest;
+  if (guest) {
+    mine.replaceChildren(h("div", { id: "rules-guest-mine" },
+      h("p", {}, "House rules belong to accounts: as a guest you have none and cannot upload one. You can still use approved rules in rooms you host."),
+      h("p", { class: "help" }, "To write your own, register an account. You leave this guest name behind: log out, then create the account."),
+      h("div", { class: "row" }, h("button", { class: "btn primary", type: "button", id: "rules-register", onclick: () => register && register() }, "Log out and register"))));
+  }
   page(h("div", { class: "rules-page" },
     h("div", { class: "row" }, h("h1", { class: "grow" }, "House rules"), h("a", { class: "btn ghost small", href: "#/" }, "Back to the lobby")),
     h("p", { class: "help" }, "A house rule is a short Lua script that changes a game's rules. Check it here (it runs in the game's plugin, then in a few bot games), upload it, and use it in rooms you host at once; others can once an admin approves it."),
-    guest ? h("div", { class: "banner info notice", id: "rules-guest" }, "Guests cannot upload house rules: register an account (log out, then Register).") : "",
+    guest ? h("div", { class: "banner info notice", id: "rules-guest" }, "Guests cannot upload house rules: they need an account (see My rules below).") : "",
     usable.length ? "" : h("p", { class: "error-text" }, "No game on this server runs house rules."),
     guest ? "" : form,
     h("section", { class: "panel", style: "margin-top:1.2em" }, h("h2", {}, "My rules"), mine)));
@@ -294,19 +302,23 @@ async function ruleDialog(room, name) {
   const dlg = h("dialog", { "aria-label": name ? `Options of ${name}` : "Add a house rule", id: "rule-dialog" });
   const form = h("form", { method: "dialog" }, h("h2", {}, name ? `${name}: options` : "Add a house rule"), h("div", { class: "rule-choices" }, h("p", { class: "help" }, "Loading…")),
     h("p", { class: "error-text general", role: "alert" }),
-    h("div", { class: "row", style: "justify-content:flex-end" }, h("button", { class: "btn ghost", type: "button", onclick: () => dlg.close() }, "Cancel"), h("button", { class: "btn primary", type: "submit", id: "rule-enable" }, name ? "Save" : "Add")));
+    h("div", { class: "row", style: "justify-content:flex-end" }, h("button", { class: "btn ghost", type: "button", id: "rule-cancel", onclick: () => dlg.close() }, "Cancel"), h("button", { class: "btn primary", type: "submit", id: "rule-enable" }, name ? "Save" : "Add")));
   dlg.append(form);
   dlg.addEventListener("close", () => dlg.remove());
   document.body.append(dlg);
   dlg.showModal();
-  let rules = [];
+  // The list keeps its height as it loads (houserules.css), and a failure to load shows in its
+  // place: nothing above the buttons grows, so they stay where a quick tap aims.
+  let rules = [], failed = null;
   try {
     rules = ((await api("GET", `/api/house-rules?ruleset=${encodeURIComponent(info.ruleset)}`)).house_rules || []).filter((r) => usableVersion(r, room.me));
   } catch (err) {
-    form.querySelector(".error-text.general").textContent = err.message;
+    failed = err;
   }
   const list = form.querySelector(".rule-choices");
-  if (name) {
+  if (failed && !name) {
+    list.replaceChildren(h("p", { class: "error-text", role: "alert" }, playerWords(failed.message)));
+  } else if (name) {
     const cur = enabled.find((r) => r.name === name);
     const r = rules.find((x) => x.name === name) || { name, description: cur.description, versions: [] };
     const v = { number: cur.version, status: cur.status, options: cur.schema || [] };

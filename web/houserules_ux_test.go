@@ -1,0 +1,107 @@
+package web_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+)
+
+// TestHouseRulesPageGuest: a guest on the house-rules page sees at once what a guest has there
+// (the server refuses a guest's upload, so a guest owns no rules): "My rules" says house rules
+// need an account, never "Loading…", and offers "Log out and register", which opens the entry's
+// Register tab; once registered, the house-rules page is back with its upload form and an empty
+// "My rules".
+func TestHouseRulesPageGuest(t *testing.T) {
+	eachSize(t, func(t *testing.T, base string, ctx context.Context, sz screen) {
+		signIn(t, ctx, base, "Gus "+sz.name)
+		tap(t, ctx, `#house-rules-link`)
+		waitJS(t, ctx, `!!document.querySelector(".rules-page #my-rules")`)
+		waitJS(t, ctx, `!!document.querySelector("#my-rules #rules-register")`)
+		if got := text(t, ctx, `#my-rules`); strings.Contains(got, "Loading") || !strings.Contains(got, "account") {
+			t.Errorf("a guest's My rules reads %q, want why a guest has none (an account) and no Loading", got)
+		}
+		evalJS[bool](t, ctx, `(document.querySelector("#rules-register").scrollIntoView({block: "center"}), true)`)
+		if why := wholly(t, ctx, `#rules-register`); why != "" {
+			t.Errorf("Log out and register is %s", why)
+		}
+		fits(t, ctx, "house-rules as a guest")
+		shot(t, ctx, "house-rules-guest-"+sz.name)
+		tap(t, ctx, `#rules-register`)
+		waitJS(t, ctx, `!!document.querySelector('#entry [data-mode=register][aria-selected=true]')`)
+		shot(t, ctx, "house-rules-guest-register-"+sz.name)
+		typeText(t, ctx, `#entry input[name=name]`, "Gus")
+		typeText(t, ctx, `#entry input[name=username]`, "gus-"+sz.name)
+		typeText(t, ctx, `#entry input[name=password]`, "correct horse battery")
+		tap(t, ctx, `#enter`)
+		waitJS(t, ctx, `location.hash === "#/house-rules" && !!document.querySelector(".rules-page #rule-upload") && !window.cardhouse.state.me.guest`)
+		waitJS(t, ctx, `document.querySelector("#my-rules")?.textContent.includes("None yet")`)
+		shot(t, ctx, "house-rules-registered-"+sz.name)
+	})
+}
+
+// TestHouseRuleDialogButtonsStay: the host's "Add a house rule" dialog, opened while the list of
+// rules is still on its way (the page holds the answer back), has its Cancel and Add buttons where
+// they stay once the list (four long rules) arrives: a tap aimed at Cancel while it loads, made
+// after it loaded, closes the dialog and ticks no rule. At a phone's and a desktop's size.
+func TestHouseRuleDialogButtonsStay(t *testing.T) {
+	base, _, _ := startPlatform(t)
+	b := browser(t)
+	apiModder(t, base, "mo-dialog", quietRule(1), quietRule(2), quietRule(3), quietRule(4))
+	type box struct{ X, Y, W, H float64 }
+	for _, sz := range []screen{{"phone", phoneW, phoneH}, {"desktop", desktopW, desktopH}} {
+		t.Run(sz.name, func(t *testing.T) {
+			pg := newPage(t, b, sz.w, sz.h)
+			logIn(t, pg, base, "mo-dialog")
+			tap(t, pg, `[data-create=hotspot]`)
+			waitJS(t, pg, `document.querySelector("#create-room")`)
+			tap(t, pg, `#create-room button[type=submit]`)
+			waitJS(t, pg, `location.hash.startsWith("#/room/") && document.querySelector("#room-code")?.textContent`)
+			if sz.name == "phone" {
+				tap(t, pg, `.side-toggle`)
+				waitJS(t, pg, `document.body.classList.contains("show-side")`)
+			}
+			// Hold the list's answer back until released.
+			evalJS[bool](t, pg, `(() => { window.__held = []; const f = window.fetch;
+				window.fetch = (u, o) => String(u).includes("/api/house-rules?ruleset=") ? new Promise((ok) => window.__held.push(() => ok(f(u, o)))) : f(u, o);
+				return true; })()`)
+			tap(t, pg, `#add-house-rule`)
+			waitJS(t, pg, `document.querySelector("#rule-dialog[open] .rule-choices")?.textContent.includes("Loading") && window.__held.length === 1`)
+			rect := func(sel string) box {
+				return evalJS[box](t, pg, fmt.Sprintf(`(() => { const r = document.querySelector(%q).getBoundingClientRect(); return {X: r.left, Y: r.top, W: r.width, H: r.height}; })()`, sel))
+			}
+			cancel, add := rect(`#rule-cancel`), rect(`#rule-enable`)
+			shot(t, pg, "rule-dialog-loading-"+sz.name)
+			evalJS[bool](t, pg, `(window.__held.forEach((go) => go()), true)`)
+			waitJS(t, pg, `document.querySelectorAll("#rule-dialog input[data-house-rule]").length === 4`)
+			shot(t, pg, "rule-dialog-loaded-"+sz.name)
+			for _, c := range []struct {
+				sel        string
+				was, after box
+			}{{"#rule-cancel", cancel, rect(`#rule-cancel`)}, {"#rule-enable", add, rect(`#rule-enable`)}} {
+				if math.Abs(c.was.X-c.after.X) > 0.5 || math.Abs(c.was.Y-c.after.Y) > 0.5 {
+					t.Errorf("%s moved as the list loaded: from %.0f,%.0f to %.0f,%.0f", c.sel, c.was.X, c.was.Y, c.after.X, c.after.Y)
+				}
+			}
+			for _, sel := range []string{`#rule-cancel`, `#rule-enable`, `#rule-dialog input[data-house-rule]`} {
+				if why := wholly(t, pg, sel); why != "" {
+					t.Errorf("with the list loaded, %s is %s", sel, why)
+				}
+			}
+			// The tap aimed at Cancel while it loaded, made now.
+			x, y := cancel.X+cancel.W/2, cancel.Y+cancel.H/2
+			if err := tapAt(pg, x, y); err != nil {
+				t.Fatal(err)
+			}
+			waitJS(t, pg, `!document.querySelector("#rule-dialog") || document.querySelector("#rule-dialog input[data-house-rule]:checked")`)
+			if evalJS[bool](t, pg, `!!document.querySelector("#rule-dialog")`) {
+				t.Errorf("the tap aimed at Cancel while the list loaded ticked %q instead of closing the dialog",
+					evalJS[string](t, pg, `document.querySelector("#rule-dialog input[data-house-rule]:checked").dataset.houseRule`))
+			}
+			if got := evalJS[int](t, pg, `(window.cardhouse.state.room.info.house_rules || []).length`); got != 0 {
+				t.Errorf("the room has %d house rules after Cancel, want none", got)
+			}
+		})
+	}
+}
