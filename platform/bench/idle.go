@@ -186,7 +186,8 @@ func RunIdle(ctx context.Context, cfg IdleConfig) (res *IdleResult, err error) {
 	if pid > 0 {
 		res.ServerCPU = takeCPU(pid).since(cpu0)
 		res.HeldRSS = treeRSS(pid)
-		res.PeakRSS = rss.Stop()
+		// The held reading is a sample too: the sampler's last may be older than it.
+		res.PeakRSS = max(rss.Stop(), res.HeldRSS)
 		rss = nil
 		res.PerSocket = (res.HeldRSS - res.BaseRSS) / int64(res.Sockets)
 		for _, p := range procTree(pid) {
