@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"cardhouse/platform/room"
+	"cardhouse/platform/store"
 	"cardhouse/plugins/builtin"
 	"cardhouse/sdk"
 	"cardhouse/sdk/engine"
@@ -81,10 +82,9 @@ func testStickyPluginKillsAndRestarts(t *testing.T, dialect string) {
 	t.Logf("%d actions, %d kills: %d launches, %d crashes, %d calls, %d answered ErrNeedState", played, kills, s.Launches, s.Crashes, s.Calls, s.NeedState)
 }
 
-// sameAsReplay replays room code's game 1 from its stored log in-process (the matcher's engine,
-// from the bytes, no cache involved) and checks the players' views are those of the state it
-// reaches, events aside, after n actions.
-func sameAsReplay(t *testing.T, e *env, code string, ca, cb *conn, n int) {
+// firstGame reads room code's game 1 from the store and the request that deals it again as it
+// was dealt (its seats, options, seed, opener and start).
+func firstGame(t *testing.T, e *env, code string) (*store.Game, *engine.NewGameRequest) {
 	t.Helper()
 	ctx := context.Background()
 	sr, err := e.st.RoomByCode(ctx, code)
@@ -95,13 +95,6 @@ func sameAsReplay(t *testing.T, e *env, code string, ca, cb *conn, n int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs, err := e.st.Actions(ctx, g.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(recs) != n {
-		t.Fatalf("the log holds %d actions, want %d", len(recs), n)
-	}
 	var opts map[string]any
 	if err := json.Unmarshal([]byte(g.Options), &opts); err != nil {
 		t.Fatal(err)
@@ -110,8 +103,26 @@ func sameAsReplay(t *testing.T, e *env, code string, ca, cb *conn, n int) {
 	if g.Opener >= 0 {
 		opener = &g.Opener
 	}
+	return g, &engine.NewGameRequest{Seats: g.Seats, Options: opts, Seed: uint64(g.Seed), Opener: opener, Now: g.StartNow}
+}
+
+// sameAsReplay replays room code's game 1 from its stored log in-process (the matcher's engine,
+// from the bytes, no cache involved) and checks the players' views are those of the state it
+// reaches, events aside, after n actions.
+func sameAsReplay(t *testing.T, e *env, code string, ca, cb *conn, n int) {
+	t.Helper()
+	ctx := context.Background()
+	g, req := firstGame(t, e, code)
+	recs, err := e.st.Actions(ctx, g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != n {
+		t.Fatalf("the log holds %d actions, want %d", len(recs), n)
+	}
 	eng := matcherEngine()
-	st, err := eng.NewGame(ctx, &engine.NewGameRequest{Seats: g.Seats, Options: opts, Seed: uint64(g.Seed), Opener: opener, Now: g.StartNow, NoViews: true})
+	req.NoViews = true
+	st, err := eng.NewGame(ctx, req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,24 +291,8 @@ type fullPath struct {
 
 func newFullPath(t *testing.T, e *env, code string, eng engine.Engine) *fullPath {
 	t.Helper()
-	ctx := context.Background()
-	sr, err := e.st.RoomByCode(ctx, code)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := e.st.GameByNumber(ctx, sr.ID, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var opts map[string]any
-	if err := json.Unmarshal([]byte(g.Options), &opts); err != nil {
-		t.Fatal(err)
-	}
-	var opener *int
-	if g.Opener >= 0 {
-		opener = &g.Opener
-	}
-	st, err := eng.NewGame(ctx, &engine.NewGameRequest{Seats: g.Seats, Options: opts, Seed: uint64(g.Seed), Opener: opener, Now: g.StartNow})
+	g, req := firstGame(t, e, code)
+	st, err := eng.NewGame(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
 	}
