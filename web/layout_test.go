@@ -3,8 +3,6 @@ package web_test
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/http/cookiejar"
 	"strings"
 	"testing"
 
@@ -58,16 +56,7 @@ end
 // rule for Hotspot (its owner may use them at once, pending review).
 func apiModder(t *testing.T, base, handle string, sources ...string) *apiUser {
 	t.Helper()
-	jar, _ := cookiejar.New(nil)
-	u := &apiUser{t: t, base: base, c: &http.Client{Jar: jar}}
-	var a struct {
-		User struct {
-			ID int64 `json:"id"`
-		} `json:"user"`
-		CSRF string `json:"csrf_token"`
-	}
-	u.do("POST", "/api/register", map[string]string{"username": handle, "password": "correct horse battery", "display_name": "Mo"}, &a)
-	u.csrf, u.id = a.CSRF, a.User.ID
+	u := apiSignIn(t, base, "/api/register", map[string]string{"username": handle, "password": "correct horse battery", "display_name": "Mo"})
 	for _, src := range sources {
 		u.do("POST", "/api/house-rules", map[string]any{"source": src, "rulesets": []string{"hotspot"}}, nil)
 	}

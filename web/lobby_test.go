@@ -56,6 +56,13 @@ type apiUser struct {
 
 func apiGuest(t *testing.T, base, name string) *apiUser {
 	t.Helper()
+	return apiSignIn(t, base, "/api/guest", map[string]string{"name": name})
+}
+
+// apiSignIn signs a new API user in with a POST of body to path (/api/guest, /api/register), and
+// keeps its cookie, CSRF token and id.
+func apiSignIn(t *testing.T, base, path string, body any) *apiUser {
+	t.Helper()
 	jar, _ := cookiejar.New(nil)
 	u := &apiUser{t: t, base: base, c: &http.Client{Jar: jar}}
 	var a struct {
@@ -64,7 +71,7 @@ func apiGuest(t *testing.T, base, name string) *apiUser {
 		} `json:"user"`
 		CSRF string `json:"csrf_token"`
 	}
-	u.do("POST", "/api/guest", map[string]string{"name": name}, &a)
+	u.do("POST", path, body, &a)
 	u.csrf, u.id = a.CSRF, a.User.ID
 	return u
 }
