@@ -33,6 +33,27 @@ const (
 	ActGift     = "gift"
 	ActDeal     = "deal"
 	ActDeadline = "deadline"
+	// The trick, bid and meld families (SCENARIOS.md, "Tricks, bids and melds").
+	//
+	// ActPassCards chooses cards to pass (Cards); the pass happens once every seat has chosen.
+	ActPassCards = "pass_cards"
+	// ActBid bids; the bid is Args["choice"] ("0" to "13", "nil", "blind_nil"), one of the open
+	// action's Choices.
+	ActBid = "bid"
+	// ActDiscard discards Cards, ending the turn. ActDraw with From "stock" or "discard" draws
+	// from that pile.
+	ActDiscard = "discard"
+	// ActKnock knocks, discarding Cards[0] face down (Gin Rummy).
+	ActKnock = "knock"
+	// ActLayoff lays Cards off onto the meld numbered Index of seat Target (Target nil: the only
+	// other seat with melds laid out).
+	ActLayoff = "layoff"
+)
+
+// The piles ActDraw's From names in a variant with a stock and a discard pile.
+const (
+	FromStock   = "stock"
+	FromDiscard = "discard"
 )
 
 // Info describes a ruleset: who it is, how many seats, its options and its rules text.

@@ -539,7 +539,8 @@ func (p *parser) steps(s *Scenario, n *yaml.Node) error {
 }
 
 // actionKeys are the keys that make a step what it is; exactly one per step.
-var actionKeys = []string{"play", "draw", "pass", "call", "catch", "pickup", "flip", "gift", "deal", "bot", "act", "wait", "expect"}
+var actionKeys = []string{"play", "draw", "pass", "call", "catch", "pickup", "flip", "gift", "deal",
+	"pass_cards", "bid", "discard", "knock", "layoff", "bot", "act", "wait", "expect"}
 
 // modifierKeys go with an action: who acts, play's arguments, whether it must be refused.
 var modifierKeys = []string{"seat", "suit", "color", "from", "reject"}
@@ -632,8 +633,23 @@ func (p *parser) parseStep(n *yaml.Node) (Step, error) {
 		if a.Cards, err = p.cards(act.value, field); err == nil && len(a.Cards) == 0 {
 			err = p.fail(act.value, field, "want at least one card")
 		}
-	case "draw", "pass", "call", "pickup":
+	case "pass", "call", "pickup":
 		err = p.isTrue(act.value, field)
+	case "draw":
+		a.From, err = p.drawFrom(act.value, field)
+	case "pass_cards":
+		if a.Cards, err = p.cards(act.value, field); err == nil && len(a.Cards) == 0 {
+			err = p.fail(act.value, field, "want the cards to pass, as [QS, AH, 2C]")
+		}
+	case "bid":
+		a.Args, err = p.bid(act.value, field)
+	case "discard", "knock":
+		var c sdk.Card
+		if c, err = p.card(act.value, field); err == nil {
+			a.Cards = []sdk.Card{c}
+		}
+	case "layoff":
+		err = p.layoff(act.value, &a)
 	case "deal":
 		// The host deals, whatever seat the step names.
 		err = p.isTrue(act.value, field)
@@ -678,6 +694,75 @@ func (p *parser) parseStep(n *yaml.Node) (Step, error) {
 	}
 	st.Action = a
 	return st, nil
+}
+
+// drawFrom reads draw's value: true (draw as the ruleset draws), or the pile to draw from,
+// stock or discard (Gin Rummy).
+func (p *parser) drawFrom(n *yaml.Node, field string) (string, error) {
+	sc, err := p.scalar(n, field, "true, stock or discard")
+	if err != nil {
+		return "", err
+	}
+	if sc.Tag == "!!str" && (sc.Value == sdk.FromStock || sc.Value == sdk.FromDiscard) {
+		return sc.Value, nil
+	}
+	if sc.Tag != "!!bool" {
+		return "", p.fail(sc, field, "want true, stock or discard, got %s", kindName(sc))
+	}
+	return "", p.isTrue(n, field)
+}
+
+// bid reads a bid: a number of tricks from 0 to 13, nil or blind_nil (Spades). The bid goes to the
+// ruleset as the action's choice, the way a client sends it.
+func (p *parser) bid(n *yaml.Node, field string) (map[string]string, error) {
+	sc, err := p.scalar(n, field, "a number of tricks from 0 to 13, nil or blind_nil")
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case sc.Tag == "!!int":
+		var k int
+		if sc.Decode(&k) != nil || k < 0 || k > 13 {
+			return nil, p.fail(sc, field, "want a number of tricks from 0 to 13, got %s", sc.Value)
+		}
+		return map[string]string{"choice": strconv.Itoa(k)}, nil
+	case sc.Tag == "!!str" && (sc.Value == "nil" || sc.Value == "blind_nil"):
+		return map[string]string{"choice": sc.Value}, nil
+	}
+	return nil, p.fail(sc, field, "want a number of tricks from 0 to 13, nil or blind_nil, got %q", sc.Value)
+}
+
+// layoff reads `layoff: {cards: [CARDS], meld: INDEX}`: the cards laid off onto the other
+// player's meld number INDEX (as melds.N lists them).
+func (p *parser) layoff(n *yaml.Node, a *sdk.Action) error {
+	es, err := p.mapping(n, "layoff", "a mapping {cards: [CARDS], meld: INDEX}")
+	if err != nil {
+		return err
+	}
+	var haveMeld bool
+	for _, e := range es {
+		switch e.key {
+		case "cards":
+			if a.Cards, err = p.cards(e.value, "layoff: cards"); err == nil && len(a.Cards) == 0 {
+				err = p.fail(e.value, "layoff: cards", "want at least one card")
+			}
+		case "meld":
+			a.Index, err = p.position(e.value, "layoff: meld")
+			haveMeld = true
+		default:
+			err = p.fail(e.keyN, "layoff: "+e.key, "unknown key (a layoff has cards and meld)")
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if len(a.Cards) == 0 {
+		return p.fail(n, "layoff: cards", "missing")
+	}
+	if !haveMeld {
+		return p.fail(n, "layoff: meld", "missing")
+	}
+	return nil
 }
 
 func (p *parser) gift(n *yaml.Node, a *sdk.Action) error {

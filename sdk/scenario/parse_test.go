@@ -18,9 +18,9 @@ func TestParseErrors(t *testing.T) {
 		name, yaml, want string
 	}{
 		{"unknown card", head + "steps:\n  - expect: {turn: 0}\n  - {seat: 0, draw: true}\n  - {seat: 1, play: [QX]}\n", `queen.yaml: step 3: play: unknown card code "QX" (line 7)`},
-		{"no action", head + "steps:\n  - {seat: 0}\n", "queen.yaml: step 1: no action: a step needs one of play, draw, pass, call, catch, pickup, flip, gift, deal, bot, act, wait, expect (line 5)"},
+		{"no action", head + "steps:\n  - {seat: 0}\n", "queen.yaml: step 1: no action: a step needs one of play, draw, pass, call, catch, pickup, flip, gift, deal, pass_cards, bid, discard, knock, layoff, bot, act, wait, expect (line 5)"},
 		{"two actions", head + "steps:\n  - {seat: 0, play: [QH], draw: true}\n", "queen.yaml: step 1: draw: a step has one action, this one also has play (line 5)"},
-		{"unknown step key", head + "steps:\n  - {seat: 0, plya: [QH]}\n", "queen.yaml: step 1: plya: unknown key (a step has one of play, draw, pass, call, catch, pickup, flip, gift, deal, bot, act, wait, expect, with seat, suit, color, from, reject) (line 5)"},
+		{"unknown step key", head + "steps:\n  - {seat: 0, plya: [QH]}\n", "queen.yaml: step 1: plya: unknown key (a step has one of play, draw, pass, call, catch, pickup, flip, gift, deal, pass_cards, bid, discard, knock, layoff, bot, act, wait, expect, with seat, suit, color, from, reject) (line 5)"},
 		{"unknown top key", head + "colour: red\nsteps: []\n", "queen.yaml: colour: unknown key (a scenario has name, ruleset, seats, options, house_rules, seed, deal, random, steps) (line 4)"},
 		{"seats a word", "ruleset: toy\nseats: two\nsteps: []\n", `queen.yaml: seats: want a number of seats, got "two" (line 2)`},
 		{"missing seat", head + "steps:\n  - {play: [QH]}\n", "queen.yaml: step 1: seat: missing: play needs the acting seat (line 5)"},
@@ -30,7 +30,13 @@ func TestParseErrors(t *testing.T) {
 		{"negative wait", head + "steps:\n  - wait: -1\n", "queen.yaml: step 1: wait: want a number of seconds from 0 on, got -1 (line 5)"},
 		{"wait a word", head + "steps:\n  - wait: soon\n", `queen.yaml: step 1: wait: want a number of seconds, got "soon" (line 5)`},
 		{"draw false", head + "steps:\n  - {seat: 0, draw: false}\n", "queen.yaml: step 1: draw: want true (leave the step out to not draw) (line 5)"},
-		{"draw yes is a string", head + "steps:\n  - {seat: 0, draw: yes}\n", `queen.yaml: step 1: draw: want true or false, got "yes" (line 5)`},
+		{"draw yes is a string", head + "steps:\n  - {seat: 0, draw: yes}\n", `queen.yaml: step 1: draw: want true, stock or discard, got "yes" (line 5)`},
+		{"bid out of range", head + "steps:\n  - {seat: 0, bid: 14}\n", "queen.yaml: step 1: bid: want a number of tricks from 0 to 13, got 14 (line 5)"},
+		{"bid a word", head + "steps:\n  - {seat: 0, bid: pass}\n", `queen.yaml: step 1: bid: want a number of tricks from 0 to 13, nil or blind_nil, got "pass" (line 5)`},
+		{"discard a list", head + "steps:\n  - {seat: 0, discard: [QH]}\n", "queen.yaml: step 1: discard: want a card code, got a list (line 5)"},
+		{"layoff without meld", head + "steps:\n  - {seat: 1, layoff: {cards: [QH]}}\n", "queen.yaml: step 1: layoff: meld: missing (line 5)"},
+		{"layoff unknown key", head + "steps:\n  - {seat: 1, layoff: {cards: [QH], onto: 1}}\n", "queen.yaml: step 1: layoff: onto: unknown key (a layoff has cards and meld) (line 5)"},
+		{"empty pass_cards", head + "steps:\n  - {seat: 1, pass_cards: []}\n", "queen.yaml: step 1: pass_cards: want the cards to pass, as [QS, AH, 2C] (line 5)"},
 		{"play a card not a list", head + "steps:\n  - {seat: 0, play: QH}\n", `queen.yaml: step 1: play: want a list of card codes, as [QH, 10S], got "QH" (line 5)`},
 		{"empty play", head + "steps:\n  - {seat: 0, play: []}\n", "queen.yaml: step 1: play: want at least one card (line 5)"},
 		{"bad deal card", head + "deal:\n  hands: [[QH], [5X]]\nsteps: []\n", `queen.yaml: deal: hands: seat 1: unknown card code "5X" (line 5)`},
@@ -111,6 +117,14 @@ steps:
   - expect: {turn: 1, hand.0: [QH], events: [played], top: null}
   - {seat: 2, act: {type: swap, cards: [QH, 10s], target: 0, index: 1, args: {choice: H, n: 2, ok: true}}, suit: S, color: R, from: face_up, reject: no swap}
   - {seat: 0, act: {type: knock}}
+  - {seat: 1, pass_cards: [QS, AH, 2C]}
+  - {seat: 2, bid: 4}
+  - {seat: 2, bid: blind_nil}
+  - {seat: 0, draw: stock}
+  - {seat: 0, draw: discard}
+  - {seat: 0, discard: 7H}
+  - {seat: 1, knock: JD}
+  - {seat: 0, layoff: {cards: [8H, 9H], meld: 1}}
 `
 	s, err := scenario.Parse("all.yaml", []byte(src))
 	if err != nil {
@@ -148,6 +162,14 @@ steps:
 				Args: map[string]string{"choice": "H", "n": "2", "ok": "true"},
 			}, Reject: &scenario.Reject{Text: "no swap"}},
 			{Number: 15, Kind: scenario.StepAct, Seat: 0, Action: sdk.Action{Seat: 0, Type: "knock"}},
+			{Number: 16, Kind: scenario.StepAct, Seat: 1, Action: sdk.Action{Seat: 1, Type: "pass_cards", Cards: c("QS AH 2C")}},
+			{Number: 17, Kind: scenario.StepAct, Seat: 2, Action: sdk.Action{Seat: 2, Type: "bid", Args: map[string]string{"choice": "4"}}},
+			{Number: 18, Kind: scenario.StepAct, Seat: 2, Action: sdk.Action{Seat: 2, Type: "bid", Args: map[string]string{"choice": "blind_nil"}}},
+			{Number: 19, Kind: scenario.StepAct, Seat: 0, Action: sdk.Action{Seat: 0, Type: "draw", From: "stock"}},
+			{Number: 20, Kind: scenario.StepAct, Seat: 0, Action: sdk.Action{Seat: 0, Type: "draw", From: "discard"}},
+			{Number: 21, Kind: scenario.StepAct, Seat: 0, Action: sdk.Action{Seat: 0, Type: "discard", Cards: c("7H")}},
+			{Number: 22, Kind: scenario.StepAct, Seat: 1, Action: sdk.Action{Seat: 1, Type: "knock", Cards: c("JD")}},
+			{Number: 23, Kind: scenario.StepAct, Seat: 0, Action: sdk.Action{Seat: 0, Type: "layoff", Cards: c("8H 9H"), Index: &one}},
 		},
 	}
 	if diff := cmp.Diff(want, s); diff != "" {
