@@ -74,6 +74,15 @@ type Info struct {
 	// StateVersion is the version of the state's encoding; raise it when the state type changes in
 	// a way old blobs cannot be read with, and implement Upgrader.
 	StateVersion int `json:"state_version"`
+	// CardBack names the back the client draws on face-down cards: "french" (the default) or
+	// "lastcard"; a variant of its own deck names its own.
+	CardBack string `json:"card_back,omitempty"`
+	// EventTexts are the move log's sentences for the variant's events, by event name, in player
+	// words. The client fills in {seat} (the acting seat's name), {cards} (the event's cards in
+	// words, or "a card" / "N cards" when hidden), {count}, {target} (Data["target"] as a seat's
+	// name) and {KEY} for any other Data key: "played": "{seat} played {cards}", "bid": "{seat}
+	// bid {bid}". An event with no text is not written to the log.
+	EventTexts map[string]string `json:"event_texts,omitempty"`
 }
 
 // HouseRule is a house-rule script enabled for a game, pinned to the exact version it started with.
