@@ -73,9 +73,9 @@ type relayPair struct {
 	code              string
 }
 
-func newRelayPair(t *testing.T, dialect string, busFor func(string) cluster.Bus) *relayPair {
+func newRelayPair(t *testing.T, dialect string, busFor dialBus) *relayPair {
 	p := &relayPair{nameA: nodeName("node-a"), nameB: nodeName("node-b")}
-	p.busA, p.busB = &faultyBus{Bus: busFor(p.nameA)}, &faultyBus{Bus: busFor(p.nameB)}
+	p.busA, p.busB = &faultyBus{Bus: busFor(t, p.nameA)}, &faultyBus{Bus: busFor(t, p.nameB)}
 	p.a = newEnvTuned(t, dialect, inProcess(), onBus(p.nameA, p.busA))
 	p.b = p.a.nodeOn(p.nameB, p.busB)
 	p.alice = p.a.register("Alice")
@@ -108,14 +108,14 @@ func waitFigureFor(t *testing.T, n *env, name string, labels map[string]string, 
 // silent, the owner detaches the connections it relayed: its players count as dropped.
 func TestSilentNodesEndRelayedSockets(t *testing.T) {
 	eachDialect(t, func(t *testing.T, dialect string) {
-		eachBus(t, func(t *testing.T, busFor func(string) cluster.Bus) {
+		eachBus(t, func(t *testing.T, busFor dialBus) {
 			t.Run("owner", func(t *testing.T) { testSilentOwner(t, dialect, busFor) })
 			t.Run("edge", func(t *testing.T) { testSilentEdge(t, dialect, busFor) })
 		})
 	})
 }
 
-func testSilentOwner(t *testing.T, dialect string, busFor func(string) cluster.Bus) {
+func testSilentOwner(t *testing.T, dialect string, busFor dialBus) {
 	p := newRelayPair(t, dialect, busFor)
 	p.alice.connect(p.code)
 	relayed := []*conn{p.bob.connect(p.code), p.bob.connectV2(p.code), p.carol.connect(p.code)}
@@ -139,7 +139,7 @@ func testSilentOwner(t *testing.T, dialect string, busFor func(string) cluster.B
 	waitFigureFor(t, p.b, "cardhouse_cluster_relayed_sockets", map[string]string{"side": "edge"}, 0)
 }
 
-func testSilentEdge(t *testing.T, dialect string, busFor func(string) cluster.Bus) {
+func testSilentEdge(t *testing.T, dialect string, busFor dialBus) {
 	p := newRelayPair(t, dialect, busFor)
 	p.alice.connect(p.code)
 	p.bob.connect(p.code)
@@ -184,9 +184,9 @@ func memberOf(info room.Info, name string) room.MemberInfo {
 // protocol (nor requests) number about two per beat, one each way, with 1 relayed socket as with
 // 50; with none, they stop.
 func TestHeartbeatsArePerPairOfNodes(t *testing.T) {
-	eachBus(t, func(t *testing.T, busFor func(string) cluster.Bus) {
+	eachBus(t, func(t *testing.T, busFor dialBus) {
 		p := newRelayPair(t, "sqlite", busFor)
-		watch := busFor(nodeName("watch"))
+		watch := busFor(t, nodeName("watch"))
 		var mu sync.Mutex
 		var others, beatsToB int
 		var lastMsg time.Time
@@ -298,7 +298,7 @@ func TestHeartbeatsArePerPairOfNodes(t *testing.T) {
 // closes lost) are closed with 1001 by the edge.
 func TestForgottenRelayedSocketsEnded(t *testing.T) {
 	eachDialect(t, func(t *testing.T, dialect string) {
-		eachBus(t, func(t *testing.T, busFor func(string) cluster.Bus) {
+		eachBus(t, func(t *testing.T, busFor dialBus) {
 			p := newRelayPair(t, dialect, busFor)
 			p.alice.connect(p.code)
 			cb, cc := p.bob.connect(p.code), p.carol.connect(p.code)

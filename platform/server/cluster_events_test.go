@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"cardhouse/platform/cluster"
+	"cardhouse/platform/cluster/clustertest"
 	"cardhouse/platform/room"
 
 	"github.com/coder/websocket"
@@ -13,17 +14,22 @@ import (
 
 // eachBus runs f with the bus of each node: the in-process bus that every node shares (no
 // broker), and the real NATS broker, a connection per node (skipped, saying so, without
-// CARDHOUSE_TEST_NATS_URL).
-func eachBus(t *testing.T, f func(t *testing.T, busFor func(node string) cluster.Bus)) {
+// CARDHOUSE_TEST_NATS_URL). busFor takes the test that calls it, which may be a subtest of f's t:
+// a connection's skip, failure and clean-up belong to the goroutine that asked for it.
+func eachBus(t *testing.T, f func(t *testing.T, busFor dialBus)) {
 	t.Run("local", func(t *testing.T) {
 		bus := cluster.NewLocalBus()
 		t.Cleanup(func() { bus.Close() })
-		f(t, func(string) cluster.Bus { return bus })
+		f(t, func(testing.TB, string) cluster.Bus { return bus })
 	})
 	t.Run("nats", func(t *testing.T) {
-		f(t, func(node string) cluster.Bus { return natsBus(t, node) })
+		clustertest.RequireNATS(t)
+		f(t, natsBus)
 	})
 }
+
+// dialBus connects node to the test's cluster on behalf of t (the test whose goroutine calls it).
+type dialBus func(t testing.TB, node string) cluster.Bus
 
 // waitDisabled waits until node n has ruleset id disabled for new rooms (or enabled: off false).
 func waitDisabled(t *testing.T, n *env, id string, off bool) {
@@ -44,17 +50,17 @@ func waitDisabled(t *testing.T, n *env, id string, off bool) {
 // node-a is offered on node-b. The figures of the events are on each node's /metrics.
 func TestModerationReachesEveryNode(t *testing.T) {
 	eachDialect(t, func(t *testing.T, dialect string) {
-		eachBus(t, func(t *testing.T, busFor func(string) cluster.Bus) {
+		eachBus(t, func(t *testing.T, busFor dialBus) {
 			testModerationReachesEveryNode(t, dialect, busFor)
 		})
 	})
 }
 
-func testModerationReachesEveryNode(t *testing.T, dialect string, busFor func(string) cluster.Bus) {
+func testModerationReachesEveryNode(t *testing.T, dialect string, busFor dialBus) {
 	nameA, nameB, nameC := nodeName("node-a"), nodeName("node-b"), nodeName("node-c")
-	b := newEnvTuned(t, dialect, inProcess(), onBus(nameB, busFor(nameB)))
-	a := b.nodeOn(nameA, busFor(nameA))
-	c := b.nodeOn(nameC, busFor(nameC))
+	b := newEnvTuned(t, dialect, inProcess(), onBus(nameB, busFor(t, nameB)))
+	a := b.nodeOn(nameA, busFor(t, nameA))
+	c := b.nodeOn(nameC, busFor(t, nameC))
 	alice := b.register("Alice")
 	code := alice.createRoom(map[string]any{"ruleset": matcherID, "seats": 3, "options": map[string]any{"hand_size": 4, "call_seconds": 0}}).Code
 	bob, carol := a.register("Bob"), c.guest("Carol")

@@ -20,7 +20,7 @@ import (
 
 // natsBus connects to the test broker as node name, under the test's own namespace; the test is
 // skipped when there is none.
-func natsBus(t *testing.T, name string) cluster.Bus { return clustertest.NATS(t, name) }
+func natsBus(t testing.TB, name string) cluster.Bus { return clustertest.NATS(t, name) }
 
 // nodeName is a name of the test's own: the broker may be shared with other tests.
 func nodeName(prefix string) string {

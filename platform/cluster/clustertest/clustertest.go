@@ -25,6 +25,17 @@ var (
 	unsafe   = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
 )
 
+// RequireNATS returns the test broker's URL, or skips t, saying why, when none is set. Call it
+// first in a test (or subtest) of the broker, so that it skips before it sets anything up.
+func RequireNATS(t testing.TB) string {
+	t.Helper()
+	url := os.Getenv(NATSEnv)
+	if url == "" {
+		t.Skipf("%s is not set: skipping a test of nodes talking over NATS (.ci/run starts a broker)", NATSEnv)
+	}
+	return url
+}
+
 // Namespace is the namespace of t's cluster: the same for every node t (or its cleanup) dials, and
 // another for every other test, subtest and test process.
 func Namespace(t testing.TB) string {
@@ -38,12 +49,12 @@ func Namespace(t testing.TB) string {
 
 // NATS connects to the test broker as node, under t's namespace, and closes the connection when
 // t ends; without a broker the test is skipped, saying so.
+//
+// t must be the test whose goroutine calls NATS: a skip or a failure ends the calling goroutine,
+// which must be t's own (a subtest's helper that calls it with its parent's t panics).
 func NATS(t testing.TB, node string) cluster.Bus {
 	t.Helper()
-	url := os.Getenv(NATSEnv)
-	if url == "" {
-		t.Skipf("%s is not set: skipping a test of nodes talking over NATS (.ci/run starts a broker)", NATSEnv)
-	}
+	url := RequireNATS(t)
 	nb, err := cluster.DialNATS(context.Background(), url, node, nil)
 	if err != nil {
 		t.Fatal(err)
