@@ -11,7 +11,7 @@ import (
 	"cardhouse/sdk"
 )
 
-// rulingID is a ruling's id as RULINGS.md writes it (D-5): words for developers, not players.
+// rulingID is a ruling's id as docs/rulings writes it (D-5): words for developers, not players.
 var rulingID = regexp.MustCompile(`\b[DHLP]-\d+\b`)
 
 // TestOptionWordsForPlayers: what the room form shows of each variant's options is in player

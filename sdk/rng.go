@@ -8,7 +8,7 @@ import (
 )
 
 // Labels of the random draws the SDK and the built-in rulesets make. A label names a kind of draw so
-// a scenario can force its outcome (SCENARIOS.md "random:") and a replay reproduces it.
+// a scenario can force its outcome (docs/scenarios.md, "random:") and a replay reproduces it.
 const (
 	DrawShuffle     = "shuffle"
 	DrawFirstPlayer = "first_player"

@@ -33,7 +33,7 @@ const (
 	ActGift     = "gift"
 	ActDeal     = "deal"
 	ActDeadline = "deadline"
-	// The trick, bid and meld families (SCENARIOS.md, "Tricks, bids and melds").
+	// The trick, bid and meld families (docs/scenarios.md, "Tricks, bids and melds").
 	//
 	// ActPassCards chooses cards to pass (Cards); the pass happens once every seat has chosen.
 	ActPassCards = "pass_cards"
@@ -194,7 +194,7 @@ type Status struct {
 	Deadlines []Deadline `json:"deadlines,omitempty"`
 }
 
-// Observation holds the scenario observation keys of SCENARIOS.md: "turn", "top", "hands", ...
+// Observation holds the scenario observation keys of docs/scenarios.md: "turn", "top", "hands", ...
 // Values are JSON-like: int, bool, string, []string of card codes, []int, [][]string, nil.
 type Observation map[string]any
 

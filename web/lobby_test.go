@@ -413,7 +413,7 @@ func TestLobbyRoomsAndLimit(t *testing.T) {
 	})
 }
 
-// rulingID is a ruling's id as RULINGS.md writes it (D-5).
+// rulingID is a ruling's id as docs/rulings writes it (D-5).
 var rulingID = regexp.MustCompile(`\b[DHLP]-\d+\b`)
 
 // TestPlayerWords (item 8): the New room form names every choice in player words and offers

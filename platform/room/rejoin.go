@@ -7,7 +7,8 @@ import (
 	"cardhouse/platform/store"
 )
 
-// Rejoining by name (the rule documents: "rejoin with the room code and your name"), made safe
+// Rejoining by name (the rule documents: "rejoin with the room code and your name", D-12 in
+// docs/rulings/drugs.md), made safe
 // (docs/protocol.md, "Rejoining"):
 //   - a guest made in the same browser as the seat's guest (the same guest key) gets the seat back
 //     at once, with the host role if the seat's guest had it;

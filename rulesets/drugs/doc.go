@@ -7,10 +7,12 @@
 // flip and gift do), joker.go (the seven Joker effects), view.go (views and the observation),
 // bots.go and extras.go (Redeal, History, the house-rule Table).
 //
-// The user's rule document (shared/rules/001_6dc50e0c90c77deb.txt) and rulings D-1..D-12 of
-// RULINGS.md decide the rules. D-12 (bots covering dropped players, pausing) is the platform's.
+// The user's rule document and rulings D-1..D-15, both in docs/rulings/drugs.md, decide the
+// rules. D-12 (bots covering dropped players, pausing) is the platform's.
 //
-// # Rulings beyond the document and RULINGS.md
+// # Rulings beyond the document and docs/rulings/drugs.md
+//
+// (D-13, D-14 and D-15 there restate parts of DR-1, DR-2 and DR-7.)
 //
 //   - DR-1 Pick-up is refused on an empty pile (there is always a card to play on it), and in the
 //     face-down stage: a blind player flips; an illegal flip is what picks the pile up (D-7).

@@ -43,7 +43,7 @@ func (*Rules) Status(s *State) sdk.Status {
 	return st
 }
 
-// Observe returns the scenario observation: the generic keys of SCENARIOS.md and DRUGS's own.
+// Observe returns the scenario observation: the generic keys of docs/scenarios.md and DRUGS's own.
 func (*Rules) Observe(s *State) sdk.Observation {
 	hands := make([][]string, s.Seats)
 	counts := make([]int, s.Seats)

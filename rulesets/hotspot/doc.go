@@ -6,8 +6,8 @@
 // Start reading at [Rules] (rules.go: options, the deal, Apply and its actions), then play.go:
 // [Position] and [CheckPlay], the pure check of a selection that both Apply and clients use.
 // state.go holds [State], Status and Observe; view.go the per-seat View, Redeal and the Table;
-// bot.go the bots of levels 1 and 2. The rule document is /shared/rules/000_0868339879d43724.txt and
-// the rulings H-1..H-12 are in /shared/RULINGS.md; testdata/*.yaml are the rule scenarios.
+// bot.go the bots of levels 1 and 2. The user's rule document (retold) and the rulings H-1..H-15
+// are in docs/rulings/hotspot.md; testdata/*.yaml are the rule scenarios (docs/scenarios.md).
 //
 // Checking a selection before sending it: a client calls [CheckPlay] with the [Position] read from
 // its view ([PositionOf], [HandOf]); it says whether the selection is legal as it stands, whether
@@ -15,7 +15,8 @@
 // cards may be added next. Apply is also cheap (one clone of a small state), so a server can dry-run
 // an action through the engine and discard the result.
 //
-// Rulings this package makes beyond the document and RULINGS.md (cited in tests as HS-n):
+// Rulings this package makes beyond the document and docs/rulings/hotspot.md (cited in tests as
+// HS-n; H-13, H-14 and H-15 there restate HS-1, HS-4 and HS-5):
 //   - HS-1 Drawing is allowed during a Queen's extra go (H-4 "always"); it ends the turn, and
 //     play_after_draw does not apply to it or to a penalty draw.
 //   - HS-2 A Jack with two players keeps the direction (H-8 "simply passes the turn"); its

@@ -8,7 +8,7 @@ import (
 	"cardhouse/sdk"
 )
 
-// Ranks with a power (the rule document's "Power cards", "Queen", "2s").
+// Ranks with a power (the rule document's "Power cards", "Queen", "2s": docs/rulings/hotspot.md).
 const (
 	rankAce   = 1
 	rankTwo   = 2

@@ -13,7 +13,7 @@ import (
 // ID is the ruleset id rooms, scenarios and plugins name.
 const ID = "hotspot"
 
-// Option names (RULINGS.md H-1, H-2, H-4, H-10).
+// Option names (docs/rulings/hotspot.md, H-1, H-2, H-4, H-10).
 const (
 	OptDecks           = "decks"
 	OptHandSize        = "hand_size"
@@ -21,7 +21,7 @@ const (
 	OptPlayAfterDraw   = "play_after_draw"
 )
 
-// Event names: the generic ones of SCENARIOS.md and Hotspot's own.
+// Event names: the generic ones of docs/scenarios.md and Hotspot's own.
 const (
 	EvPlayed         = "played"           // Cards laid as one play (a single card or a group)
 	EvDrew           = "drew"             // Private: the cards drawn; others see Count

@@ -1,7 +1,7 @@
 package hotspot
 
 // rulesText is the "how to play" page of Info.Rules, written from the user's rule document and
-// RULINGS.md H-1..H-12.
+// the rulings H-1..H-12 (both in docs/rulings/hotspot.md).
 const rulesText = `# Hotspot
 
 Be the first player to get rid of all your cards.

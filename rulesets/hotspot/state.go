@@ -198,7 +198,7 @@ func (r *Rules) Status(s *State) sdk.Status {
 	return st
 }
 
-// Observe returns the scenario observation: the generic keys of SCENARIOS.md and Hotspot's own
+// Observe returns the scenario observation: the generic keys of docs/scenarios.md and Hotspot's own
 // `suit`, `penalty`, `extra_go`, `last_card_open` and `opener`.
 func (r *Rules) Observe(s *State) sdk.Observation {
 	hands := make([][]string, s.Seats)

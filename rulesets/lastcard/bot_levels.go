@@ -8,7 +8,8 @@ import (
 	"cardhouse/sdk/search"
 )
 
-// Levels 3 to 5, as the rule document's "About the AI" describes them:
+// Levels 3 to 5, as the rule document's "About the AI" describes them (docs/rulings/lastcard.md,
+// "The computer players", L-11):
 //
 //   - 3 saves its Jokers and remembers the colours played (memoryPolicy): level 2's rules, plus it
 //     keeps a Joker (even one just drawn) while anything else goes and no opponent is close to

@@ -9,8 +9,8 @@
 // the dispatch, bot_levels.go levels 3 to 5 (L-11, the document's "About the AI"), search.go what
 // sdk/search needs (Sample under the colours deduced from the history, Moves, RolloutMove,
 // Evaluate), sample.go the sampling of worlds consistent with a seat's view;
-// rulesmd.go the rules page players read. The user's rule document is shared/rules/003_7ee0315ce7dfa8a4.txt and the
-// rulings L-1 to L-11 of shared/RULINGS.md settle what it leaves open; tests cite them.
+// rulesmd.go the rules page players read. The user's rule document (retold) and the rulings L-1 to
+// L-12 that settle what it leaves open are in docs/rulings/lastcard.md; tests cite them.
 //
 // # Actions
 //
@@ -60,7 +60,7 @@
 //
 // # Observation
 //
-// The generic keys of shared/SCENARIOS.md, Last Card's own (color, penalty, scores, round,
+// The generic keys of docs/scenarios.md, Last Card's own (color, penalty, scores, round,
 // called, drawn, opener), and "deck" (the draw pile, top first).
 //
 // # Events

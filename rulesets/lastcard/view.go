@@ -155,7 +155,7 @@ func actions(s *State, viewer int) []sdk.ActionSpec {
 	return out
 }
 
-// Observe returns the scenario observation: the generic keys of SCENARIOS.md and Last Card's
+// Observe returns the scenario observation: the generic keys of docs/scenarios.md and Last Card's
 // own (color, penalty, scores, round, called, drawn, opener), plus "deck" (the draw pile, top
 // first) so that scenarios can check where L-2 puts the cards it turns back.
 func (r *Rules) Observe(s *State) sdk.Observation {

@@ -1,5 +1,5 @@
-// Package scenario reads rule scenarios (the YAML format of SCENARIOS.md, a fixed contract) and
-// plays them against any engine.Engine: in-process (engine.New) or across the plugin process.
+// Package scenario reads rule scenarios (the YAML format of docs/scenarios.md, a fixed contract)
+// and plays them against any engine.Engine: in-process (engine.New) or across the plugin process.
 //
 // Start reading at [ParseFile] and [Run]; [RunAll] is what `cardhouse scenario` prints, and
 // sdk/rulesettest.Scenarios wraps [Run] for ruleset tests.
@@ -13,7 +13,7 @@
 // without `name` is named after its base name. `seed` defaults to 0. `random` takes a list per
 // label (a single value is a list of one). `reject: false` is the same as no `reject`.
 //
-// Beyond SCENARIOS.md (a runner may accept more, never less), one step sends any action type a
+// Beyond the fixed format (a runner may accept more, never less), one step sends any action type a
 // ruleset or house rule defines: `act: {type: TYPE, cards: [CARDS], target: SEAT, index: N,
 // args: {KEY: VALUE}}` with `seat` (required), and `suit`, `color`, `from` and `reject` beside it
 // as with `play`. Only `type` is required inside; each key fills the sdk.Action field of its name

@@ -290,9 +290,9 @@ func (Ruleset) Status(s State) sdk.Status {
 	return st
 }
 
-// Observe gives the scenario keys of SCENARIOS.md (turn, direction, top, pile, pile_count, deck,
-// deck_count, hands, hand_count, winner, phase, opener) and this variant's own: suit (the suit
-// to follow) and drawn (the card just drawn that may still be played, or null).
+// Observe gives the scenario keys of Cardhouse's docs/scenarios.md (turn, direction, top, pile,
+// pile_count, deck, deck_count, hands, hand_count, winner, phase, opener) and this variant's own:
+// suit (the suit to follow) and drawn (the card just drawn that may still be played, or null).
 func (Ruleset) Observe(s State) sdk.Observation {
 	o := sdk.Observation{
 		"direction": 1, "pile": sdk.CardStrings(s.Pile), "pile_count": len(s.Pile), "top": nil,

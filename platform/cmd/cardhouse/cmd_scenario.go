@@ -17,15 +17,15 @@ import (
 const pluginsEnv = "CARDHOUSE_PLUGINS"
 
 // newScenarioCmd is `cardhouse scenario [--plugins DIR] FILE_OR_DIR...`: it runs rule scenarios
-// (SCENARIOS.md) through the same plugin processes the server uses, the built-in variants included
-// (the binary launches itself for them), prints one line per scenario and "N passed, N failed",
-// and fails when any scenario fails.
+// (docs/scenarios.md) through the same plugin processes the server uses, the built-in variants
+// included (the binary launches itself for them), prints one line per scenario and "N passed, N
+// failed", and fails when any scenario fails.
 func newScenarioCmd() *cobra.Command {
 	var plugins string
 	cmd := &cobra.Command{
 		Use:   "scenario [--plugins DIR] FILE_OR_DIR...",
 		Short: "Run rule scenarios against the rulesets, through their plugin processes",
-		Long: `Run rule scenarios (YAML files, see SCENARIOS.md) against the rulesets.
+		Long: `Run rule scenarios (YAML files, see docs/scenarios.md) against the rulesets.
 
 Folders are searched recursively for *.yaml and *.yml. Every ruleset runs in its own plugin
 process, exactly as the server runs it: the built-in variants, and the external plugins found in
