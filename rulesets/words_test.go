@@ -12,7 +12,7 @@ import (
 )
 
 // rulingID is a ruling's id as docs/rulings writes it (D-5): words for developers, not players.
-var rulingID = regexp.MustCompile(`\b[DHLP]-\d+\b`)
+var rulingID = regexp.MustCompile(`\b(?:HE|SP|GR|[DHLP])-\d+\b`)
 
 // TestOptionWordsForPlayers: what the room form shows of each variant's options is in player
 // words: every choice has a label, no label or description shows a ruling id or a raw choice

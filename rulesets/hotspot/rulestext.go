@@ -1,7 +1,7 @@
 package hotspot
 
 // rulesText is the "how to play" page of Info.Rules, written from the user's rule document and
-// the rulings H-1..H-12 (both in docs/rulings/hotspot.md).
+// the rulings H-1..H-15 (both in docs/rulings/hotspot.md).
 const rulesText = `# Hotspot
 
 Be the first player to get rid of all your cards.

@@ -26,7 +26,7 @@
 //
 // # Rulings made here
 //
-// Beyond the document and L-1..L-11 (each is cited as LC-n in the tests):
+// Beyond the document and L-1..L-12 (each is cited as LC-n in the tests):
 //
 //   - LC-1 "Last card!" is accepted only from the seat in turn holding exactly two cards (also
 //     while facing a penalty, or after drawing back to two). With one card it is too late; with

@@ -1,7 +1,7 @@
 package lastcard
 
 // rulesMarkdown is the "how to play" page players read in the client (Info.Rules), written from
-// the rule document and rulings L-1 to L-11 (both in docs/rulings/lastcard.md).
+// the rule document and rulings L-1 to L-12 (both in docs/rulings/lastcard.md).
 const rulesMarkdown = `# Last Card
 
 **Goal.** Be the first to get rid of all your cards. The winner of a round scores the points of
