@@ -40,3 +40,30 @@ func TestHouseRuleEndsTheToy(t *testing.T) {
 		})
 	}
 }
+
+// TestKitPlaysABotlessRuleset: the kit checks a ruleset that declares no bot with the engine's
+// generic level-1 bot (its bot playouts end, every bot action accepted), in-process and across
+// the plugin process, whose description offers level 1.
+func TestKitPlaysABotlessRuleset(t *testing.T) {
+	t.Parallel()
+	small := rulesettest.Config{Seats: []int{2, 3}, Seeds: 2, RandomSteps: 80, MaxSteps: 5000}
+	t.Run("in-process", func(t *testing.T) {
+		t.Parallel()
+		rulesettest.Run[toy.State](t, toy.Botless{}, small)
+	})
+	t.Run("plugin", func(t *testing.T) {
+		t.Parallel()
+		if testing.Short() {
+			t.Skip("builds and launches the plugin executable")
+		}
+		p := rulesettest.LaunchPlugin(t, filepath.Join("testdata", "botlessplugin"))
+		d, err := p.Describe(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(d.BotLevels, []int{engine.GenericLevel}) {
+			t.Fatalf("the plugin offers bot levels %v, want [1]", d.BotLevels)
+		}
+		rulesettest.RunEngine(t, p, small)
+	})
+}
