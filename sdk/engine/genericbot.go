@@ -262,3 +262,20 @@ func (e *engine[S]) accepts(ctx context.Context, s S) func(sdk.Action) (bool, er
 		return false, e.fail("bot", err)
 	}
 }
+
+// ViewBots returns the ruleset's own bots (sdk.Bots) behind an engine New made, for a client that
+// chooses from the views it receives and never holds a state (the load benchmark's players); false
+// when e is no such engine or its ruleset has no bot of its own. The generic bot is not offered
+// there: it tries its candidates on the state, which such a client does not have.
+func ViewBots(e Engine) (sdk.Bots, bool) {
+	v, ok := e.(interface{ viewBots() (sdk.Bots, bool) })
+	if !ok {
+		return nil, false
+	}
+	return v.viewBots()
+}
+
+func (e *engine[S]) viewBots() (sdk.Bots, bool) {
+	b, ok := e.r.(sdk.Bots)
+	return b, ok
+}

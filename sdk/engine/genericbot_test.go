@@ -233,3 +233,18 @@ func TestEngineGenericBot(t *testing.T) {
 		t.Errorf("seat not in turn: %v, %v; want no action", ans, err)
 	}
 }
+
+// tinyBots is tiny with a bot of its own.
+type tinyBots struct{ tiny }
+
+func (tinyBots) Bot(context.Context, sdk.BotRequest) (*sdk.Action, error) { return nil, nil }
+
+func TestViewBots(t *testing.T) {
+	t.Parallel()
+	if _, ok := ViewBots(New[*tinyState](tiny{})); ok {
+		t.Error("tiny has no bot of its own, ViewBots found one")
+	}
+	if b, ok := ViewBots(New[*tinyState](tinyBots{})); !ok || b == nil {
+		t.Error("tinyBots has a bot of its own, ViewBots found none")
+	}
+}
