@@ -181,14 +181,12 @@ var knownPlaces = map[place]string{
 	// The SDK's Card type encodes Last Card's cards beside the French ones (the scenario card
 	// codes R7, GS, W, W+4 parse everywhere), so IsLastCard tells the two families apart in the
 	// card code itself (issue 28: a variant's own card family would need a card registry).
-	{"sdk/card.go", "IsLastCard"}:   "Last Card's cards are a family of sdk.Card (issue 28)",
-	{"sdk/card.go", "LastCardDeck"}: "Last Card's 108-card deck lives in the sdk (issue 28)",
+	{"sdk/card.go", "IsLastCard"}: "Last Card's cards are a family of sdk.Card (issue 28)",
 	// The fallback candidates of a bot whose choice a house rule refused put a choice in
 	// Action.Color for a Last Card card and in Action.Suit otherwise: Action.Suit and Color are
 	// Hotspot's and Last Card's choices where later variants use Args["choice"] (issue 28).
 	{"sdk/engine/houserule.go", "IsLastCard"}:    "house-rule bot fallback: Suit or Color by card family (issue 28)",
 	{"sdk/rulesettest/playout.go", "IsLastCard"}: "the kit's random actions: Suit or Color by card family (issue 28)",
-	{"sdk/scenario/parse.go", "hotspot"}:         "an error message's example of a ruleset id (issue 28)",
 	// The client (web/, another owner's) still draws a few variants its own way (issue 28).
 	{"web/static/js/app.js", "drugs"}:          "the house-rule page's sample cards per variant (issue 28)",
 	{"web/static/js/app.js", "hotspot"}:        "the house-rule page's sample cards per variant (issue 28)",
