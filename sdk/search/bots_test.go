@@ -56,7 +56,7 @@ func TestBotsOffersTheSearchLevels(t *testing.T) {
 	}
 
 	var asked []int
-	withH := search.Bots[*coinState](r, heuristic{&asked})
+	withH := search.Bots[*coinState](r, sdk.BotFunc(heuristic{&asked}.Bot))
 	for _, level := range []int{1, 2, 3, 4, 5} {
 		a, err := withH.Bot(ctx, req(level))
 		if err != nil || a == nil || a.Type != "a" {
