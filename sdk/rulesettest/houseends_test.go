@@ -6,10 +6,13 @@ import (
 	"testing"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/botplay"
 	"cardhouse/sdk/engine"
 	"cardhouse/sdk/houserules"
 	"cardhouse/sdk/rulesettest"
 	"cardhouse/sdk/rulesettest/toy"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestHouseRuleEndsTheToy: a house rule ends the toy's game (it has no rounds) through the toy's
@@ -65,5 +68,19 @@ func TestKitPlaysABotlessRuleset(t *testing.T) {
 			t.Fatalf("the plugin offers bot levels %v, want [1]", d.BotLevels)
 		}
 		rulesettest.RunEngine(t, p, small)
+
+		// The same seed plays the same games across the process as in-process.
+		play := func(e engine.Engine) []botplay.Move {
+			bot := botplay.EngineBot(e, botplay.Level(engine.GenericLevel), func(t *botplay.Turn) uint64 { return uint64(t.N) })
+			res, err := botplay.Play(t.Context(), e, botplay.Config{Seats: 3, Seed: 11, Bot: bot, Order: botplay.OutOfTurnFirst,
+				ThinkMS: 500, DueFirst: true, MaxSteps: 20000, Games: 2, Record: true})
+			if err != nil || !res.Ended {
+				t.Fatalf("generic bots: ended %v after %d steps: %v", res.Ended, res.Steps, err)
+			}
+			return res.Moves
+		}
+		if diff := cmp.Diff(play(engine.New[toy.State](toy.Botless{})), play(p)); diff != "" {
+			t.Errorf("the plugin's generic bots played otherwise than in-process (-in-process +plugin):\n%s", diff)
+		}
 	})
 }
