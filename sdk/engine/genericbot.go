@@ -58,11 +58,11 @@ func WhoPlays(info sdk.Info, bots bool, level int) (own bool, err error) {
 
 // GenericMove is the generic level-1 bot: it chooses seat's action at random from the seat's view
 // alone (L-11), nil when the view offers no action. A candidate takes one of the view's open
-// actions (each weighing the cards it offers, one when none: pickSpec) and fills it from what the action offers: its From; exactly Count of its
-// Cards when it has a Count, one to three of them when it is Multi, else one; a choice among its
-// Choices, sent as Args["choice"], when it has any and ChoiceFor is empty or names a chosen card;
-// one of its Zones (the zone's Owner as Target, its Meld as Index), else one of its Targets, and
-// one of its Indexes. try says whether the ruleset accepts a candidate (false for a refusal, an
+// actions (each weighing the cards it offers, one when none: pickSpec) and fills it from what the
+// action offers: its From; exactly Count of its Cards when it has a Count, one to three of them
+// when it is Multi, else one; a choice among its Choices, sent as Args["choice"], when it has any
+// and ChoiceFor is empty or names a chosen card; one of its Zones (the zone's Owner as Target, its
+// Meld as Index), else one of its Targets, and one of its Indexes. try says whether the ruleset accepts a candidate (false for a refusal, an
 // error for anything else: GenericMove returns it). After GenericTries refused candidates it tries
 // the simplest actions of the view in order (GenericSimplest, at most GenericFallbacks of them),
 // and when the ruleset refuses every one it returns the first, so that the host hears the refusal.
@@ -76,8 +76,12 @@ func GenericMove(v sdk.View, seat int, rng *sdk.RNG, try func(sdk.Action) (bool,
 		if !ok {
 			continue
 		}
-		if ok, err := try(a); err != nil || ok {
-			return &a, err
+		ok, err := try(a)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return &a, nil
 		}
 	}
 	simple := GenericSimplest(v, seat)
@@ -85,8 +89,12 @@ func GenericMove(v sdk.View, seat int, rng *sdk.RNG, try func(sdk.Action) (bool,
 		return nil, nil
 	}
 	for _, a := range simple[:min(len(simple), GenericFallbacks)] {
-		if ok, err := try(a); err != nil || ok {
-			return &a, err
+		ok, err := try(a)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return &a, nil
 		}
 	}
 	return &simple[0], nil
