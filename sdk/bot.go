@@ -27,3 +27,10 @@ type Bots interface {
 type Historian[S any] interface {
 	History(state S, seat int) []Event
 }
+
+// BotFunc adapts a function to Bots, as http.HandlerFunc does a handler: a ruleset passes its
+// heuristic to search.Bots as sdk.BotFunc(r.heuristic).
+type BotFunc func(ctx context.Context, req BotRequest) (*Action, error)
+
+// Bot calls f.
+func (f BotFunc) Bot(ctx context.Context, req BotRequest) (*Action, error) { return f(ctx, req) }

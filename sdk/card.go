@@ -298,25 +298,6 @@ func FrenchDeck(decks, jokersPerDeck int) []Card {
 	return out
 }
 
-// LastCardDeck returns Last Card's 108 cards in a fixed order: per colour one 0, two of each digit
-// 1-9, two Skips, two Reverses and two Draw Twos; then four Jokers and four Joker Draw Fours.
-func LastCardDeck() []Card {
-	out := make([]Card, 0, 108)
-	for _, col := range Colors {
-		out = append(out, LC(col, 0))
-		for v := 1; v <= ValueDrawTwo; v++ {
-			out = append(out, LC(col, v), LC(col, v))
-		}
-	}
-	for range 4 {
-		out = append(out, Wild)
-	}
-	for range 4 {
-		out = append(out, WildDrawFour)
-	}
-	return out
-}
-
 // cardCounts counts cards by number in a fixed array: every known card is below cardSpace.
 const cardSpace = int(WildDrawFour) + 1
 

@@ -162,7 +162,7 @@ func (r *Rules) Start(ctx context.Context, req sdk.StartRequest) (*State, error)
 		s.Opener = *req.Opener
 	}
 	if req.Deal == nil {
-		deck := sdk.LastCardDeck()
+		deck := Deck()
 		s.RNG.ShuffleCards(sdk.DrawShuffle, deck)
 		s.Hands = make([][]sdk.Card, req.Seats)
 		s.Deck = deck
@@ -171,7 +171,7 @@ func (r *Rules) Start(ctx context.Context, req sdk.StartRequest) (*State, error)
 			return nil, err
 		}
 	} else {
-		l, err := req.Deal.Layout(sdk.LastCardDeck(), req.Seats, &s.RNG)
+		l, err := req.Deal.Layout(Deck(), req.Seats, &s.RNG)
 		if err != nil {
 			return nil, err
 		}

@@ -168,7 +168,7 @@ func TestRandomStart(t *testing.T) {
 					t.Fatalf("seats %d seed %d: seat %d holds %d cards, want 7", seats, seed, i, len(h))
 				}
 			}
-			if d := sdk.CardDiff(sdk.LastCardDeck(), r.Cards(s)); d != "" {
+			if d := sdk.CardDiff(lastcard.Deck(), r.Cards(s)); d != "" {
 				t.Fatalf("seats %d seed %d: %s", seats, seed, d)
 			}
 			again, _ := r.Start(ctx, sdk.StartRequest{Seats: seats, Options: o, Seed: seed, RNG: sdk.NewRNG(seed)})
@@ -281,7 +281,7 @@ func TestPoints(t *testing.T) {
 		}
 	}
 	total := 0
-	for _, c := range sdk.LastCardDeck() {
+	for _, c := range lastcard.Deck() {
 		total += lastcard.Points(c)
 	}
 	// Per colour: digits 0 + 2*(1+...+9) = 90, six specials 120; Jokers 4*40 + 4*60.
@@ -362,7 +362,7 @@ func TestGameOverStartsNewGame(t *testing.T) {
 	if diff := cmp.Diff(want, s.Scores); diff != "" || s.Round != 1 || s.Opener != 1 {
 		t.Errorf("new game: scores %v round %d opener %d, want zeros, 1, 1", s.Scores, s.Round, s.Opener)
 	}
-	if d := sdk.CardDiff(sdk.LastCardDeck(), lastcard.New().Cards(s)); d != "" {
+	if d := sdk.CardDiff(lastcard.Deck(), lastcard.New().Cards(s)); d != "" {
 		t.Errorf("the new game's cards: %s", d)
 	}
 }

@@ -42,7 +42,7 @@ func sampleState(k *seen, rng *sdk.RNG) *State {
 			s.PenaltyKind = kindDrawFour
 		}
 	}
-	pool := sdk.LastCardDeck()
+	pool := Deck()
 	for _, c := range slices.Concat(k.Hand, k.Pile) {
 		if i := slices.Index(pool, c); i >= 0 {
 			pool = slices.Delete(pool, i, i+1)

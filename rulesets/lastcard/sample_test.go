@@ -44,7 +44,7 @@ func TestSampleStateMatchesTheView(t *testing.T) {
 					if diff := cmp.Diff(string(want), string(got)); diff != "" {
 						t.Fatalf("seats %d step %d seat %d: the sampled world shows another view:\n%s", seats, step, seat, diff)
 					}
-					if d := sdk.CardDiff(sdk.LastCardDeck(), r.Cards(w)); d != "" {
+					if d := sdk.CardDiff(Deck(), r.Cards(w)); d != "" {
 						t.Fatalf("seats %d step %d: the sampled world %s", seats, step, d)
 					}
 					a := simplePolicy{}.choose(k, &rng)

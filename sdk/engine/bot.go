@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"cardhouse/sdk"
 )
@@ -28,11 +27,9 @@ func (e *engine[S]) Bot(ctx context.Context, req *BotCall) (ans *BotAnswer, err 
 		return nil, err
 	}
 	bots, ok := e.r.(sdk.Bots)
-	if !ok {
-		return nil, &sdk.RuleError{Code: sdk.CodeNotAvailable, Reason: fmt.Sprintf("%s has no bots", e.info.Name)}
-	}
-	if len(e.info.BotLevels) > 0 && !slices.Contains(e.info.BotLevels, req.Level) {
-		return nil, &sdk.RuleError{Code: sdk.CodeNotAvailable, Reason: fmt.Sprintf("%s has no bot of level %d (it has %v)", e.info.Name, req.Level, e.info.BotLevels)}
+	own, err := WhoPlays(e.info, ok, req.Level)
+	if err != nil {
+		return nil, err
 	}
 	s, env, err := e.resolve(ctx, req.GameRef, req.State)
 	if err != nil {
@@ -64,7 +61,12 @@ func (e *engine[S]) Bot(ctx context.Context, req *BotCall) (ans *BotAnswer, err 
 		br.History = h.History(s, req.Seat)
 	}
 	br.RNG = &rng
-	a, err := bots.Bot(ctx, br)
+	var a *sdk.Action
+	if own {
+		a, err = bots.Bot(ctx, br)
+	} else {
+		a, err = GenericMove(br.View, req.Seat, &rng, e.accepts(ctx, s))
+	}
 	if err != nil {
 		return nil, e.fail("bot", err)
 	}

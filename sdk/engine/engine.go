@@ -22,11 +22,15 @@ type Engine interface {
 	Act(ctx context.Context, req *ActRequest) (*Step, error)
 	// Inspect reads a state: its status, scenario observation, every card, and optionally views.
 	Inspect(ctx context.Context, req *InspectRequest) (*Inspection, error)
-	// Bot asks the ruleset's bot of a level for a seat's action (nil: nothing to do).
+	// Bot asks the bot of a level for a seat's action (nil: nothing to do): the ruleset's own, or
+	// at GenericLevel the generic bot when the ruleset has none of that level. Description.BotLevels
+	// are the levels it answers (Levels); it refuses any other with sdk.CodeNotAvailable.
 	Bot(ctx context.Context, req *BotCall) (*BotAnswer, error)
 }
 
-// Description is a ruleset's Info and the SDK version it was built with.
+// Description is a ruleset's Info and the SDK version it was built with. Its BotLevels are the
+// levels the engine's Bot answers (Levels), which include GenericLevel even when the ruleset
+// declares no bot.
 type Description struct {
 	sdk.Info
 	SDKVersion string `json:"sdk_version"`
@@ -90,6 +94,8 @@ func (e *engine[S]) guard(op string, err *error) {
 
 func (e *engine[S]) Describe(ctx context.Context) (*Description, error) {
 	d := &Description{Info: e.info, SDKVersion: sdk.Version, Sticky: true}
+	_, bots := e.r.(sdk.Bots)
+	d.BotLevels = Levels(e.info, bots)
 	_, editor := any(e.r).(sdk.TableEditor[S])
 	d.HouseRules = editor && e.cfg.house != nil
 	if hh, ok := e.r.(sdk.HouseHooks); ok {

@@ -214,9 +214,9 @@ func TestEngineErrors(t *testing.T) {
 		t.Errorf("garbage state: err = %v", err)
 	}
 
-	_, err = e.Bot(ctx, &BotCall{State: st.State, Seat: 0, Level: 1})
-	if re, ok := sdk.AsRefusal(err); !ok || re.Code != sdk.CodeNotAvailable {
-		t.Errorf("bot of a ruleset without bots: err = %v", err)
+	_, err = e.Bot(ctx, &BotCall{State: st.State, Seat: 0, Level: 2})
+	if re, ok := sdk.AsRefusal(err); !ok || re.Code != sdk.CodeNotAvailable || !strings.Contains(re.Reason, "no bot of level 2 (it has [1])") {
+		t.Errorf("bot of level 2 of a ruleset without bots: err = %v, want a refusal naming level 1", err)
 	}
 
 	cctx, cancel := context.WithCancel(ctx)

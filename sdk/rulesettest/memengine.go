@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime/debug"
-	"slices"
 	"sync"
 
 	"cardhouse/sdk"
@@ -77,7 +76,10 @@ func (m *memEngine[S]) fail(op string, err error) error {
 }
 
 func (m *memEngine[S]) Describe(ctx context.Context) (*engine.Description, error) {
-	return &engine.Description{Info: m.info, SDKVersion: sdk.Version}, ctx.Err()
+	d := &engine.Description{Info: m.info, SDKVersion: sdk.Version}
+	_, bots := m.r.(sdk.Bots)
+	d.BotLevels = engine.Levels(m.info, bots)
+	return d, ctx.Err()
 }
 
 func (m *memEngine[S]) NewGame(ctx context.Context, req *engine.NewGameRequest) (st *engine.Step, err error) {
@@ -131,11 +133,9 @@ func (m *memEngine[S]) Inspect(ctx context.Context, req *engine.InspectRequest) 
 func (m *memEngine[S]) Bot(ctx context.Context, req *engine.BotCall) (ans *engine.BotAnswer, err error) {
 	defer m.guard("bot", &err)
 	bots, ok := m.r.(sdk.Bots)
-	if !ok {
-		return nil, &sdk.RuleError{Code: sdk.CodeNotAvailable, Reason: m.info.Name + " has no bots"}
-	}
-	if len(m.info.BotLevels) > 0 && !slices.Contains(m.info.BotLevels, req.Level) {
-		return nil, &sdk.RuleError{Code: sdk.CodeNotAvailable, Reason: fmt.Sprintf("%s has no bot of level %d", m.info.Name, req.Level)}
+	own, err := engine.WhoPlays(m.info, ok, req.Level)
+	if err != nil {
+		return nil, err
 	}
 	s, err := m.get(req.State)
 	if err != nil {
@@ -147,7 +147,18 @@ func (m *memEngine[S]) Bot(ctx context.Context, req *engine.BotCall) (ans *engin
 	}
 	rng := sdk.NewRNG(req.Seed)
 	br.RNG = &rng
-	a, err := bots.Bot(ctx, br)
+	var a *sdk.Action
+	if own {
+		a, err = bots.Bot(ctx, br)
+	} else {
+		a, err = engine.GenericMove(br.View, req.Seat, &rng, func(a sdk.Action) (bool, error) {
+			_, err := m.r.Apply(ctx, sdk.ApplyRequest[S]{State: s, Action: a})
+			if _, refused := sdk.AsRefusal(err); refused || err == nil {
+				return err == nil, nil
+			}
+			return false, err
+		})
+	}
 	if err != nil {
 		return nil, m.fail("bot", err)
 	}

@@ -361,7 +361,7 @@ func (p *parser) parse(data []byte) (*Scenario, error) {
 				return nil, err
 			}
 		case "ruleset":
-			if s.Ruleset, err = p.str(e.value, "ruleset", "a ruleset id, as hotspot"); err != nil {
+			if s.Ruleset, err = p.str(e.value, "ruleset", "a ruleset id (the id its Info names)"); err != nil {
 				return nil, err
 			}
 		case "seats":

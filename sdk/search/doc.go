@@ -15,7 +15,8 @@
 // move that the flat search keeps unless another beats it with confidence (a paired test over the
 // worlds), so that a search bot is never the worse for its noise. [Level] and [Bot] are the
 // generic levels 3 to 5 a ruleset can offer as they are, each keeping the ruleset's own heuristic
-// move as its default. Budgets are a node budget (Config.Iterations) and a time budget
+// move as its default; [Bots] offers the three from the hooks in one call (docs/bots.md lists
+// the hooks). Budgets are a node budget (Config.Iterations) and a time budget
 // (Config.Time); tests and tournaments change them with [WithOverride], tests always with the
 // clock off so that a choice depends on the inputs alone.
 //

@@ -10,23 +10,25 @@ import (
 
 	"cardhouse/platform/bench"
 	"cardhouse/plugins/builtin"
-	"cardhouse/rulesets/drugs"
-	"cardhouse/rulesets/hotspot"
-	"cardhouse/rulesets/lastcard"
 	"cardhouse/sdk"
+	"cardhouse/sdk/engine"
 
 	"github.com/spf13/cobra"
 )
 
-// benchBots are the built-in variants' bots, by ruleset id, which the bench's players run
+// benchBots are the built-in variants' own bots, by ruleset id, which the bench's players run
 // client-side to choose from their views (the engines of plugins/builtin cannot: a bot call
-// there takes the state, which a client never has).
+// there takes the state, which a client never has). They come from plugins/builtin's list, so a
+// variant added there is benched with no line here; one without a bot of its own is left out
+// (the generic bot tries its moves on the state), and the bench says it has no bot for it.
 func benchBots() map[string]sdk.Bots {
-	return map[string]sdk.Bots{
-		"drugs":    drugs.New(),
-		"hotspot":  hotspot.New(),
-		"lastcard": lastcard.New(),
+	bots := map[string]sdk.Bots{}
+	for id, newEngine := range builtin.Engines() {
+		if b, ok := engine.ViewBots(newEngine()); ok {
+			bots[id] = b
+		}
 	}
+	return bots
 }
 
 // benchOptions are the flags of `cardhouse bench` beyond bench.Config's.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -122,5 +123,23 @@ func TestBenchClusterFlags(t *testing.T) {
 				t.Errorf("error %v, want one saying %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestBenchBotsComeFromTheBuiltinList: the bench's client-side bots are read from
+// plugins/builtin, one for each built-in variant with a bot of its own (today all three).
+func TestBenchBotsComeFromTheBuiltinList(t *testing.T) {
+	t.Parallel()
+	bots := benchBots()
+	for _, id := range []string{"drugs", "hotspot", "lastcard"} {
+		if bots[id] == nil {
+			t.Errorf("no bench bot for %s", id)
+		}
+	}
+	ids := builtinIDs()
+	for id := range bots {
+		if !slices.Contains(ids, id) {
+			t.Errorf("a bench bot for %s, which is not built in (%v)", id, ids)
+		}
 	}
 }

@@ -2,7 +2,8 @@
 // the conformance kit and the scenario runner test themselves against. It is also the shortest
 // example of every part of a ruleset: options, a fixed deal through sdk.Deal.Layout, a deadline,
 // private events, views, a bot, Redealer and TableEditor. It is a test fixture, not a variant
-// offered to players.
+// offered to players. Botless is the same game without its bot, for the engine's generic level-1
+// bot (engine.GenericMove) to be tested against.
 //
 // Rules: 2 to 4 seats, one French deck, `hand_size` cards each (default 5); a card is turned to
 // start the pile. In turn, play one card of the top's suit or rank, or draw one card (drawing ends
