@@ -113,7 +113,8 @@ func books(s *fish, seat int) {
 }
 
 // Example plays a seeded game of Go Fish between two level-1 bots, as the host would: it asks the
-// bot of the seat in turn for an action from that seat's view, and applies it.
+// bot of the seat in turn for an action from that seat's view, and applies it. It prints the
+// events of the first three moves (the drawn cards every seat but the drawer sees as a count).
 func Example() {
 	ctx := context.Background()
 	game := simple.New(goFish)
@@ -124,39 +125,25 @@ func Example() {
 		a, _ := game.Bot(ctx, sdk.BotRequest{Seat: seat, Level: 1, View: game.View(s, seat), RNG: &bots})
 		res, err := game.Apply(ctx, sdk.ApplyRequest[fish]{State: s, Action: *a})
 		if err != nil {
-			fmt.Println("refused:", err)
-			return
+			panic(err) // the bot chose from its view: never refused
 		}
-		s = res.State
-		if n > 8 {
-			continue
-		}
-		fmt.Printf("%d.", n)
 		for _, e := range res.Events {
-			switch e.Name {
-			case "asked":
-				fmt.Printf(" seat %d asks seat %s for %ss:", e.Seat, e.Data["target"], e.Data["rank"])
-			case "gave":
-				fmt.Printf(" gets %v", e.Cards)
-			case "go_fish":
-				fmt.Print(" go fish")
-			case "lucky":
-				fmt.Printf(", draws %s, goes again", e.Cards[0])
-			case "book":
-				fmt.Printf(", lays a book of %ss", e.Data["rank"])
+			if n <= 3 && e.Name != "turn" {
+				fmt.Printf("seat %d %s %v %v\n", e.Seat, e.Name, e.Cards, e.Data)
 			}
 		}
-		fmt.Println()
+		s = res.State
 	}
 	fmt.Println("game over: books", game.Observe(s)["scores"], "winner: seat", s.Winner)
 	// Output:
-	// 1. seat 0 asks seat 1 for 4s: gets [4C]
-	// 2. seat 0 asks seat 1 for 5s: go fish
-	// 3. seat 1 asks seat 0 for 2s: go fish, draws 2D, goes again
-	// 4. seat 1 asks seat 0 for 7s: go fish, draws 7S, goes again
-	// 5. seat 1 asks seat 0 for 9s: go fish
-	// 6. seat 0 asks seat 1 for 4s: gets [4S], lays a book of 4s
-	// 7. seat 0 asks seat 1 for 5s: go fish
-	// 8. seat 1 asks seat 0 for Js: gets [JD]
+	// seat 0 asked [] map[rank:4 target:1]
+	// seat 1 gave [4C] map[target:0]
+	// seat 0 asked [] map[rank:5 target:1]
+	// seat 1 go_fish [] map[]
+	// seat 0 drew [10S] map[]
+	// seat 1 asked [] map[rank:2 target:0]
+	// seat 0 go_fish [] map[]
+	// seat 1 drew [2D] map[]
+	// seat 1 lucky [2D] map[rank:2 target:0]
 	// game over: books [4 9] winner: seat 1
 }
