@@ -19,7 +19,7 @@ var goFish = simple.Game[struct{}]{
 		"and you go again; if they have none, **go fish**: draw one, and if it is the rank you asked " +
 		"for, go again. Four of a kind is a book, laid down at once. An empty hand draws a card, or " +
 		"sits out when the stock is empty. When all 13 books are made, most books wins.",
-	MinSeats: 2, MaxSeats: 5, LaidLabel: "Books",
+	MinSeats: 2, MaxSeats: 5, LaidLabel: "Book",
 	EventTexts: map[string]string{
 		"asked": "{seat} asked {target} for {rank}s", "gave": "{seat} gave {count} to {target}",
 		"go_fish": "{seat} said: go fish!", "lucky": "{seat} fished the {rank} asked for",
@@ -79,17 +79,17 @@ var goFish = simple.Game[struct{}]{
 	// The game ends when all 13 books are made; most books wins (a tie is a draw).
 	End: func(s *fish) (bool, int) {
 		laid, best, winner := 0, -1, sdk.NoSeat
-		for seat, l := range s.Laid {
-			laid += len(l)
-			if len(l) > best {
-				best, winner = len(l), seat
-			} else if len(l) == best {
+		for seat := range s.Seats {
+			n := len(s.LaidCards(seat))
+			if laid += n; n > best {
+				best, winner = n, seat
+			} else if n == best {
 				winner = sdk.NoSeat
 			}
 		}
 		return laid == 52, winner
 	},
-	Score: func(s *fish, seat int) int { return len(s.Laid[seat]) / 4 },
+	Score: func(s *fish, seat int) int { return len(s.LaidCards(seat)) / 4 },
 }
 
 // ofRank returns the cards of hand of the rank.

@@ -39,7 +39,7 @@ type Game[S any] struct {
 	// Sees says whether viewer sees seat's hand while the game is played; nil: only its own.
 	// Every other card the views show is face up (pile, laid) or counted (stock, out).
 	Sees func(s *State[S], viewer, seat int) bool
-	// LaidLabel names the cards laid before a seat on the table ("Books"); "" is "Laid".
+	// LaidLabel names a group of cards laid before a seat ("Book"); "" is "Laid".
 	LaidLabel string
 }
 
@@ -77,8 +77,9 @@ type State[S any] struct {
 	Stock []sdk.Card `json:"stock"`
 	// Pile is the face-up discard pile, its top last.
 	Pile []sdk.Card `json:"pile"`
-	// Laid are the cards each seat has laid face up before it (books, melds).
-	Laid [][]sdk.Card `json:"laid"`
+	// Laid are the groups of cards each seat has laid face up before it (books, melds), in the
+	// order laid; the views show each as a meld (sdk.ZoneMeld).
+	Laid [][][]sdk.Card `json:"laid"`
 	// Out are cards out of play, face down (a scenario's `rest: out`).
 	Out []sdk.Card `json:"out"`
 	// Turn is the seat in turn, sdk.NoSeat once the game is over.
@@ -100,7 +101,10 @@ type State[S any] struct {
 // clone returns a deep copy (Data through its JSON, as the host stores it).
 func (s *State[S]) clone() *State[S] {
 	c := *s
-	c.Hands, c.Laid = cloneRows(s.Hands), cloneRows(s.Laid)
+	c.Hands, c.Laid = cloneRows(s.Hands), make([][][]sdk.Card, len(s.Laid))
+	for i, groups := range s.Laid {
+		c.Laid[i] = cloneRows(groups)
+	}
 	c.Stock, c.Pile, c.Out = slices.Clone(s.Stock), slices.Clone(s.Pile), slices.Clone(s.Out)
 	c.RNG = s.RNG.Clone()
 	c.events = nil
@@ -150,15 +154,18 @@ func (s *State[S]) Give(from, to int, cards []sdk.Card) bool {
 	return ok
 }
 
-// Lay moves cards from seat's hand to the cards laid face up before it; false (and nothing
+// Lay moves cards from seat's hand to a new group laid face up before it; false (and nothing
 // moved) when the seat does not hold them all.
 func (s *State[S]) Lay(seat int, cards []sdk.Card) bool {
 	hand, ok := sdk.RemoveCards(s.Hands[seat], cards)
 	if ok {
-		s.Hands[seat], s.Laid[seat] = hand, append(s.Laid[seat], cards...)
+		s.Hands[seat], s.Laid[seat] = hand, append(s.Laid[seat], slices.Clone(cards))
 	}
 	return ok
 }
+
+// LaidCards returns every card seat has laid, group after group.
+func (s *State[S]) LaidCards(seat int) []sdk.Card { return slices.Concat(s.Laid[seat]...) }
 
 // Discard moves cards from seat's hand to the top of the pile; false (and nothing moved) when
 // the seat does not hold them all.

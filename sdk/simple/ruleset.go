@@ -55,8 +55,8 @@ func (r *Ruleset[S]) deck() []sdk.Card {
 	return slices.Clone(r.g.Deck)
 }
 
-// Start deals a game: req.Deal's layout when given (its face_up rows are the cards laid before
-// each seat; face_down rows are refused), else the shuffled deck, HandSize cards each. Setup runs
+// Start deals a game: req.Deal's layout when given (a seat's face_up row is one group laid
+// before it; face_down rows are refused), else the shuffled deck, HandSize cards each. Setup runs
 // after either, then the opener's turn begins.
 func (r *Ruleset[S]) Start(_ context.Context, req sdk.StartRequest) (State[S], error) {
 	s := &State[S]{Seats: req.Seats, RNG: req.RNG}
@@ -77,7 +77,12 @@ func (r *Ruleset[S]) Start(_ context.Context, req sdk.StartRequest) (State[S], e
 	if len(l.FaceDown) > 0 {
 		return *s, sdk.Refuse(sdk.CodeBadDeal, "deal: %s has no face_down rows", r.g.ID)
 	}
-	s.Hands, s.Laid = rows(l.Hands, s.Seats), rows(l.FaceUp, s.Seats)
+	s.Hands, s.Laid = rows(l.Hands, s.Seats), laid(s.Seats)
+	for i, row := range l.FaceUp {
+		if len(row) > 0 {
+			s.Laid[i] = [][]sdk.Card{slices.Clone(row)}
+		}
+	}
 	s.Stock, s.Pile, s.Out = nonNil(l.Deck), nonNil(l.Pile), nonNil(l.Out)
 	if l.First != sdk.NoSeat {
 		s.Opener = l.First
@@ -112,6 +117,15 @@ func rows(in [][]sdk.Card, seats int) [][]sdk.Card {
 	return out
 }
 
+// laid returns no group laid for each of seats.
+func laid(seats int) [][][]sdk.Card {
+	out := make([][][]sdk.Card, seats)
+	for i := range out {
+		out[i] = [][]sdk.Card{}
+	}
+	return out
+}
+
 func nonNil(cards []sdk.Card) []sdk.Card {
 	if cards == nil {
 		return []sdk.Card{}
@@ -127,7 +141,7 @@ func (r *Ruleset[S]) deal(s *State[S], opts sdk.Options) {
 	if r.g.HandSize != nil {
 		n = r.g.HandSize(s.Seats)
 	}
-	s.Hands, s.Laid = rows(nil, s.Seats), rows(nil, s.Seats)
+	s.Hands, s.Laid = rows(nil, s.Seats), laid(s.Seats)
 	for i := range s.Hands {
 		k := min(n, len(cards))
 		s.Hands[i], cards = slices.Clone(cards[:k]), cards[k:]
@@ -308,8 +322,8 @@ func (r *Ruleset[S]) sees(s *State[S], viewer, seat int) bool {
 	return r.g.Sees != nil && viewer >= 0 && r.g.Sees(s, viewer, seat)
 }
 
-// View shows the hands viewer sees (see Game.Sees), the stock's count, the pile and the cards
-// laid before each seat face up, and the moves open to viewer.
+// View shows the hands viewer sees (see Game.Sees), the stock's count, the pile, each group laid
+// before a seat as a meld zone ("meld.SEAT.N"), and the moves open to viewer.
 func (r *Ruleset[S]) View(st State[S], viewer int) sdk.View {
 	s := &st
 	v := sdk.View{Ruleset: r.g.ID, Viewer: viewer, Phase: s.Phase, Turn: s.Turn, Direction: 1, Winner: s.Winner, Round: s.Games + 1}
@@ -330,9 +344,10 @@ func (r *Ruleset[S]) View(st State[S], viewer int) sdk.View {
 		}
 		v.Zones = append(v.Zones, z)
 	}
-	for i, l := range s.Laid {
-		if len(l) > 0 {
-			v.Zones = append(v.Zones, sdk.Zone{ID: "laid." + strconv.Itoa(i), Kind: sdk.ZoneRow, Owner: i, Label: label, Cards: slices.Clone(l), Count: len(l)})
+	for i, groups := range s.Laid {
+		for k, g := range groups {
+			n := k
+			v.Zones = append(v.Zones, sdk.Zone{ID: fmt.Sprintf("meld.%d.%d", i, k), Kind: sdk.ZoneMeld, Owner: i, Label: label, Cards: slices.Clone(g), Count: len(g), Meld: &n})
 		}
 	}
 	v.Zones = append(v.Zones, sdk.Zone{ID: "deck", Kind: sdk.ZoneDeck, Owner: sdk.NoSeat, Label: "Stock", Count: len(s.Stock), Hidden: true})
@@ -380,7 +395,7 @@ func (r *Ruleset[S]) Observe(st State[S]) sdk.Observation {
 	counts, laidCounts, scores := make([]int, s.Seats), make([]int, s.Seats), make([]int, s.Seats)
 	for i := range s.Seats {
 		hands[i], counts[i] = sdk.CardStrings(s.Hands[i]), len(s.Hands[i])
-		laid[i], laidCounts[i] = sdk.CardStrings(s.Laid[i]), len(s.Laid[i])
+		laid[i], laidCounts[i] = sdk.CardStrings(s.LaidCards(i)), len(s.LaidCards(i))
 		if r.g.Score != nil {
 			scores[i] = r.g.Score(s, i)
 		}
@@ -396,7 +411,7 @@ func (r *Ruleset[S]) Observe(st State[S]) sdk.Observation {
 func (r *Ruleset[S]) Cards(s State[S]) []sdk.Card {
 	out := slices.Concat(s.Stock, s.Pile, s.Out)
 	for i := range s.Hands {
-		out = append(append(out, s.Hands[i]...), s.Laid[i]...)
+		out = append(append(out, s.Hands[i]...), s.LaidCards(i)...)
 	}
 	return out
 }
