@@ -15,10 +15,9 @@ type fish = simple.State[struct{}]
 // goFish is the whole variant: simple.New(goFish) is its sdk.Ruleset, bot included.
 var goFish = simple.Game[struct{}]{
 	ID: "gofish", Name: "Go Fish", Summary: "Ask for ranks, make books of four.",
-	Rules: "On your turn ask another player for a rank you hold. They give you every card of it " +
-		"and you go again; if they have none, **go fish**: draw one, and if it is the rank you asked " +
-		"for, go again. Four of a kind is a book, laid down at once. An empty hand draws a card, or " +
-		"sits out when the stock is empty. When all 13 books are made, most books wins.",
+	Rules: "Ask another player for a rank you hold: they give you every card of it and you go again; " +
+		"if they have none, **go fish**: draw one, and go again if it is that rank. Four of a kind is a " +
+		"book, laid down at once. An empty hand draws a card (or sits out). After 13 books, most wins.",
 	MinSeats: 2, MaxSeats: 5, LaidLabel: "Book",
 	EventTexts: map[string]string{
 		"asked": "{seat} asked {target} for {rank}s", "gave": "{seat} gave {count} to {target}",
@@ -81,7 +80,8 @@ var goFish = simple.Game[struct{}]{
 		laid, best, winner := 0, -1, sdk.NoSeat
 		for seat := range s.Seats {
 			n := len(s.LaidCards(seat))
-			if laid += n; n > best {
+			laid += n
+			if n > best {
 				best, winner = n, seat
 			} else if n == best {
 				winner = sdk.NoSeat

@@ -10,8 +10,8 @@ import (
 // Game declares a variant: who it is, how it is dealt, its moves and its end. Only ID, Name,
 // MinSeats, MaxSeats, Moves and End are required; [New] makes the ruleset of it.
 type Game[S any] struct {
-	// ID, Name, Summary and Rules (Markdown) are the variant's sdk.Info.
-	ID, Name, Summary, Rules string
+	// ID, Name, Version ("" is "1.0.0"), Summary and Rules (Markdown) are the variant's sdk.Info.
+	ID, Name, Version, Summary, Rules string
 	// MinSeats and MaxSeats bound the number of seats.
 	MinSeats, MaxSeats int
 	// Options are the room's options, passed to Setup validated.
@@ -62,7 +62,8 @@ type Move[S any] struct {
 	// Choices, when set, lists the names the move chooses among (Action.Args["choice"]).
 	Choices func(s *State[S], seat int) []string
 	// Do makes the move on a copy of the state; it returns sdk.Refuse(...) to refuse it, and the
-	// copy is then dropped. The turn passes to the next seat afterwards unless Do calls GoAgain.
+	// copy is then dropped (any other error is a ruleset failure: the host pauses the game). The
+	// turn passes to the next seat afterwards unless Do calls GoAgain.
 	Do func(s *State[S], a sdk.Action) error
 }
 

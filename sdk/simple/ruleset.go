@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"cardhouse/sdk"
 )
@@ -43,7 +44,11 @@ func New[S any](g Game[S]) *Ruleset[S] {
 
 // Info describes the game; its only bot level is 1.
 func (r *Ruleset[S]) Info() sdk.Info {
-	return sdk.Info{ID: r.g.ID, Name: r.g.Name, Version: "1.0.0", Summary: r.g.Summary, Rules: r.g.Rules,
+	version := r.g.Version
+	if version == "" {
+		version = "1.0.0"
+	}
+	return sdk.Info{ID: r.g.ID, Name: r.g.Name, Version: version, Summary: r.g.Summary, Rules: r.g.Rules,
 		MinSeats: r.g.MinSeats, MaxSeats: r.g.MaxSeats, Options: r.g.Options, BotLevels: []int{1},
 		StateVersion: 1, EventTexts: r.g.EventTexts}
 }
@@ -280,11 +285,13 @@ func (r *Ruleset[S]) Apply(_ context.Context, req sdk.ApplyRequest[State[S]]) (s
 	case !ok && m.Who == nil && a.Seat != s.Turn:
 		return no(sdk.CodeNotYourTurn, "it is seat %d's turn", s.Turn)
 	case !ok:
-		return no(sdk.CodeNotAvailable, "you cannot %s now", m.Label)
+		return no(sdk.CodeNotAvailable, "you cannot %s now", strings.ToLower(m.Label))
 	case m.Cards == nil && len(a.Cards) > 0:
 		return no(sdk.CodeBadAction, "%s takes no cards", m.Label)
-	case m.Cards != nil && (len(a.Cards) == 0 || !m.Multi && len(a.Cards) > 1):
-		return no(sdk.CodeBadAction, "%s takes %s", m.Label, map[bool]string{false: "one card", true: "one or more cards"}[m.Multi])
+	case m.Cards != nil && len(a.Cards) == 0:
+		return no(sdk.CodeBadAction, "%s takes a card", m.Label)
+	case m.Cards != nil && !m.Multi && len(a.Cards) > 1:
+		return no(sdk.CodeBadAction, "%s takes one card", m.Label)
 	case m.Targets == nil && a.Target != nil:
 		return no(sdk.CodeBadAction, "%s aims at nobody", m.Label)
 	case m.Targets != nil && (a.Target == nil || !slices.Contains(o.targets, *a.Target)):
