@@ -119,24 +119,32 @@ func (t *Trick) appendJSON(b []byte) []byte {
 	if t.Plays == nil {
 		b = append(b, "null"...)
 	} else {
-		b = append(b, '[')
-		for i, p := range t.Plays {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendIntField(b, `{"seat":`, p.Seat)
-			b = append(b, `,"card":"`...)
-			if p.Card != 0 {
-				b = append(b, p.Card.String()...)
-			}
-			b = append(b, `"}`...)
-		}
-		b = append(b, ']')
+		b = appendTrickPlays(b, t.Plays)
 	}
 	if t.Winner != nil {
 		b = appendIntField(b, `,"winner":`, *t.Winner)
 	}
 	return append(b, '}')
+}
+
+func appendTrickPlays(b []byte, plays []TrickPlay) []byte {
+	b = append(b, '[')
+	for i, p := range plays {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendTrickPlay(b, p)
+	}
+	return append(b, ']')
+}
+
+func appendTrickPlay(b []byte, p TrickPlay) []byte {
+	b = appendIntField(b, `{"seat":`, p.Seat)
+	b = append(b, `,"card":"`...)
+	if p.Card != 0 {
+		b = append(b, p.Card.String()...)
+	}
+	return append(b, `"}`...)
 }
 
 func (t *Team) appendJSON(b []byte) []byte {
@@ -171,23 +179,7 @@ func (s *ScoreSheet) appendJSON(b []byte) []byte {
 	if s.Rows == nil {
 		b = append(b, "null"...)
 	} else {
-		b = append(b, '[')
-		for i := range s.Rows {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			r := &s.Rows[i]
-			b = append(b, `{"label":`...)
-			b = appendJSONString(b, r.Label)
-			b = append(b, `,"cells":`...)
-			b = AppendIntsJSON(b, r.Cells)
-			if len(r.Notes) > 0 {
-				b = append(b, `,"notes":`...)
-				b = appendStrings(b, r.Notes)
-			}
-			b = append(b, '}')
-		}
-		b = append(b, ']')
+		b = appendScoreRows(b, s.Rows)
 	}
 	b = append(b, `,"totals":`...)
 	b = AppendIntsJSON(b, s.Totals)
@@ -390,6 +382,29 @@ func appendStrings(b []byte, ss []string) []byte {
 		b = appendJSONString(b, s)
 	}
 	return append(b, ']')
+}
+
+func appendScoreRows(b []byte, rows []ScoreRow) []byte {
+	b = append(b, '[')
+	for i := range rows {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendScoreRow(b, &rows[i])
+	}
+	return append(b, ']')
+}
+
+func appendScoreRow(b []byte, r *ScoreRow) []byte {
+	b = append(b, `{"label":`...)
+	b = appendJSONString(b, r.Label)
+	b = append(b, `,"cells":`...)
+	b = AppendIntsJSON(b, r.Cells)
+	if len(r.Notes) > 0 {
+		b = append(b, `,"notes":`...)
+		b = appendStrings(b, r.Notes)
+	}
+	return append(b, '}')
 }
 
 // appendCards writes cards as their codes; the zero Card (a gap) is "", as MarshalText writes it.
