@@ -227,12 +227,19 @@ func TestFamilyPartsPatchCases(t *testing.T) {
 			}),
 			`{"trick":{"plays":{"$splice":[2,0,{"seat":3,"card":"AH"}]}}}`},
 		{"the trick taken",
-			base(func(v *sdk.View) { v.Trick = &sdk.Trick{Leader: 1, Plays: plays}; v.LastTrick = &sdk.Trick{Leader: 0, Plays: plays, Winner: ptr(0)} }),
+			base(func(v *sdk.View) {
+				v.Trick = &sdk.Trick{Leader: 1, Plays: plays}
+				v.LastTrick = &sdk.Trick{Leader: 0, Plays: plays, Winner: ptr(0)}
+			}),
 			base(func(v *sdk.View) { v.LastTrick = &sdk.Trick{Leader: 1, Plays: plays, Winner: ptr(1)} }),
 			`{"trick":null,"last_trick":{"leader":1,"winner":1}}`},
 		{"a team's tricks",
-			base(func(v *sdk.View) { v.Teams = []sdk.Team{{ID: 0, Seats: []int{0, 2}, Tricks: ptr(3)}, {ID: 1, Seats: []int{1, 3}}} }),
-			base(func(v *sdk.View) { v.Teams = []sdk.Team{{ID: 0, Seats: []int{0, 2}, Tricks: ptr(4)}, {ID: 1, Seats: []int{1, 3}}} }),
+			base(func(v *sdk.View) {
+				v.Teams = []sdk.Team{{ID: 0, Seats: []int{0, 2}, Tricks: ptr(3)}, {ID: 1, Seats: []int{1, 3}}}
+			}),
+			base(func(v *sdk.View) {
+				v.Teams = []sdk.Team{{ID: 0, Seats: []int{0, 2}, Tricks: ptr(4)}, {ID: 1, Seats: []int{1, 3}}}
+			}),
 			`{"teams":{"0":{"tricks":4}}}`},
 		{"a bid and a trick by the seat",
 			base(func(v *sdk.View) {}),
