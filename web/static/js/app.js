@@ -513,6 +513,8 @@ class RoomView {
       onLeave: () => this.leave(),
       isSetting: (id) => !!(this.info && this.info.options && Object.hasOwn(this.info.options, id)),
       settingValue: (id, value) => settingWords(this.info?.ruleset, id, value),
+      // The ruleset's Info (card back, event texts), from the lobby's list of rulesets.
+      rulesetInfo: () => (state.rulesets || []).find((d) => d.id === this.info?.ruleset),
       deadlineMs: (d) => (d.kind === "last_card" ? 1000 * Number((this.info && this.info.options && this.info.options.last_card_seconds) || 5) : 5000),
     });
     this.renderSide();
