@@ -175,8 +175,8 @@ func TestFamilyParts(t *testing.T) {
 			if n := evalJS[int](t, pg, `document.querySelectorAll("dialog .sheet tbody tr").length`); n != 2 {
 				t.Errorf("the sheet shows %d hands, want 2", n)
 			}
-			if got := evalJS[string](t, pg, `document.querySelector("dialog .sheet tfoot td.best")?.textContent || ""`); got != "5" {
-				t.Errorf("the sheet marks %q as the best total, want 5 (the lowest wins)", got)
+			if got := evalJS[string](t, pg, `document.querySelector("dialog .sheet tfoot td.best")?.textContent || ""`); got != "4" {
+				t.Errorf("the sheet marks %q as the best total, want 4 (the lowest wins)", got)
 			}
 			if got := evalJS[string](t, pg, `document.querySelector("dialog .sheet tbody tr .note")?.textContent || ""`); !strings.Contains(got, "moon") {
 				t.Errorf("the sheet's first hand's note %q, want moon", got)
@@ -307,13 +307,13 @@ func TestFamilyEventTextsAndLowWins(t *testing.T) {
 	}
 	// Hearts' game over: the lowest total first, and the summary names the winner.
 	showFixture(t, pg, base, "hearts-trick", `{}`)
-	evalJS[bool](t, pg, `(() => { const v = structuredClone(window.cardhouse.table.view); v.phase = "game_over"; v.winner = 2; v.actions = []; v.trick = undefined; return window.preview(v); })()`)
+	evalJS[bool](t, pg, `(() => { const v = structuredClone(window.cardhouse.table.view); v.phase = "game_over"; v.winner = 3; v.actions = []; v.trick = undefined; return window.preview(v); })()`)
 	waitJS(t, pg, `document.querySelector(".standings")`)
-	if got := evalJS[[]string](t, pg, `[...document.querySelectorAll(".standings [data-standing]")].map((r) => r.dataset.standing)`); strings.Join(got, ",") != "2,0,1,3" {
-		t.Errorf("standings by seat %v, want lowest first: 2,0,1,3", got)
+	if got := evalJS[[]string](t, pg, `[...document.querySelectorAll(".standings [data-standing]")].map((r) => r.dataset.standing)`); strings.Join(got, ",") != "3,1,2,0" {
+		t.Errorf("standings by seat %v, want lowest first: 3,1,2,0", got)
 	}
-	if got := evalJS[string](t, pg, `document.querySelector("#summary h2").textContent`); !strings.Contains(got, "Chloé wins") {
-		t.Errorf("summary title %q, want Chloé wins", got)
+	if got := evalJS[string](t, pg, `document.querySelector("#summary h2").textContent`); !strings.Contains(got, "Dev wins") {
+		t.Errorf("summary title %q, want Dev wins", got)
 	}
 	if n := evalJS[int](t, pg, `document.querySelectorAll("#summary .sheet tbody tr").length`); n != 2 {
 		t.Errorf("the summary's sheet shows %d hands, want 2", n)
