@@ -85,6 +85,104 @@ func (v *View) AppendJSON(b []byte) []byte {
 		b = append(b, `,"roles":`...)
 		b = appendStringMap(b, v.Roles)
 	}
+	if v.Trick != nil {
+		b = append(b, `,"trick":`...)
+		b = v.Trick.appendJSON(b)
+	}
+	if v.LastTrick != nil {
+		b = append(b, `,"last_trick":`...)
+		b = v.LastTrick.appendJSON(b)
+	}
+	if len(v.Teams) > 0 {
+		b = append(b, `,"teams":[`...)
+		for i := range v.Teams {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = v.Teams[i].appendJSON(b)
+		}
+		b = append(b, ']')
+	}
+	if v.Sheet != nil {
+		b = append(b, `,"sheet":`...)
+		b = v.Sheet.appendJSON(b)
+	}
+	if v.LowWins {
+		b = append(b, `,"low_wins":true`...)
+	}
+	return append(b, '}')
+}
+
+func (t *Trick) appendJSON(b []byte) []byte {
+	b = appendIntField(b, `{"leader":`, t.Leader)
+	b = append(b, `,"plays":`...)
+	if t.Plays == nil {
+		b = append(b, "null"...)
+	} else {
+		b = appendTrickPlays(b, t.Plays)
+	}
+	if t.Winner != nil {
+		b = appendIntField(b, `,"winner":`, *t.Winner)
+	}
+	return append(b, '}')
+}
+
+func appendTrickPlays(b []byte, plays []TrickPlay) []byte {
+	b = append(b, '[')
+	for i, p := range plays {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendTrickPlay(b, p)
+	}
+	return append(b, ']')
+}
+
+func appendTrickPlay(b []byte, p TrickPlay) []byte {
+	b = appendIntField(b, `{"seat":`, p.Seat)
+	b = append(b, `,"card":"`...)
+	if p.Card != 0 {
+		b = append(b, p.Card.String()...)
+	}
+	return append(b, `"}`...)
+}
+
+func (t *Team) appendJSON(b []byte) []byte {
+	b = appendIntField(b, `{"id":`, t.ID)
+	b = append(b, `,"name":`...)
+	b = appendJSONString(b, t.Name)
+	b = append(b, `,"seats":`...)
+	b = AppendIntsJSON(b, t.Seats)
+	b = appendIntField(b, `,"score":`, t.Score)
+	if t.Contract != nil {
+		b = appendIntField(b, `,"contract":`, *t.Contract)
+	}
+	if t.Tricks != nil {
+		b = appendIntField(b, `,"tricks":`, *t.Tricks)
+	}
+	if t.Bags != nil {
+		b = appendIntField(b, `,"bags":`, *t.Bags)
+	}
+	return append(b, '}')
+}
+
+func (s *ScoreSheet) appendJSON(b []byte) []byte {
+	b = append(b, `{"by":`...)
+	b = appendJSONString(b, s.By)
+	b = append(b, `,"columns":`...)
+	if s.Columns == nil {
+		b = append(b, "null"...)
+	} else {
+		b = appendStrings(b, s.Columns)
+	}
+	b = append(b, `,"rows":`...)
+	if s.Rows == nil {
+		b = append(b, "null"...)
+	} else {
+		b = appendScoreRows(b, s.Rows)
+	}
+	b = append(b, `,"totals":`...)
+	b = AppendIntsJSON(b, s.Totals)
 	return append(b, '}')
 }
 
@@ -114,6 +212,16 @@ func (p *PlayerView) appendJSON(b []byte) []byte {
 	if len(p.Tags) > 0 {
 		b = append(b, `,"tags":`...)
 		b = appendStrings(b, p.Tags)
+	}
+	if p.Tricks != nil {
+		b = appendIntField(b, `,"tricks":`, *p.Tricks)
+	}
+	if p.Bid != "" {
+		b = append(b, `,"bid":`...)
+		b = appendJSONString(b, p.Bid)
+	}
+	if p.Team != nil {
+		b = appendIntField(b, `,"team":`, *p.Team)
 	}
 	return append(b, '}')
 }
@@ -145,6 +253,9 @@ func (z *Zone) appendJSON(b []byte) []byte {
 			b = strconv.AppendBool(b, s)
 		}
 		b = append(b, ']')
+	}
+	if z.Meld != nil {
+		b = appendIntField(b, `,"meld":`, *z.Meld)
 	}
 	return append(b, '}')
 }
@@ -188,6 +299,9 @@ func (a *ActionSpec) appendJSON(b []byte) []byte {
 	if a.Multi {
 		b = append(b, `,"multi":true`...)
 	}
+	if a.Count != 0 {
+		b = appendIntField(b, `,"count":`, a.Count)
+	}
 	if a.From != "" {
 		b = append(b, `,"from":`...)
 		b = appendJSONString(b, a.From)
@@ -199,6 +313,14 @@ func (a *ActionSpec) appendJSON(b []byte) []byte {
 	if len(a.ChoiceFor) > 0 {
 		b = append(b, `,"choice_for":`...)
 		b = appendCards(b, a.ChoiceFor)
+	}
+	if len(a.ChoiceLabels) > 0 {
+		b = append(b, `,"choice_labels":`...)
+		b = appendStrings(b, a.ChoiceLabels)
+	}
+	if len(a.Zones) > 0 {
+		b = append(b, `,"zones":`...)
+		b = appendStrings(b, a.Zones)
 	}
 	if len(a.Targets) > 0 {
 		b = append(b, `,"targets":`...)
@@ -260,6 +382,29 @@ func appendStrings(b []byte, ss []string) []byte {
 		b = appendJSONString(b, s)
 	}
 	return append(b, ']')
+}
+
+func appendScoreRows(b []byte, rows []ScoreRow) []byte {
+	b = append(b, '[')
+	for i := range rows {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendScoreRow(b, &rows[i])
+	}
+	return append(b, ']')
+}
+
+func appendScoreRow(b []byte, r *ScoreRow) []byte {
+	b = append(b, `{"label":`...)
+	b = appendJSONString(b, r.Label)
+	b = append(b, `,"cells":`...)
+	b = AppendIntsJSON(b, r.Cells)
+	if len(r.Notes) > 0 {
+		b = append(b, `,"notes":`...)
+		b = appendStrings(b, r.Notes)
+	}
+	return append(b, '}')
 }
 
 // appendCards writes cards as their codes; the zero Card (a gap) is "", as MarshalText writes it.

@@ -12,9 +12,10 @@ import (
 // patches itself, so that the host need not diff the views' bytes. It writes the form the host's
 // diff writes (keyed lists by seat, id and type, splices for cards), and a list it cannot key
 // (a repeated key, a key that needs escaping) or whose order changed goes whole. ok is false when
-// new holds a null (nil players or zones), which a merge patch cannot set: send the full view.
+// new holds a null (nil players or zones; a trick's nil plays, a team's nil seats, a score
+// sheet's nil list), which a merge patch cannot set: send the full view.
 func AppendViewPatch(b []byte, old, new *View) (_ []byte, ok bool) {
-	if new.Players == nil || new.Zones == nil {
+	if new.Players == nil || new.Zones == nil || holdsNull(new) {
 		return b, false
 	}
 	p := patchWriter{b: append(b, '{')}
@@ -134,7 +135,152 @@ func AppendViewPatch(b []byte, old, new *View) (_ []byte, ok bool) {
 			}
 		}
 	}
+	patchTrick(&p, "trick", old.Trick, new.Trick)
+	patchTrick(&p, "last_trick", old.LastTrick, new.LastTrick)
+	patchList(&p, "teams", true, old.Teams, new.Teams, teamKey, teamEqual, (*Team).appendJSON, patchTeam)
+	patchSheet(&p, old.Sheet, new.Sheet)
+	p.optBool("low_wins", old.LowWins, new.LowWins)
 	return append(p.b, '}'), true
+}
+
+// holdsNull reports whether the view's JSON holds a null below its top (a nil list that the view
+// does not omit), which a merge patch cannot set.
+func holdsNull(v *View) bool {
+	if v.Trick != nil && v.Trick.Plays == nil || v.LastTrick != nil && v.LastTrick.Plays == nil {
+		return true
+	}
+	for i := range v.Teams {
+		if v.Teams[i].Seats == nil {
+			return true
+		}
+	}
+	if s := v.Sheet; s != nil {
+		if s.Columns == nil || s.Rows == nil || s.Totals == nil {
+			return true
+		}
+		for i := range s.Rows {
+			if s.Rows[i].Cells == nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// patchTrick writes a trick's member: the trick whole when it appears, null when it goes, and
+// otherwise its changes, the plays as a splice of those added when the trick only grew.
+func patchTrick(p *patchWriter, k string, old, new *Trick) {
+	switch {
+	case new == nil:
+		if old != nil {
+			p.null(k)
+		}
+		return
+	case old == nil:
+		p.key(k)
+		p.b = new.appendJSON(p.b)
+		return
+	case old.Leader == new.Leader && slices.Equal(old.Plays, new.Plays) && intPtrEqual(old.Winner, new.Winner):
+		return
+	}
+	p.key(k)
+	t := patchWriter{b: append(p.b, '{')}
+	t.int("leader", old.Leader, new.Leader)
+	if !slices.Equal(old.Plays, new.Plays) {
+		t.key("plays")
+		n := len(old.Plays)
+		if n >= 2 && len(new.Plays) > n && slices.Equal(old.Plays, new.Plays[:n]) {
+			t.b = append(t.b, `{"$splice":[`...)
+			t.b = strconv.AppendInt(t.b, int64(n), 10)
+			t.b = append(t.b, ",0"...)
+			for _, tp := range new.Plays[n:] {
+				t.b = append(t.b, ',')
+				t.b = appendTrickPlay(t.b, tp)
+			}
+			t.b = append(t.b, "]}"...)
+		} else {
+			t.b = appendTrickPlays(t.b, new.Plays)
+		}
+	}
+	optInt(&t, "winner", old.Winner, new.Winner)
+	p.b = append(t.b, '}')
+}
+
+func teamKey(t *Team) string { return strconv.Itoa(t.ID) }
+
+func teamEqual(a, b *Team) bool {
+	return a.ID == b.ID && a.Name == b.Name && slices.Equal(a.Seats, b.Seats) && a.Score == b.Score &&
+		intPtrEqual(a.Contract, b.Contract) && intPtrEqual(a.Tricks, b.Tricks) && intPtrEqual(a.Bags, b.Bags)
+}
+
+func patchTeam(p *patchWriter, old, new *Team) {
+	if old.Name != new.Name {
+		p.str("name", new.Name)
+	}
+	if !slices.Equal(old.Seats, new.Seats) {
+		p.key("seats")
+		p.b = appendInts(p.b, new.Seats)
+	}
+	p.int("score", old.Score, new.Score)
+	optInt(p, "contract", old.Contract, new.Contract)
+	optInt(p, "tricks", old.Tricks, new.Tricks)
+	optInt(p, "bags", old.Bags, new.Bags)
+}
+
+func rowEqual(a, b ScoreRow) bool {
+	return a.Label == b.Label && slices.Equal(a.Cells, b.Cells) && slices.Equal(a.Notes, b.Notes)
+}
+
+// patchSheet writes the score sheet's member: whole when it appears, null when it goes, and
+// otherwise its changes, the rows as a splice of those added when hands were only added.
+func patchSheet(p *patchWriter, old, new *ScoreSheet) {
+	switch {
+	case new == nil:
+		if old != nil {
+			p.null("sheet")
+		}
+		return
+	case old == nil:
+		p.key("sheet")
+		p.b = new.appendJSON(p.b)
+		return
+	}
+	sameCols := old.Columns != nil && slices.Equal(old.Columns, new.Columns)
+	sameRows := old.Rows != nil && slices.EqualFunc(old.Rows, new.Rows, rowEqual)
+	sameTotals := old.Totals != nil && slices.Equal(old.Totals, new.Totals)
+	if old.By == new.By && sameCols && sameRows && sameTotals {
+		return
+	}
+	p.key("sheet")
+	s := patchWriter{b: append(p.b, '{')}
+	if old.By != new.By {
+		s.str("by", new.By)
+	}
+	if !sameCols {
+		s.key("columns")
+		s.b = appendStrings(s.b, new.Columns)
+	}
+	if !sameRows {
+		s.key("rows")
+		n := len(old.Rows)
+		if n >= 1 && len(new.Rows) > n && slices.EqualFunc(old.Rows, new.Rows[:n], rowEqual) {
+			s.b = append(s.b, `{"$splice":[`...)
+			s.b = strconv.AppendInt(s.b, int64(n), 10)
+			s.b = append(s.b, ",0"...)
+			for i := n; i < len(new.Rows); i++ {
+				s.b = append(s.b, ',')
+				s.b = appendScoreRow(s.b, &new.Rows[i])
+			}
+			s.b = append(s.b, "]}"...)
+		} else {
+			s.b = appendScoreRows(s.b, new.Rows)
+		}
+	}
+	if !sameTotals {
+		s.key("totals")
+		s.b = appendInts(s.b, new.Totals)
+	}
+	p.b = append(s.b, '}')
 }
 
 // patchWriter writes the members of one patch object.
@@ -386,7 +532,8 @@ func deadlineKey(d *Deadline) string { return d.ID }
 
 func playerEqual(a, b *PlayerView) bool {
 	return a.Seat == b.Seat && a.HandCount == b.HandCount && intPtrEqual(a.Score, b.Score) &&
-		intPtrEqual(a.Points, b.Points) && slices.Equal(a.Tags, b.Tags)
+		intPtrEqual(a.Points, b.Points) && slices.Equal(a.Tags, b.Tags) && intPtrEqual(a.Tricks, b.Tricks) &&
+		a.Bid == b.Bid && intPtrEqual(a.Team, b.Team)
 }
 
 func intPtrEqual(a, b *int) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
@@ -396,6 +543,9 @@ func patchPlayer(p *patchWriter, old, new *PlayerView) {
 	optInt(p, "score", old.Score, new.Score)
 	optInt(p, "points", old.Points, new.Points)
 	optList(p, "tags", old.Tags, new.Tags, appendStrings)
+	optInt(p, "tricks", old.Tricks, new.Tricks)
+	p.optStr("bid", old.Bid, new.Bid)
+	optInt(p, "team", old.Team, new.Team)
 }
 
 // optInt patches a number the view leaves out when nil.
@@ -413,7 +563,7 @@ func optInt(p *patchWriter, key string, old, new *int) {
 
 func zoneEqual(a, b *Zone) bool {
 	return a.ID == b.ID && a.Kind == b.Kind && a.Owner == b.Owner && a.Label == b.Label && a.Count == b.Count &&
-		a.Hidden == b.Hidden && slices.Equal(a.Cards, b.Cards) && slices.Equal(a.Slots, b.Slots)
+		a.Hidden == b.Hidden && slices.Equal(a.Cards, b.Cards) && slices.Equal(a.Slots, b.Slots) && intPtrEqual(a.Meld, b.Meld)
 }
 
 func patchZone(p *patchWriter, old, new *Zone) {
@@ -432,6 +582,7 @@ func patchZone(p *patchWriter, old, new *Zone) {
 	}
 	p.optBool("hidden", old.Hidden, new.Hidden)
 	optList(p, "slots", old.Slots, new.Slots, AppendBoolsJSON)
+	optInt(p, "meld", old.Meld, new.Meld)
 }
 
 func indicatorEqual(a, b *Indicator) bool { return *a == *b }
@@ -447,8 +598,8 @@ func patchIndicator(p *patchWriter, old, new *Indicator) {
 }
 
 func actionEqual(a, b *ActionSpec) bool {
-	return a.Type == b.Type && a.Label == b.Label && a.Multi == b.Multi && a.From == b.From &&
-		slices.Equal(a.Cards, b.Cards) && slices.Equal(a.Choices, b.Choices) && slices.Equal(a.ChoiceFor, b.ChoiceFor) &&
+	return a.Type == b.Type && a.Label == b.Label && a.Multi == b.Multi && a.Count == b.Count && a.From == b.From &&
+		slices.Equal(a.ChoiceLabels, b.ChoiceLabels) && slices.Equal(a.Zones, b.Zones) && slices.Equal(a.Cards, b.Cards) && slices.Equal(a.Choices, b.Choices) && slices.Equal(a.ChoiceFor, b.ChoiceFor) &&
 		slices.Equal(a.Targets, b.Targets) && slices.Equal(a.Indexes, b.Indexes) && slices.Equal(a.Args, b.Args)
 }
 
@@ -458,9 +609,19 @@ func patchAction(p *patchWriter, old, new *ActionSpec) {
 	}
 	p.optCards("cards", old.Cards, new.Cards)
 	p.optBool("multi", old.Multi, new.Multi)
+	switch {
+	case old.Count == new.Count:
+	case new.Count == 0:
+		p.null("count")
+	default:
+		p.key("count")
+		p.b = strconv.AppendInt(p.b, int64(new.Count), 10)
+	}
 	p.optStr("from", old.From, new.From)
 	optList(p, "choices", old.Choices, new.Choices, appendStrings)
 	optList(p, "choice_for", old.ChoiceFor, new.ChoiceFor, appendCards)
+	optList(p, "choice_labels", old.ChoiceLabels, new.ChoiceLabels, appendStrings)
+	optList(p, "zones", old.Zones, new.Zones, appendStrings)
 	optList(p, "targets", old.Targets, new.Targets, appendInts)
 	optList(p, "indexes", old.Indexes, new.Indexes, appendInts)
 	optList(p, "args", old.Args, new.Args, appendStrings)

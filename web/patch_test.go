@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -165,4 +166,66 @@ func canonical(t *testing.T, v []byte) string {
 	}
 	b, _ := json.Marshal(x)
 	return string(b)
+}
+
+// TestPatchJSFamilyParts: patch.js rebuilds views holding the families' parts (the fixtures of
+// testdata/families: tricks, teams, a score sheet, melds, exactly-N and labelled choices), each
+// patched into every other and into itself with one more card played to the trick and one more
+// hand on the sheet, from the room's patches (viewpatch.Diff) and a sticky plugin's alike.
+func TestPatchJSFamilyParts(t *testing.T) {
+	b := browser(t)
+	var views []sdk.View
+	for _, name := range familyFixtures {
+		v, _ := readFixture(t, name)
+		views = append(views, v)
+		next, _ := readFixture(t, name)
+		if next.Trick != nil {
+			next.Trick.Plays = append(next.Trick.Plays, sdk.TrickPlay{Seat: 0, Card: sdk.MustParseCards("QH")[0]})
+		}
+		if next.Sheet != nil {
+			next.Sheet.Rows = append(next.Sheet.Rows, sdk.ScoreRow{Label: "Hand 9", Cells: make([]int, len(next.Sheet.Columns))})
+		}
+		if len(next.Teams) > 0 {
+			next.Teams[0].Bags = nil
+		}
+		views = append(views, next)
+	}
+	var cases []patchCase
+	for i := range views {
+		for j := range views {
+			if i == j {
+				continue
+			}
+			old, want := views[i].AppendJSON(nil), views[j].AppendJSON(nil)
+			d, ok := viewpatch.Diff(nil, old, want)
+			if !ok {
+				t.Fatalf("views %d to %d: no patch", i, j)
+			}
+			typed, ok := sdk.AppendViewPatch(nil, &views[i], &views[j])
+			if !ok {
+				t.Fatalf("views %d to %d: no typed patch", i, j)
+			}
+			for _, p := range [][]byte{d, typed} {
+				cases = append(cases, patchCase{Name: fmt.Sprintf("view %d to %d", i, j), Start: old, Patches: []json.RawMessage{p}, want: [][]byte{want}})
+			}
+		}
+	}
+	srv := httptest.NewServer(http.FileServerFS(web.Static()))
+	t.Cleanup(srv.Close)
+	pg := newPage(t, b, desktopW, desktopH)
+	run(t, pg, chromedp.Navigate(srv.URL+"/gallery.html"))
+	in, _ := json.Marshal(cases)
+	got := evalJS[[][]json.RawMessage](t, pg, `(async () => {
+		const { applyPatch } = await import("/js/patch.js");
+		return `+string(in)+`.map((c) => { let v = c.start; return c.patches.map((p) => (v = applyPatch(v, p))); });
+	})()`)
+	if len(got) != len(cases) {
+		t.Fatalf("%d results for %d cases", len(got), len(cases))
+	}
+	for i, c := range cases {
+		if g, w := canonical(t, got[i][0]), canonical(t, c.want[0]); g != w {
+			t.Fatalf("%s (%s):\n got %s\nwant %s", c.Name, c.Patches[0], g, w)
+		}
+	}
+	t.Logf("%d patches rebuilt", len(cases))
 }

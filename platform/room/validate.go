@@ -84,8 +84,20 @@ func carriesArguments(a sdk.Action) bool {
 	return len(a.Cards) > 0 || a.Suit != "" || a.Color != "" || a.From != "" || a.Target != nil || a.Index != nil || len(a.Args) > 0
 }
 
-// specRefuses says why an action of sp's type does not fit sp, or "" when it does.
+// specRefuses says why an action of sp's type does not fit sp, or "" when it does. An action whose
+// spec names zones it may target (ActionSpec.Zones: a layoff onto a meld) carries the zone's owner
+// as Target and its meld number as Index; which zone they name is the ruleset's to check (the
+// spec holds the zones' ids, not their owners), so any seat and number that could name one goes.
 func specRefuses(sp sdk.ActionSpec, a sdk.Action) string {
+	if len(sp.Zones) > 0 && (a.Target != nil || a.Index != nil) {
+		switch {
+		case a.Target == nil || a.Index == nil:
+			return fmt.Sprintf("%s names a zone by its owner (target) and its number (index), both", a.Type)
+		case *a.Target < 0 || *a.Index < 0:
+			return fmt.Sprintf("%s: no zone is owned by seat %d with number %d", a.Type, *a.Target, *a.Index)
+		}
+		a.Target, a.Index = nil, nil // said: the rest of the action is checked as usual
+	}
 	switch {
 	case len(a.Cards) > 0 && len(sp.Cards) == 0:
 		return fmt.Sprintf("%s takes no cards", a.Type)

@@ -26,6 +26,8 @@ func TestSpecRefuses(t *testing.T) {
 	gift := sdk.ActionSpec{Type: sdk.ActGift, Cards: sdk.MustParseCards("AS"), Targets: []int{1, 2}}
 	swap := sdk.ActionSpec{Type: "swap_hands", Targets: []int{2}, Choices: []string{"left", "right"}}
 	draw := sdk.ActionSpec{Type: sdk.ActDraw}
+	zero, minus := 0, -1
+	layoff := sdk.ActionSpec{Type: sdk.ActLayoff, Cards: sdk.MustParseCards("7C"), Zones: []string{"meld.1.0", "meld.1.1"}}
 	for _, tc := range []struct {
 		name string
 		sp   sdk.ActionSpec
@@ -49,6 +51,11 @@ func TestSpecRefuses(t *testing.T) {
 		{"a gift to another seat", gift, sdk.Action{Type: sdk.ActGift, Cards: sdk.MustParseCards("AS"), Target: &three}, "seat 3 is not a target"},
 		{"a house action's choice", swap, sdk.Action{Type: "swap_hands", Target: &two, Args: map[string]string{"choice": "left"}}, ""},
 		{"a house action's choice not on offer", swap, sdk.Action{Type: "swap_hands", Target: &two, Args: map[string]string{"choice": "up"}}, "not a choice on offer"},
+		{"a layoff onto a meld", layoff, sdk.Action{Type: sdk.ActLayoff, Cards: sdk.MustParseCards("7C"), Target: &one, Index: &zero}, ""},
+		{"a layoff naming no meld's number", layoff, sdk.Action{Type: sdk.ActLayoff, Cards: sdk.MustParseCards("7C"), Target: &one}, "both"},
+		{"a layoff onto no seat", layoff, sdk.Action{Type: sdk.ActLayoff, Cards: sdk.MustParseCards("7C"), Target: &minus, Index: &zero}, "no zone"},
+		{"a layoff with a choice", layoff, sdk.Action{Type: sdk.ActLayoff, Cards: sdk.MustParseCards("7C"), Target: &one, Index: &zero, Args: map[string]string{"choice": "x"}}, "no argument"},
+		{"a draw from a named pile", sdk.ActionSpec{Type: sdk.ActDraw, From: sdk.FromDiscard}, sdk.Action{Type: sdk.ActDraw, From: sdk.FromDiscard}, ""},
 		{"a draw with cards", draw, sdk.Action{Type: sdk.ActDraw, Cards: sdk.MustParseCards("AS")}, "takes no cards"},
 		{"a draw with a choice", draw, sdk.Action{Type: sdk.ActDraw, Args: map[string]string{"choice": "R"}}, `no argument "choice"`},
 	} {

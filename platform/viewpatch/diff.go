@@ -10,6 +10,7 @@ import (
 // cards of a zone, the events) is replaced whole when it changes.
 var Lists = map[string]string{
 	"players":    "seat",
+	"teams":      "id",
 	"zones":      "id",
 	"indicators": "id",
 	"actions":    "type",

@@ -95,6 +95,8 @@ func (r *Rules) Info() sdk.Info {
 		},
 		BotLevels:    slices.Clone(BotLevels),
 		StateVersion: 1,
+		// Its own deck has its own back (the client drew it by the ruleset's id before).
+		CardBack: "lastcard",
 	}
 }
 

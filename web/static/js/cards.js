@@ -399,7 +399,8 @@ export function cardSVG(code, opts = {}) {
 }
 
 // cardEl returns <div class="card"> for a card code, or a back when code is empty. The element
-// carries data-code (absent on backs), data-role and an accessible label.
+// carries data-code (absent on backs; a back has data-back, its kind), data-role and an
+// accessible label.
 export function cardEl(code, opts = {}) {
   const d = document.createElement("div");
   d.className = "card";
@@ -410,10 +411,13 @@ export function cardEl(code, opts = {}) {
     d.setAttribute("aria-label", cardName(code));
   } else {
     d.classList.add("back");
+    d.dataset.back = opts.back || "french";
     d.setAttribute("aria-label", "face-down card");
   }
   d.setAttribute("role", "img");
-  d.appendChild(cachedSVG(code, opts));
+  // The label names the card; the face's own letters are drawing, not text to read.
+  const svg = d.appendChild(cachedSVG(code, opts));
+  svg.setAttribute("aria-hidden", "true");
   return d;
 }
 

@@ -7,7 +7,8 @@
 // its owner and admins. The API is docs/api.md, "House rules".
 
 import { api } from "./api.js";
-import { h, playerWords } from "./table.js";
+import { h } from "./dom.js";
+import { playerWords } from "./actions.js";
 import { optionField, optionValue, optionLabel, choiceLabel } from "./options.js";
 
 const STATUS = { approved: ["approved", "green"], pending: ["pending review", "gold"], rejected: ["rejected", "red"], disabled: ["disabled", "red"] };

@@ -12,9 +12,11 @@ import { choiceName, symbolSVG, SUITS, COLORS } from "./cards.js";
 // fitting lists the actions of specs that take the picked cards sel ([{zone, code}], all of one
 // zone) from that zone (zoneOf(spec) is the zone a spec takes cards from): each lists the first
 // card picked, and takes several only when it is multi.
+// An action of exactly N cards (count) takes several, up to N.
 export function fitting(specs, zoneOf, sel) {
   if (!sel.length) return [];
-  return specs.filter((a) => a.cards && a.cards.length && zoneOf(a) === sel[0].zone && a.cards.includes(sel[0].code) && (sel.length === 1 || a.multi));
+  return specs.filter((a) => a.cards && a.cards.length && zoneOf(a) === sel[0].zone && a.cards.includes(sel[0].code) &&
+    (a.count > 0 ? sel.length <= a.count : sel.length === 1 || a.multi));
 }
 
 // needsCardChoice says whether the action, with these cards, needs a suit or colour named (the
@@ -28,10 +30,14 @@ export function ownChoices(spec) {
   return spec.choices && spec.choices.length && !(spec.choice_for || []).length ? spec.choices : null;
 }
 
-// choiceOptions are choices as picker buttons: a suit or a colour with its symbol and name, any
+// choiceOptions are choices as picker buttons: with labels (ActionSpec.choice_labels, a bid's
+// "Nil", "Blind nil"), each its label; else a suit or a colour with its symbol and name, any
 // other word as it is (underscores as spaces).
-export function choiceOptions(choices) {
-  return choices.map((c) => (SUITS[c] || COLORS[c] ? { value: c, label: choiceName(c), icon: symbolSVG(c, 30) } : { value: c, label: String(c).replace(/_/g, " ") }));
+export function choiceOptions(choices, labels) {
+  return choices.map((c, i) => {
+    if (labels && labels[i]) return { value: c, label: labels[i] };
+    return SUITS[c] || COLORS[c] ? { value: c, label: choiceName(c), icon: symbolSVG(c, 30) } : { value: c, label: String(c).replace(/_/g, " ") };
+  });
 }
 
 // choiceTitle is the picker's question for choices under an action's label.

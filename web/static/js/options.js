@@ -1,7 +1,7 @@
 // Forms from an option schema (sdk.Option): a ruleset's options in the room form, and a house
 // rule's own options wherever a room enables it (houserules.js).
 
-import { h } from "./table.js";
+import { h } from "./dom.js";
 import { humanise } from "./moves.js";
 
 // optionLabel is the label option o declares, or its name in words when it declares none (the

@@ -3,7 +3,7 @@
 // not changed: what the patch leaves alone is shared with the result.
 
 // LISTS are the view's lists whose entries a patch matches by a key field.
-export const LISTS = { players: "seat", zones: "id", indicators: "id", actions: "type", deadlines: "id" };
+export const LISTS = { players: "seat", zones: "id", indicators: "id", actions: "type", deadlines: "id", teams: "id" };
 const ORDER = "$order";
 const SPLICE = "$splice";
 

@@ -12,11 +12,15 @@ const table = new Table(document.getElementById("table"), {
     const ok = !!spec && (!spec.cards || spec.cards.includes(a.cards[0]));
     return ok ? { ok: true } : { ok: false, reason: `${a.cards[0]} does not go on the pile now` };
   },
+  rulesetInfo: () => rulesetInfo,
   canDeal: () => true, onDeal: () => sent.push({ type: "deal" }),
 });
 window.cardhouse = { table, sent };
 // The room's top bar has the sound switch: so has the preview's.
 document.querySelector(".topbar").append(soundSwitch());
-window.preview = (view, info) => { table.update(view, info || {}); return true; };
+// info may carry the ruleset's Info as ruleset_info (card_back, event_texts), as the room's
+// list of rulesets gives it.
+let rulesetInfo = {};
+window.preview = (view, info) => { if (info && info.ruleset_info) rulesetInfo = info.ruleset_info; table.update(view, info || {}); return true; };
 const url = new URLSearchParams(location.search).get("view");
 if (url) fetch(url).then((r) => r.json()).then((v) => window.preview(v));

@@ -10,7 +10,8 @@
 //   burnMoment(table, event) the banner of a burn ("burned") or an Overdose ("overdose")
 
 import { cardEl, parseCard } from "./cards.js";
-import { h } from "./table.js";
+import { h } from "./dom.js";
+import { sheetTable } from "./sheet.js";
 
 const WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
 
@@ -72,7 +73,9 @@ function standings(t, rounds) {
   const scored = (v.players || []).filter((p) => p.score !== undefined && p.score !== null);
   if (!scored.length) return "";
   const cols = (rounds || []).filter((r) => r.gained);
-  const rows = [...scored].sort((a, b) => b.score - a.score || a.seat - b.seat).map((p, i) => h("tr", { "data-standing": p.seat },
+  // Best first: the lowest when the lowest wins (View.low_wins: Hearts).
+  const low = !!v.low_wins;
+  const rows = [...scored].sort((a, b) => (low ? a.score - b.score : b.score - a.score) || a.seat - b.seat).map((p, i) => h("tr", { "data-standing": p.seat },
     h("td", {}, String(i + 1)), h("td", { class: "name" }, t.player(p.seat).name),
     cols.map((r) => h("td", { "data-round": r.round }, r.gained[p.seat] ? `+${r.gained[p.seat]}` : "0")),
     h("td", { class: "total" }, h("b", {}, String(p.score)))));
@@ -126,7 +129,7 @@ export function summary(t, rounds) {
   else title = `Round ${v.round || ""} to ${won ? (winner === "You" ? "you" : winner) : "nobody"}`;
   const p = h("div", { class: "panel over summary", id: "summary", "data-phase": v.phase, "aria-label": "summary" },
     h("h2", { class: over && won ? "winner-title" : "" }, over && won ? h("span", { class: "trophy", "aria-hidden": "true" }, "\u2605") : "", title),
-    howCounted(t), h("h3", {}, "Hands left"), handsLeft(t), standings(t, rounds), next(t));
+    howCounted(t), h("h3", {}, "Hands left"), handsLeft(t), standings(t, rounds), t.view.sheet ? h("h3", {}, "Score sheet") : "", sheetTable(t), next(t));
   return p;
 }
 

@@ -1,0 +1,56 @@
+// Melds (zones of kind "meld", "deadwood" and "passing"): a seat's laid-out melds as sets and
+// runs, its deadwood apart, and the cards it has chosen to pass. A meld an open action may
+// target (ActionSpec.zones: a layoff) is a button once cards are picked: tapping it sends the
+// action with the cards picked, target = the meld's owner and index = its meld number.
+//
+//   meldGroup(table, seat)   the seat's melds, deadwood and passing cards, or null
+//   zoneTarget(zone)         {target, index} an action carries for a zone it targets
+
+import { h } from "./dom.js";
+import { cardName, parseCard } from "./cards.js";
+
+const KINDS = ["meld", "deadwood", "passing"];
+
+export function zoneTarget(zone) {
+  return { target: zone.owner, index: zone.meld ?? 0 };
+}
+
+// meldWord says whether a meld's cards are a set (one rank) or a run.
+function meldWord(z) {
+  const ranks = new Set((z.cards || []).map((c) => parseCard(c).rank));
+  return ranks.size === 1 ? "Set" : "Run";
+}
+
+export function meldGroup(t, seat) {
+  const v = t.view;
+  const zs = (v.zones || []).filter((z) => z.owner === seat && KINDS.includes(z.kind));
+  if (!zs.length) return null;
+  const box = h("div", { class: "melds", "data-melds": seat, role: "group", "aria-label": `${t.player(seat).name}: laid out` });
+  const melds = zs.filter((z) => z.kind === "meld").sort((a, b) => (a.meld ?? 0) - (b.meld ?? 0));
+  if (melds.length) box.append(h("div", { class: "meld-list" }, melds.map((z) => meldZone(t, z))));
+  for (const z of zs.filter((z) => z.kind !== "meld")) {
+    const label = z.label || (z.kind === "deadwood" ? "Deadwood" : "Passing");
+    const row = h("div", { class: `meld-zone ${z.kind} zone`, "data-zone": z.id, role: "group", "aria-label": `${label}, ${z.count} card${z.count === 1 ? "" : "s"}` });
+    const cards = z.cards && z.cards.length ? z.cards : Array(Math.min(z.count, 13)).fill("");
+    cards.forEach((c, i) => row.append(t.card(c, z.id, i)));
+    box.append(h("div", { class: `meld-part ${z.kind}-part` }, h("span", { class: "zone-label" }, label), row));
+  }
+  return box;
+}
+
+function meldZone(t, z) {
+  const word = meldWord(z);
+  const name = `${z.label || word} ${(z.meld ?? 0) + 1}`;
+  const specs = (t.view.actions || []).filter((a) => (a.zones || []).includes(z.id));
+  const spec = t.sel.length ? specs.find((a) => !a.cards || !a.cards.length || a.cards.includes(t.sel[0].code)) : null;
+  const cards = (z.cards || []).map((c, i) => t.card(c, z.id, i));
+  if (!spec) {
+    return h("div", { class: "meld-zone meld zone" + (specs.length ? " targetable" : ""), "data-zone": z.id, "data-meld": z.meld ?? 0, role: "group",
+      "aria-label": `${name}: ${(z.cards || []).map(cardName).join(", ")}` }, cards, h("span", { class: "meld-name" }, name));
+  }
+  const go = (e) => { e.preventDefault(); t.act({ type: spec.type, cards: t.sel.map((s) => s.code), ...zoneTarget(z) }); };
+  // A div as a button: a button may hold no cards (block content).
+  return h("div", { class: "meld-zone meld zone target", role: "button", tabindex: 0, "data-zone": z.id, "data-meld": z.meld ?? 0, "data-focus-key": `meld-${z.id}`,
+    "aria-label": `${spec.label} onto ${t.player(z.owner).name}'s ${name}: ${(z.cards || []).map(cardName).join(", ")}`, onclick: go,
+    onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") go(e); } }, cards, h("span", { class: "meld-name", "aria-hidden": "true" }, name));
+}

@@ -1,0 +1,49 @@
+// The score sheet (sdk.View's sheet): a column per seat or per team, a row per hand with its
+// notes, and the totals; openable at any time during a game (a dialog) and shown in the summary.
+//
+//   sheetTable(table)   the sheet as a table, or "" when the view has none
+//   sheetButton(table)  the button that opens it in a dialog, or ""
+
+import { h } from "./dom.js";
+
+export function sheetTable(t) {
+  const s = t.view.sheet;
+  if (!s) return "";
+  const cols = s.columns || [];
+  const best = bestColumn(t);
+  return h("div", { class: "sheet-wrap" }, h("table", { class: "scores sheet", "data-sheet-by": s.by, "aria-label": "score sheet" },
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Hand"), cols.map((c) => h("th", { scope: "col" }, c)))),
+    h("tbody", {}, (s.rows || []).map((r, i) => h("tr", { "data-sheet-row": i }, h("th", { scope: "row" }, r.label || `Hand ${i + 1}`),
+      cols.map((_, k) => {
+        const note = (r.notes || [])[k];
+        const cell = (r.cells || [])[k];
+        return h("td", {}, cell === undefined ? "" : String(cell), note ? h("span", { class: "note" }, ` ${note}`) : "");
+      })))),
+    h("tfoot", {}, h("tr", { "data-sheet-totals": "" }, h("th", { scope: "row" }, "Total"),
+      cols.map((_, k) => h("td", { class: k === best ? "best" : "" }, h("b", {}, String((s.totals || [])[k] ?? ""))))))));
+}
+
+// bestColumn is the column leading the totals: the lowest when the lowest wins.
+function bestColumn(t) {
+  const tot = t.view.sheet?.totals || [];
+  if (!tot.length) return -1;
+  let best = 0;
+  tot.forEach((x, i) => { if (t.view.low_wins ? x < tot[best] : x > tot[best]) best = i; });
+  return best;
+}
+
+export function sheetButton(t) {
+  if (!t.view.sheet) return "";
+  return h("button", { class: "btn small", type: "button", "data-action": "sheet", "data-focus-key": "sheet", onclick: () => openSheet(t) }, "Score sheet");
+}
+
+function openSheet(t) {
+  const dlg = h("dialog", { class: "picker-dialog sheet-dialog", "aria-label": "score sheet" });
+  const close = () => { dlg.close(); dlg.remove(); };
+  dlg.append(h("h2", {}, "Score sheet"), sheetTable(t),
+    h("div", { class: "row dialog-foot" }, h("button", { class: "btn", type: "button", "data-action": "close-sheet", onclick: close }, "Close")));
+  dlg.addEventListener("cancel", (e) => { e.preventDefault(); close(); });
+  document.body.append(dlg);
+  dlg.showModal();
+  dlg.querySelector("[data-action=close-sheet]")?.focus();
+}
