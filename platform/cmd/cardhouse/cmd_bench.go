@@ -11,6 +11,7 @@ import (
 	"cardhouse/platform/bench"
 	"cardhouse/plugins/builtin"
 	"cardhouse/rulesets/drugs"
+	"cardhouse/rulesets/hearts"
 	"cardhouse/rulesets/hotspot"
 	"cardhouse/rulesets/lastcard"
 	"cardhouse/sdk"
@@ -24,6 +25,7 @@ import (
 func benchBots() map[string]sdk.Bots {
 	return map[string]sdk.Bots{
 		"drugs":    drugs.New(),
+		"hearts":   hearts.New(),
 		"hotspot":  hotspot.New(),
 		"lastcard": lastcard.New(),
 	}
