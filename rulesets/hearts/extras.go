@@ -141,10 +141,7 @@ func (r *Rules) End(s *State, req sdk.EndRequest) (*State, []sdk.Event, error) {
 		c.Chosen = nil
 	}
 	cells, shooter := ScoreHand(c.Taken(), c.Moon)
-	for seat, v := range cells {
-		c.Scores[seat] += v
-	}
-	c.Sheet = append(c.Sheet, Row{Cells: cells, Moon: shooter})
+	c.closeHand(cells, shooter)
 	t.announceHand(cells, shooter)
 	if req.Game {
 		// The house rule ends the game and names its winner.

@@ -70,7 +70,7 @@ func (r *Rules) Info() sdk.Info {
 			{Name: "No passing", Description: "Every hand is played as dealt, game to 100.", Options: map[string]any{"passing": false}},
 			{Name: "Old moon", Description: "A moon shot takes 26 off the shooter's score instead.", Options: map[string]any{"moon": MoonSubtract}},
 		},
-		BotLevels:    []int{1, 2},
+		BotLevels:    []int{1, 2, 3, 4, 5},
 		StateVersion: 1,
 		CardBack:     "french",
 		EventTexts: map[string]string{
@@ -291,34 +291,21 @@ func (t *turn) play(a sdk.Action) error {
 		return sdk.Refuse(CodeWrongCount, "play one card at a time, not %d", len(a.Cards))
 	}
 	c := a.Cards[0]
-	hand, ok := sdk.RemoveCards(s.Hands[a.Seat], a.Cards)
-	if !ok {
+	if !slices.Contains(s.Hands[a.Seat], c) {
 		return sdk.Refuse(sdk.CodeNotHeld, "you do not hold %s", c)
 	}
 	if !slices.Contains(s.Legal(a.Seat), c) {
 		return s.whyNot(a.Seat, c)
 	}
-	s.Hands[a.Seat] = hand
-	s.Trick = append(s.Trick, Play{Seat: a.Seat, Card: c})
+	broke, taker, points := s.lay(a.Seat, c)
 	t.emit(sdk.Event{Name: "played", Seat: a.Seat, Cards: []sdk.Card{c}})
-	if c.Suit() == sdk.Hearts && !s.Broken {
-		s.Broken = true
+	if broke {
 		t.emit(sdk.Event{Name: "hearts_broken", Seat: a.Seat})
 	}
-	if len(s.Trick) < Seats {
-		s.Turn = (s.Turn + 1) % Seats
+	if taker == sdk.NoSeat {
 		t.emit(sdk.Event{Name: "turn", Seat: s.Turn})
 		return nil
 	}
-	taker := trickTaker(s.Trick)
-	points := 0
-	for _, p := range s.Trick {
-		points += cardPoints(p.Card)
-	}
-	s.Played = append(s.Played, s.Trick...)
-	s.Takers = append(s.Takers, taker)
-	s.Trick = nil
-	s.Leader, s.Turn = taker, taker
 	t.emit(sdk.Event{Name: "trick_won", Seat: taker, Data: map[string]string{
 		"seat": strconv.Itoa(taker), "points": strconv.Itoa(points), "trick": strconv.Itoa(len(s.Takers)),
 	}})
@@ -328,6 +315,32 @@ func (t *turn) play(a sdk.Action) error {
 	}
 	t.endHand()
 	return nil
+}
+
+// lay moves c from seat's hand onto the trick, in place (the caller has checked it is legal), and
+// takes the trick when it is full (HE-6): it reports whether the card broke hearts, the trick's
+// taker (sdk.NoSeat while the trick goes on) and the points in it.
+func (s *State) lay(seat int, c sdk.Card) (broke bool, taker, points int) {
+	h := s.Hands[seat]
+	i := slices.Index(h, c)
+	s.Hands[seat] = append(h[:i:i], h[i+1:]...)
+	s.Trick = append(s.Trick, Play{Seat: seat, Card: c})
+	if c.Suit() == sdk.Hearts && !s.Broken {
+		s.Broken, broke = true, true
+	}
+	if len(s.Trick) < Seats {
+		s.Turn = (s.Turn + 1) % Seats
+		return broke, sdk.NoSeat, 0
+	}
+	taker = trickTaker(s.Trick)
+	for _, p := range s.Trick {
+		points += cardPoints(p.Card)
+	}
+	s.Played = append(s.Played, s.Trick...)
+	s.Takers = append(s.Takers, taker)
+	s.Trick = nil
+	s.Leader, s.Turn = taker, taker
+	return broke, taker, points
 }
 
 // whyNot is the refusal of a held card that may not be played now, in the player's words.
@@ -383,18 +396,30 @@ func (t *turn) endHand() {
 			}
 		}
 	}
+	s.closeHand(cells, shooter)
+	t.announceHand(cells, shooter)
+}
+
+// closeHand adds a hand's scores, writes its row of the sheet and ends the hand, or the game when
+// a total reaches the target (HE-9): the lowest totals win.
+func (s *State) closeHand(cells []int, shooter int) {
 	for seat, v := range cells {
 		s.Scores[seat] += v
 	}
 	s.Sheet = append(s.Sheet, Row{Cells: cells, Moon: shooter})
-	t.announceHand(cells, shooter)
+	s.Turn = sdk.NoSeat
+	if slices.Max(s.Scores) < s.Target {
+		s.Phase = sdk.PhaseRoundOver
+		return
+	}
+	s.Phase = sdk.PhaseGameOver
+	s.Winners = lowest(s.Scores)
+	s.Winner = s.Winners[0]
 }
 
-// announceHand ends the hand with its scores already added: the events, and the game's end at
-// the target.
+// announceHand emits the events of a hand's end, closed by closeHand.
 func (t *turn) announceHand(cells []int, shooter int) {
 	s := t.s
-	s.Turn = sdk.NoSeat
 	if shooter != sdk.NoSeat {
 		t.emit(sdk.Event{Name: "moon", Seat: shooter, Data: map[string]string{"hand": strconv.Itoa(s.Hand)}})
 	}
@@ -404,13 +429,6 @@ func (t *turn) announceHand(cells []int, shooter int) {
 		data["score."+strconv.Itoa(seat)] = strconv.Itoa(s.Scores[seat])
 	}
 	t.emit(sdk.Event{Name: "hand_scored", Seat: sdk.NoSeat, Data: data})
-	if slices.Max(s.Scores) < s.Target {
-		s.Phase = sdk.PhaseRoundOver
-		return
-	}
-	s.Phase = sdk.PhaseGameOver
-	s.Winners = lowest(s.Scores)
-	s.Winner = s.Winners[0]
 	for _, w := range s.Winners {
 		d := map[string]string{"score": strconv.Itoa(s.Scores[w]), "game": "true"}
 		if len(s.Winners) > 1 {
