@@ -56,8 +56,7 @@ func heuristic(req sdk.BotRequest) *sdk.Action {
 			trick = append(trick, Play{Seat: p.Seat, Card: p.Card})
 		}
 	}
-	gone := playedCards(req.History)
-	c := playHeuristic(hand, a.Cards, trick, gone)
+	c := playHeuristic(hand, a.Cards, trick, playedCards(req.History)[queenSpades])
 	return &sdk.Action{Seat: req.Seat, Type: sdk.ActPlay, Cards: []sdk.Card{c}}
 }
 
@@ -114,12 +113,12 @@ func passHeuristic(hand []sdk.Card) []sdk.Card {
 
 // playHeuristic chooses a card among legal: lead low, duck under the card winning the trick, win
 // a trick without points cheaply when last, and discard the Q♠, high spades and high hearts when
-// void. gone are the cards already played this hand.
-func playHeuristic(hand, legal []sdk.Card, trick []Play, gone map[sdk.Card]bool) sdk.Card {
+// void. queenGone says the Q♠ has been played this hand.
+func playHeuristic(hand, legal []sdk.Card, trick []Play, queenGone bool) sdk.Card {
 	if len(legal) == 1 {
 		return legal[0]
 	}
-	queenOut := gone[queenSpades] || slices.Contains(hand, queenSpades)
+	queenOut := queenGone || slices.Contains(hand, queenSpades)
 	low := func(cards []sdk.Card) sdk.Card {
 		return slices.MinFunc(cards, func(a, b sdk.Card) int { return rank(a) - rank(b) })
 	}
@@ -130,7 +129,7 @@ func playHeuristic(hand, legal []sdk.Card, trick []Play, gone map[sdk.Card]bool)
 		// Lead low, never a spade above the jack while the queen is out there, and not the queen.
 		var safe []sdk.Card
 		for _, c := range legal {
-			if c == queenSpades || (!gone[queenSpades] && c.Suit() == sdk.Spades && rank(c) > 12) {
+			if c == queenSpades || (!queenGone && c.Suit() == sdk.Spades && rank(c) > 12) {
 				continue
 			}
 			safe = append(safe, c)
@@ -186,7 +185,7 @@ func playHeuristic(hand, legal []sdk.Card, trick []Play, gone map[sdk.Card]bool)
 	}
 	var big []sdk.Card
 	for _, c := range legal {
-		if c.Suit() == sdk.Spades && rank(c) > 12 && !gone[queenSpades] {
+		if c.Suit() == sdk.Spades && rank(c) > 12 && !queenGone {
 			big = append(big, c)
 		}
 	}

@@ -330,11 +330,7 @@ func rolloutCard(s *State, seat int, rng *sdk.RNG) sdk.Card {
 	if rng.Intn("rollout", 100) < rolloutEpsilon {
 		return legal[rng.Intn("rollout", len(legal))]
 	}
-	gone := map[sdk.Card]bool{}
-	if s.holder(queenSpades) == sdk.NoSeat {
-		gone[queenSpades] = true
-	}
-	return playHeuristic(s.Hands[seat], legal, s.Trick, gone)
+	return playHeuristic(s.Hands[seat], legal, s.Trick, s.holder(queenSpades) == sdk.NoSeat)
 }
 
 // RolloutMove is rolloutCard as an action (and the level-2 pass during a pass).
