@@ -321,9 +321,9 @@ func (t *turn) play(a sdk.Action) error {
 // takes the trick when it is full (HE-6): it reports whether the card broke hearts, the trick's
 // taker (sdk.NoSeat while the trick goes on) and the points in it.
 func (s *State) lay(seat int, c sdk.Card) (broke bool, taker, points int) {
+	// In place: Apply and Simulate work on clones whose hands they own.
 	h := s.Hands[seat]
-	i := slices.Index(h, c)
-	s.Hands[seat] = append(h[:i:i], h[i+1:]...)
+	s.Hands[seat] = slices.Delete(h, slices.Index(h, c), slices.Index(h, c)+1)
 	s.Trick = append(s.Trick, Play{Seat: seat, Card: c})
 	if c.Suit() == sdk.Hearts && !s.Broken {
 		s.Broken, broke = true, true

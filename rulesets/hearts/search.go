@@ -349,6 +349,7 @@ func (r *Rules) Simulate(s *State, limit int, rng *sdk.RNG) (*State, int) {
 		return s, 0
 	}
 	c := s.clone()
+	c.Played = append(make([]Play, 0, 52), c.Played...)
 	n := 0
 	for ; n < limit && !c.over(); n++ {
 		seat := c.Turn
