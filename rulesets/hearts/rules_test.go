@@ -388,3 +388,32 @@ func TestRefusalsSayWhy(t *testing.T) {
 		t.Errorf("refusals changed the state:\n%s", diff)
 	}
 }
+
+// TestRevealAtTheHandsEnd: once a hand is over (here ended early by a house rule, so cards are
+// left) every hand is shown to everyone, the spectators too; while it is played, none but one's own.
+func TestRevealAtTheHandsEnd(t *testing.T) {
+	t.Parallel()
+	r := New()
+	s := start(t, map[string]any{"passing": false}, bySuit)
+	v := r.View(s, 1)
+	if z, _ := v.Zone("hand.0"); len(z.Cards) != 0 || !z.Hidden {
+		t.Fatalf("seat 1 sees seat 0's hand while the hand is played: %+v", z)
+	}
+	s, _ = act(t, s, sdk.Action{Seat: 3, Type: sdk.ActPlay, Cards: cards("2C")})
+	ended, evs, err := r.End(s, sdk.EndRequest{Winner: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ended.Phase != sdk.PhaseRoundOver || ended.Winner != 2 || len(evs) == 0 {
+		t.Fatalf("after End: phase %s, winner %d, events %v", ended.Phase, ended.Winner, evs)
+	}
+	for viewer := sdk.Spectator; viewer < Seats; viewer++ {
+		v := r.View(ended, viewer)
+		for seat := range Seats {
+			z, _ := v.Zone(zoneID("hand", seat))
+			if !sdk.SameCards(z.Cards, ended.Hands[seat]) || z.Hidden {
+				t.Errorf("viewer %d: hand.%d after the hand %+v, want %v shown", viewer, seat, z, ended.Hands[seat])
+			}
+		}
+	}
+}
