@@ -2,6 +2,7 @@ package hearts
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"testing"
@@ -414,6 +415,26 @@ func TestRevealAtTheHandsEnd(t *testing.T) {
 			if !sdk.SameCards(z.Cards, ended.Hands[seat]) || z.Hidden {
 				t.Errorf("viewer %d: hand.%d after the hand %+v, want %v shown", viewer, seat, z, ended.Hands[seat])
 			}
+		}
+	}
+}
+
+// TestAppendStateMatchesJSON: the hand-written encoder writes what json.Marshal does, at states of
+// every kind (the kit checks it too, at every state of its playouts).
+func TestAppendStateMatchesJSON(t *testing.T) {
+	t.Parallel()
+	r := New()
+	for _, s := range []*State{
+		start(t, nil, bySuit),
+		start(t, map[string]any{"passing": false}, bySuit),
+		{Hands: [][]sdk.Card{nil, {}}, Trick: []Play{}, Sheet: []Row{{Cells: []int{1, -26}, Moon: 1}}, Winners: []int{0, 2}, Out: cards("2C"), Simulated: true},
+	} {
+		want, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.AppendState(nil, s); string(got) != string(want) {
+			t.Errorf("AppendState:\n%s\njson.Marshal:\n%s", got, want)
 		}
 	}
 }
