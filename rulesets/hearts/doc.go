@@ -8,7 +8,9 @@
 // [State], the rule of play ([State.Legal]) and the scoring ([ScoreHand]). view.go holds the
 // per-seat View, Status, Observe, History and Redeal; extras.go the Table house rules edit and End;
 // bot.go the bots of levels 1 and 2; search.go what the search bots of levels 3 to 5 need
-// (sampling, moves, rollouts, evaluation). testdata/ holds the rule scenarios, one folder per rule.
+// (sampling, moves, rollouts, evaluation); encode.go the state's JSON without reflection
+// (AppendState). testdata/ holds the rule scenarios, one folder per rule, and house-rules/ for the
+// question score_hand.
 //
 // Rulings this package makes beyond the rule document (cited in tests as HR-n):
 //   - HR-1 A player who can follow suit must, also on the first trick: following with the Q♠ (or a
