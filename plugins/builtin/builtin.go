@@ -5,6 +5,7 @@ package builtin
 
 import (
 	"cardhouse/rulesets/drugs"
+	"cardhouse/rulesets/hearts"
 	"cardhouse/rulesets/hotspot"
 	"cardhouse/rulesets/lastcard"
 	"cardhouse/sdk/engine"
@@ -16,6 +17,7 @@ import (
 func Engines() map[string]func() engine.Engine {
 	return map[string]func() engine.Engine{
 		"drugs":    func() engine.Engine { return engine.New(drugs.New(), houserules.Enable()) },
+		"hearts":   func() engine.Engine { return engine.New(hearts.New(), houserules.Enable()) },
 		"hotspot":  func() engine.Engine { return engine.New(hotspot.New(), houserules.Enable()) },
 		"lastcard": func() engine.Engine { return engine.New(lastcard.New(), houserules.Enable()) },
 	}

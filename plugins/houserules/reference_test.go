@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"cardhouse/rulesets/drugs"
+	"cardhouse/rulesets/hearts"
 	"cardhouse/rulesets/hotspot"
 	"cardhouse/rulesets/lastcard"
 	"cardhouse/sdk/engine"
@@ -27,6 +28,7 @@ func TestReferenceIsUpToDate(t *testing.T) {
 		"lastcard": engine.New(lastcard.New(), houserules.Enable()),
 		"hotspot":  engine.New(hotspot.New(), houserules.Enable()),
 		"drugs":    engine.New(drugs.New(), houserules.Enable()),
+		"hearts":   engine.New(hearts.New(), houserules.Enable()),
 	} {
 		t.Run(id, func(t *testing.T) {
 			t.Parallel()
