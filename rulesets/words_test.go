@@ -8,11 +8,12 @@ import (
 	"cardhouse/rulesets/drugs"
 	"cardhouse/rulesets/hotspot"
 	"cardhouse/rulesets/lastcard"
+	"cardhouse/rulesets/spades"
 	"cardhouse/sdk"
 )
 
 // rulingID is a ruling's id as RULINGS.md writes it (D-5): words for developers, not players.
-var rulingID = regexp.MustCompile(`\b[DHLP]-\d+\b`)
+var rulingID = regexp.MustCompile(`\b(?:[DHLP]|SP)-\d+\b`)
 
 // TestOptionWordsForPlayers: what the room form shows of each variant's options is in player
 // words: every choice has a label, no label or description shows a ruling id or a raw choice
@@ -20,7 +21,7 @@ var rulingID = regexp.MustCompile(`\b[DHLP]-\d+\b`)
 func TestOptionWordsForPlayers(t *testing.T) {
 	for _, r := range []interface {
 		Info() sdk.Info
-	}{drugs.New(), hotspot.New(), lastcard.New()} {
+	}{drugs.New(), hotspot.New(), lastcard.New(), spades.New()} {
 		info := r.Info()
 		t.Run(info.ID, func(t *testing.T) {
 			var raw []string

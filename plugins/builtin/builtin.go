@@ -7,6 +7,7 @@ import (
 	"cardhouse/rulesets/drugs"
 	"cardhouse/rulesets/hotspot"
 	"cardhouse/rulesets/lastcard"
+	"cardhouse/rulesets/spades"
 	"cardhouse/sdk/engine"
 	"cardhouse/sdk/houserules"
 )
@@ -18,5 +19,6 @@ func Engines() map[string]func() engine.Engine {
 		"drugs":    func() engine.Engine { return engine.New(drugs.New(), houserules.Enable()) },
 		"hotspot":  func() engine.Engine { return engine.New(hotspot.New(), houserules.Enable()) },
 		"lastcard": func() engine.Engine { return engine.New(lastcard.New(), houserules.Enable()) },
+		"spades":   func() engine.Engine { return engine.New(spades.New(), houserules.Enable()) },
 	}
 }

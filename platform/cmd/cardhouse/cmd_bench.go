@@ -13,6 +13,7 @@ import (
 	"cardhouse/rulesets/drugs"
 	"cardhouse/rulesets/hotspot"
 	"cardhouse/rulesets/lastcard"
+	"cardhouse/rulesets/spades"
 	"cardhouse/sdk"
 
 	"github.com/spf13/cobra"
@@ -26,6 +27,7 @@ func benchBots() map[string]sdk.Bots {
 		"drugs":    drugs.New(),
 		"hotspot":  hotspot.New(),
 		"lastcard": lastcard.New(),
+		"spades":   spades.New(),
 	}
 }
 
