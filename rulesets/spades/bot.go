@@ -58,7 +58,7 @@ type knowledge struct {
 	looked bool
 	// trick is the trick being played (empty when the seat leads).
 	trick  []Play
-	played map[sdk.Card]bool
+	played cardSet
 	// void[seat][suit index] is set when seat failed to follow that suit.
 	void   [Seats][4]bool
 	bids   [Seats]int
@@ -72,7 +72,7 @@ func suitIdx(su sdk.Suit) int { return slices.Index(sdk.Suits, su) }
 
 // perceive reads seat's view and history.
 func perceive(seat int, v sdk.View, history []sdk.Event) *knowledge {
-	k := &knowledge{played: map[sdk.Card]bool{}}
+	k := &knowledge{}
 	if z, ok := v.Zone("hand." + itoa(seat)); ok && !z.Hidden {
 		k.hand, k.looked = slices.Clone(z.Cards), true
 	}
@@ -110,7 +110,7 @@ func perceive(seat int, v sdk.View, history []sdk.Event) *knowledge {
 			continue
 		}
 		c := e.Cards[0]
-		k.played[c] = true
+		k.played = k.played.add(c)
 		if len(cur) == Seats {
 			cur = nil
 		}
@@ -121,6 +121,14 @@ func perceive(seat int, v sdk.View, history []sdk.Event) *knowledge {
 	}
 	return k
 }
+
+// cardSet is a set of French cards without jokers, a bit per card.
+type cardSet uint64
+
+func cardBit(c sdk.Card) cardSet { return 1 << (suitIdx(c.Suit())*13 + c.Rank() - 1) }
+
+func (cs cardSet) add(c sdk.Card) cardSet { return cs | cardBit(c) }
+func (cs cardSet) has(c sdk.Card) bool    { return cs&cardBit(c) != 0 }
 
 // parseWords reads a bid as the view words it.
 func parseWords(w string) int {

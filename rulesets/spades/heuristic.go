@@ -124,7 +124,7 @@ func (k *knowledge) higherOut(c sdk.Card) bool {
 			rank = 1
 		}
 		d := sdk.French(rank, c.Suit())
-		if !k.played[d] && !slices.Contains(k.hand, d) {
+		if !k.played.has(d) && !slices.Contains(k.hand, d) {
 			return true
 		}
 	}

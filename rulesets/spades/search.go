@@ -100,8 +100,10 @@ func (r *Rules) Sample(seat int, v sdk.View, history []sdk.Event, rng *sdk.RNG) 
 	s.Cur = cur
 	pool := sdk.FrenchDeck(1, 0)
 	known := slices.Clone(k.hand)
-	for c := range k.played {
-		known = append(known, c)
+	for _, c := range sdk.FrenchDeck(1, 0) {
+		if k.played.has(c) {
+			known = append(known, c)
+		}
 	}
 	var ok bool
 	if pool, ok = sdk.RemoveCards(pool, known); !ok {
@@ -237,16 +239,16 @@ func rolloutCard(s *State, seat int, rng *sdk.RNG) sdk.Card {
 }
 
 // playedSet is every card played this hand.
-func playedSet(s *State) map[sdk.Card]bool {
-	m := make(map[sdk.Card]bool, 52)
+func playedSet(s *State) cardSet {
+	var m cardSet
 	for _, t := range s.Done {
 		for _, p := range t.Plays {
-			m[p.Card] = true
+			m = m.add(p.Card)
 		}
 	}
 	if s.Cur != nil {
 		for _, p := range s.Cur.Plays {
-			m[p.Card] = true
+			m = m.add(p.Card)
 		}
 	}
 	return m
