@@ -10,6 +10,7 @@ import (
 	"cardhouse/rulesets/drugs"
 	"cardhouse/rulesets/hotspot"
 	"cardhouse/rulesets/lastcard"
+	"cardhouse/rulesets/spades"
 	"cardhouse/sdk/engine"
 	"cardhouse/sdk/houserules"
 
@@ -27,6 +28,7 @@ func TestReferenceIsUpToDate(t *testing.T) {
 		"lastcard": engine.New(lastcard.New(), houserules.Enable()),
 		"hotspot":  engine.New(hotspot.New(), houserules.Enable()),
 		"drugs":    engine.New(drugs.New(), houserules.Enable()),
+		"spades":   engine.New(spades.New(), houserules.Enable()),
 	} {
 		t.Run(id, func(t *testing.T) {
 			t.Parallel()

@@ -24,8 +24,11 @@
 //     only spades may lead one).
 //   - SP-7: the mercy rule also ends the game when both teams are at -200 or below; the higher
 //     total wins, and equal totals play another hand, as at the target.
-//   - The winner of a game is the winning team's first seat (0 or 1); its partner is in the "won"
-//     event's data and both carry the "winner" tag.
+//   - The winner of a game is a seat of the winning team: its first seat (0 or 1) when the game
+//     is won at the end of a hand, the seat a house rule names when it ends the game; the partner
+//     is in the "won" event's data (target) and both carry the "winner" tag.
+//   - House rules may answer the question hand_points (HouseHooks) to change what a team scores
+//     for a hand; a house rule that ends the hand scores it with the tricks taken so far.
 //   - The observation key `trick` is the trick being played: empty once a trick is taken until the
 //     next card is led, when `leader` is the seat to lead. The view keeps the taken trick on the
 //     table (View.Trick with its Winner) until the next card is played.

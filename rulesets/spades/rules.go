@@ -3,6 +3,7 @@ package spades
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 
@@ -43,6 +44,7 @@ var (
 	_ sdk.Ender[*State]       = (*Rules)(nil)
 	_ sdk.Historian[*State]   = (*Rules)(nil)
 	_ sdk.Bots                = (*Rules)(nil)
+	_ sdk.HouseHooks          = (*Rules)(nil)
 )
 
 func itoa(n int) string { return strconv.Itoa(n) }
@@ -191,7 +193,7 @@ func (r *Rules) Apply(_ context.Context, req sdk.ApplyRequest[*State]) (sdk.Appl
 	case sdk.ActBid:
 		return r.bid(in, a)
 	case sdk.ActPlay:
-		return r.play(in, a)
+		return r.play(in, a, req.AskHouse)
 	}
 	return refuse(sdk.CodeBadAction, "Spades has no action %q", a.Type)
 }
@@ -232,7 +234,7 @@ func (r *Rules) bid(in *State, a sdk.Action) (sdk.ApplyResponse[*State], error) 
 
 // play applies a card played to the trick (SP-3 to SP-5), and scores the hand after its last
 // trick (SP-6, SP-7).
-func (r *Rules) play(in *State, a sdk.Action) (sdk.ApplyResponse[*State], error) {
+func (r *Rules) play(in *State, a sdk.Action, ask asker) (sdk.ApplyResponse[*State], error) {
 	if in.Stage != StagePlay {
 		return refuse(codeWrongStage, "the bidding is not over: bid first")
 	}
@@ -244,13 +246,31 @@ func (r *Rules) play(in *State, a sdk.Action) (sdk.ApplyResponse[*State], error)
 		return refuse(code, "%s", why)
 	}
 	s := in.clone()
-	evs := s.playCard(a.Seat, c, !s.Simulated)
+	evs := s.playCard(a.Seat, c, !s.Simulated, ask)
 	return sdk.ApplyResponse[*State]{State: s, Events: evs}, nil
 }
 
+// asker answers the ruleset's house-rule questions (sdk.ApplyRequest.AskHouse); nil asks none.
+type asker func(question string, args map[string]string) (string, bool)
+
+// HandPoints is the question asked of house rules when a hand is scored, for each team: its
+// answer, a number, replaces the points the team scores for the hand.
+const HandPoints = "hand_points"
+
+// HouseHooks declares the question house rules may answer: hand_points.
+func (r *Rules) HouseHooks() []sdk.HouseHook {
+	return []sdk.HouseHook{{
+		Name: HandPoints,
+		Description: "When a hand is scored, for each team: the points the team scores for the hand (a number), " +
+			"given its team (0: seats 1 and 3, 1: seats 2 and 4), contract, tricks (toward the contract), nil_tricks " +
+			"(taken by its nil bidders), points (what the base rules score, the bag penalty included) and notes.",
+		Args: []string{"team", "contract", "tricks", "nil_tricks", "points", "notes"},
+	}}
+}
+
 // playCard plays c for seat in place (legality already checked); with events false it builds
-// no events (a search's playouts).
-func (s *State) playCard(seat int, c sdk.Card, events bool) []sdk.Event {
+// no events (a search's playouts). ask, when not nil, is asked HandPoints at the hand's end.
+func (s *State) playCard(seat int, c sdk.Card, events bool, ask asker) []sdk.Event {
 	var evs []sdk.Event
 	i := slices.Index(s.Hands[seat], c)
 	s.Hands[seat] = slices.Delete(s.Hands[seat], i, i+1)
@@ -288,11 +308,11 @@ func (s *State) playCard(seat int, c sdk.Card, events bool) []sdk.Event {
 		}
 		return evs
 	}
-	return append(evs, s.score(events)...)
+	return append(evs, s.score(events, ask)...)
 }
 
 // score scores the hand just ended (SP-6) and ends it, or the game (SP-7).
-func (s *State) score(events bool) []sdk.Event {
+func (s *State) score(events bool, ask asker) []sdk.Event {
 	var hs HandScore
 	for tm := range 2 {
 		pts, notes := 0, []string{}
@@ -332,6 +352,23 @@ func (s *State) score(events bool) []sdk.Event {
 			s.Bags[tm] -= 10
 			pts -= 100
 			notes = append(notes, "bags -100")
+		}
+		if ask != nil {
+			nilTricks := 0
+			for seat := tm; seat < Seats; seat += 2 {
+				if s.Bids[seat] == bidNil || s.Bids[seat] == bidBlindNil {
+					nilTricks += s.tricks(seat)
+				}
+			}
+			if ans, ok := ask(HandPoints, map[string]string{
+				"team": itoa(tm), "contract": itoa(con), "tricks": itoa(took), "nil_tricks": itoa(nilTricks),
+				"points": itoa(pts), "notes": joinNotes(notes),
+			}); ok {
+				if f, err := strconv.ParseFloat(ans, 64); err == nil {
+					pts = int(math.Round(f))
+					notes = append(notes, "house rule")
+				}
+			}
 		}
 		s.Scores[tm] += pts
 		hs.Points[tm] = pts

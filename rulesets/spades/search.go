@@ -275,7 +275,7 @@ func (r *Rules) Simulate(s *State, limit int, rng *sdk.RNG) (*State, int) {
 			}
 			continue
 		}
-		w.playCard(seat, rolloutCard(w, seat, rng), false)
+		w.playCard(seat, rolloutCard(w, seat, rng), false, nil)
 	}
 	return w, n
 }
@@ -288,7 +288,7 @@ const evalScale = 150.0
 // 100).
 func (r *Rules) Evaluate(s *State) []float64 {
 	if s.Phase == sdk.PhaseGameOver && s.Winner >= 0 {
-		w := float64(1 - s.Winner)
+		w := float64(team(s.Winner))
 		return []float64{1 - w, w, 1 - w, w}
 	}
 	d := float64((s.Scores[0] - 10*s.Bags[0]) - (s.Scores[1] - 10*s.Bags[1]))

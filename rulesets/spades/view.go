@@ -85,7 +85,7 @@ func (r *Rules) View(s *State, viewer int) sdk.View {
 		if s.Stage == StageBid && !s.Looked[i] {
 			p.Tags = append(p.Tags, "blind")
 		}
-		if s.Phase == sdk.PhaseGameOver && s.Winner >= 0 && team(i) == s.Winner {
+		if s.Phase == sdk.PhaseGameOver && s.Winner >= 0 && team(i) == team(s.Winner) {
 			p.Tags = append(p.Tags, "winner")
 		}
 		v.Players = append(v.Players, p)
@@ -382,9 +382,10 @@ func (r *Rules) SetTable(s *State, t sdk.Table) (*State, error) {
 }
 
 // End ends the hand for a house rule: the cards left in hand are not played, the hand is scored
-// with the tricks taken so far (the winner is not used: Spades' hands are scored, not won), and a
-// team that reaches the target wins as usual. With req.Game the game ends too, won by winner's
-// team whatever the totals.
+// with the tricks taken so far (missing bids count as 1), and winner is the hand's winner (a
+// seat, for the house rule's on_round_end; Spades' hands are scored, not won). A team that
+// reaches the target wins as usual. With req.Game the game ends too, won by winner's team
+// whatever the totals (winner is the game's winning seat).
 func (r *Rules) End(s *State, req sdk.EndRequest) (*State, []sdk.Event, error) {
 	if s.Phase != sdk.PhasePlaying {
 		return s, nil, sdk.Refuse(sdk.CodeGameOver, "the hand is over")
@@ -395,15 +396,20 @@ func (r *Rules) End(s *State, req sdk.EndRequest) (*State, []sdk.Event, error) {
 	c := s.clone()
 	for i, b := range c.Bids {
 		if b == noBid {
-			c.Bids[i] = 1 // a hand ended during the bidding: the missing bids count as 1
+			c.Bids[i] = 1
 		}
 	}
-	evs := c.score(true)
-	if req.Game && c.Phase != sdk.PhaseGameOver {
-		w := team(req.Winner)
-		c.Phase, c.Winner = sdk.PhaseGameOver, w
-		evs = append(evs, sdk.Event{Name: "won", Seat: w, Data: map[string]string{"target": itoa(w + 2), "team": itoa(w)}})
-	}
 	c.Stage = StagePlay
+	evs := c.score(true, nil)
+	switch {
+	case req.Game:
+		if c.Phase == sdk.PhaseGameOver {
+			evs = slices.DeleteFunc(evs, func(e sdk.Event) bool { return e.Name == "won" })
+		}
+		c.Phase, c.Winner = sdk.PhaseGameOver, req.Winner
+		evs = append(evs, sdk.Event{Name: "won", Seat: req.Winner, Data: map[string]string{"target": itoa((req.Winner + 2) % Seats), "team": itoa(team(req.Winner))}})
+	case c.Phase == sdk.PhaseRoundOver:
+		c.Winner = req.Winner
+	}
 	return c, evs, nil
 }
