@@ -224,7 +224,7 @@ func rolloutCard(s *State, seat int, rng *sdk.RNG) sdk.Card {
 	if len(legal) == 1 {
 		return legal[0]
 	}
-	if rng.Intn("rollout", 5) == 0 {
+	if rolloutNoise > 0 && rng.Intn("rollout", rolloutNoise) == 0 {
 		return legal[rng.Intn("rollout", len(legal))]
 	}
 	k := knowledge{hand: s.Hands[seat], broken: s.Broken}
@@ -237,6 +237,10 @@ func rolloutCard(s *State, seat int, rng *sdk.RNG) sdk.Card {
 	k.played = playedSet(s)
 	return k.choose(seat, legal)
 }
+
+// rolloutNoise is how rarely (one time in rolloutNoise) a playout plays a random legal card
+// instead of the heuristic's; 0 never does.
+var rolloutNoise = 0
 
 // playedSet is every card played this hand.
 func playedSet(s *State) cardSet {
