@@ -383,6 +383,7 @@ func (s *State) score(events bool, ask asker) []sdk.Event {
 			"points0": signed(hs.Points[0]), "points1": signed(hs.Points[1]),
 			"score0": itoa(s.Scores[0]), "score1": itoa(s.Scores[1]),
 			"notes0": hs.Notes[0], "notes1": hs.Notes[1],
+			"result0": result(hs.Points[0], hs.Notes[0]), "result1": result(hs.Points[1], hs.Notes[1]),
 		}})
 	}
 	if w := s.gameWinner(); w >= 0 {
@@ -422,6 +423,14 @@ func joinNotes(notes []string) string {
 		out += n
 	}
 	return out
+}
+
+// result is a team's hand in words: "+63", "-20 (set)".
+func result(points int, notes string) string {
+	if notes == "" {
+		return signed(points)
+	}
+	return signed(points) + " (" + notes + ")"
 }
 
 func signed(n int) string {

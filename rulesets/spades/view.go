@@ -50,7 +50,7 @@ func (r *Rules) Info() sdk.Info {
 			"played":        "{seat} played {cards}",
 			"spades_broken": "Spades are broken",
 			"trick_won":     "{seat} took the trick",
-			"hand_scored":   "Hand {hand}: seats 1 & 3 {points0} ({notes0}), seats 2 & 4 {points1} ({notes1}); totals {score0} to {score1}",
+			"hand_scored":   "Hand {hand}: seats 1 & 3 {result0}, seats 2 & 4 {result1}; totals {score0} to {score1}",
 			"won":           "{seat} and {target} win the game",
 			"dealt":         "A new hand is dealt",
 		},

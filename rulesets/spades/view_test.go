@@ -116,3 +116,44 @@ func TestTrickStaysUntilNextCard(t *testing.T) {
 		t.Fatalf("after the next card: trick %+v, last %+v", v.Trick, v.LastTrick)
 	}
 }
+
+// TestEveryEventHasText: every event a whole game emits (blind nil on, level-2 bots) has a
+// sentence in Info.EventTexts, except turn, which the log does not write.
+func TestEveryEventHasText(t *testing.T) {
+	t.Parallel()
+	r := New()
+	texts := r.Info().EventTexts
+	s := start(t, sdk.Options{"blind_nil": true, "mercy": true, "target": 200})
+	seen := map[string]bool{}
+	for step := 0; s.Phase != sdk.PhaseGameOver; step++ {
+		if step > 5000 {
+			t.Fatal("the game did not end")
+		}
+		var a sdk.Action
+		if s.Phase == sdk.PhaseRoundOver {
+			a = sdk.Action{Seat: sdk.Host, Type: sdk.ActDeal}
+		} else {
+			rng := sdk.NewRNG(uint64(step))
+			p, err := r.Bot(context.Background(), sdk.BotRequest{Seat: s.Turn, Level: 2, View: r.View(s, s.Turn), History: r.History(s, s.Turn), RNG: &rng})
+			if err != nil || p == nil {
+				t.Fatalf("step %d: bot: %v, %v", step, p, err)
+			}
+			a = *p
+		}
+		var evs []sdk.Event
+		s, evs = act(t, s, a)
+		for _, e := range evs {
+			seen[e.Name] = true
+		}
+	}
+	for name := range seen {
+		if _, ok := texts[name]; !ok && name != "turn" {
+			t.Errorf("event %q has no text", name)
+		}
+	}
+	for _, name := range []string{"bid", "looked", "played", "spades_broken", "trick_won", "hand_scored", "won", "dealt"} {
+		if !seen[name] {
+			t.Errorf("the game emitted no %q event", name)
+		}
+	}
+}
