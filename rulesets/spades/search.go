@@ -43,6 +43,10 @@ func (r *Rules) Sample(seat int, v sdk.View, history []sdk.Event, rng *sdk.RNG) 
 			s.Target = atoiOr(in.Value, 500)
 		case "broken":
 			s.Broken = in.Value == "true"
+		case "mercy":
+			s.Mercy = in.Value == "true"
+		case "blind_nil":
+			s.BlindNil = in.Value == "true"
 		}
 	}
 	for _, t := range v.Teams {
@@ -69,9 +73,6 @@ func (r *Rules) Sample(seat int, v sdk.View, history []sdk.Event, rng *sdk.RNG) 
 		s.Bids[p.Seat] = parseWords(p.Bid)
 		if slices.Contains(p.Tags, "dealer") {
 			s.Dealer = p.Seat
-		}
-		if slices.Contains(p.Tags, "blind") {
-			s.BlindNil = true
 		}
 	}
 	if !s.biddingDone() {

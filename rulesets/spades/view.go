@@ -139,6 +139,8 @@ func (r *Rules) View(s *State, viewer int) sdk.View {
 	v.Indicators = []sdk.Indicator{
 		{ID: "broken", Label: "Spades broken", Value: broken, Kind: "flag"},
 		{ID: "target", Label: "Points to win", Value: itoa(s.Target), Kind: "text"},
+		{ID: "mercy", Label: "Mercy rule", Value: strconv.FormatBool(s.Mercy), Kind: "flag"},
+		{ID: "blind_nil", Label: "Blind nil", Value: strconv.FormatBool(s.BlindNil), Kind: "flag"},
 	}
 	if led := s.led(); led != 0 {
 		v.Indicators = append(v.Indicators, sdk.Indicator{ID: "led", Label: "Led", Value: string(rune(led)), Kind: "suit"})
