@@ -9,6 +9,7 @@ import (
 	"cardhouse/rulesets/hearts"
 	"cardhouse/rulesets/hotspot"
 	"cardhouse/rulesets/lastcard"
+	"cardhouse/rulesets/spades"
 	"cardhouse/sdk"
 )
 
@@ -22,7 +23,7 @@ var rulingID = regexp.MustCompile(`\b(?:HE|HR|SP|GR|[DHLP])-\d+\b`)
 func TestOptionWordsForPlayers(t *testing.T) {
 	for _, r := range []interface {
 		Info() sdk.Info
-	}{drugs.New(), hearts.New(), hotspot.New(), lastcard.New()} {
+	}{drugs.New(), hearts.New(), hotspot.New(), lastcard.New(), spades.New()} {
 		info := r.Info()
 		t.Run(info.ID, func(t *testing.T) {
 			var raw []string

@@ -8,6 +8,7 @@ import (
 	"cardhouse/rulesets/hearts"
 	"cardhouse/rulesets/hotspot"
 	"cardhouse/rulesets/lastcard"
+	"cardhouse/rulesets/spades"
 	"cardhouse/sdk/engine"
 	"cardhouse/sdk/houserules"
 )
@@ -20,5 +21,6 @@ func Engines() map[string]func() engine.Engine {
 		"hearts":   func() engine.Engine { return engine.New(hearts.New(), houserules.Enable()) },
 		"hotspot":  func() engine.Engine { return engine.New(hotspot.New(), houserules.Enable()) },
 		"lastcard": func() engine.Engine { return engine.New(lastcard.New(), houserules.Enable()) },
+		"spades":   func() engine.Engine { return engine.New(spades.New(), houserules.Enable()) },
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"cardhouse/rulesets/drugs"
 	"cardhouse/rulesets/hotspot"
 	"cardhouse/rulesets/lastcard"
+	"cardhouse/rulesets/spades"
 	"cardhouse/sdk/engine"
 	"cardhouse/sdk/houserules"
 	"cardhouse/sdk/scenario"
@@ -24,6 +25,7 @@ func engines() scenario.Lookup {
 		"lastcard": engine.New(lastcard.New(), houserules.Enable()),
 		"hotspot":  engine.New(hotspot.New(), houserules.Enable()),
 		"drugs":    engine.New(drugs.New(), houserules.Enable()),
+		"spades":   engine.New(spades.New(), houserules.Enable()),
 	})
 }
 

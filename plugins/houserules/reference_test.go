@@ -11,6 +11,7 @@ import (
 	"cardhouse/rulesets/hearts"
 	"cardhouse/rulesets/hotspot"
 	"cardhouse/rulesets/lastcard"
+	"cardhouse/rulesets/spades"
 	"cardhouse/sdk/engine"
 	"cardhouse/sdk/houserules"
 
@@ -29,6 +30,7 @@ func TestReferenceIsUpToDate(t *testing.T) {
 		"hotspot":  engine.New(hotspot.New(), houserules.Enable()),
 		"drugs":    engine.New(drugs.New(), houserules.Enable()),
 		"hearts":   engine.New(hearts.New(), houserules.Enable()),
+		"spades":   engine.New(spades.New(), houserules.Enable()),
 	} {
 		t.Run(id, func(t *testing.T) {
 			t.Parallel()
