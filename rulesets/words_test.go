@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"cardhouse/rulesets/drugs"
+	"cardhouse/rulesets/ginrummy"
 	"cardhouse/rulesets/hotspot"
 	"cardhouse/rulesets/lastcard"
 	"cardhouse/sdk"
 )
 
 // rulingID is a ruling's id as RULINGS.md writes it (D-5): words for developers, not players.
-var rulingID = regexp.MustCompile(`\b[DHLP]-\d+\b`)
+var rulingID = regexp.MustCompile(`\b(?:[DHLP]|GR|GRP)-\d+\b`)
 
 // TestOptionWordsForPlayers: what the room form shows of each variant's options is in player
 // words: every choice has a label, no label or description shows a ruling id or a raw choice
@@ -20,7 +21,7 @@ var rulingID = regexp.MustCompile(`\b[DHLP]-\d+\b`)
 func TestOptionWordsForPlayers(t *testing.T) {
 	for _, r := range []interface {
 		Info() sdk.Info
-	}{drugs.New(), hotspot.New(), lastcard.New()} {
+	}{drugs.New(), ginrummy.New(), hotspot.New(), lastcard.New()} {
 		info := r.Info()
 		t.Run(info.ID, func(t *testing.T) {
 			var raw []string

@@ -11,6 +11,7 @@ import (
 	"cardhouse/platform/bench"
 	"cardhouse/plugins/builtin"
 	"cardhouse/rulesets/drugs"
+	"cardhouse/rulesets/ginrummy"
 	"cardhouse/rulesets/hotspot"
 	"cardhouse/rulesets/lastcard"
 	"cardhouse/sdk"
@@ -24,6 +25,7 @@ import (
 func benchBots() map[string]sdk.Bots {
 	return map[string]sdk.Bots{
 		"drugs":    drugs.New(),
+		"ginrummy": ginrummy.New(),
 		"hotspot":  hotspot.New(),
 		"lastcard": lastcard.New(),
 	}
