@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/search"
 )
 
 // drawBot is the label of a bot's own random choices.
@@ -15,7 +16,8 @@ var _ sdk.Bots = (*Rules)(nil)
 // Bot chooses an action for req.Seat from its view alone (never the state). Level 1 makes a
 // random legal move. Level 2 plays by rules of thumb: it takes the discard pile's top card when
 // that card makes a meld, discards the card that leaves the least deadwood (the highest among
-// equals), knocks as soon as it may (gin when it can), and lays off every card it can.
+// equals), knocks as soon as it may (gin when it can), and lays off every card it can. Levels 3
+// to 5 search (sdk/search over Sample's worlds, budgets growing with the level) from level 2's move.
 func (r *Rules) Bot(ctx context.Context, req sdk.BotRequest) (*sdk.Action, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -30,8 +32,14 @@ func (r *Rules) Bot(ctx context.Context, req sdk.BotRequest) (*sdk.Action, error
 		rng = &g
 	}
 	b := botView{seat: req.Seat, view: v, rng: rng}
-	if req.Level <= 1 {
+	switch {
+	case req.Level <= 1:
 		return b.random(), nil
+	case req.Level >= 3:
+		// Levels 3 to 5: sdk/search's determinised Monte Carlo over worlds sampled from the view
+		// (search.go), from level 2's move.
+		req.RNG = rng
+		return search.Bot(ctx, r, req, func() (*sdk.Action, error) { return b.smart(), nil })
 	}
 	return b.smart(), nil
 }

@@ -97,6 +97,7 @@ func (r *Rules) View(s *State, viewer int) sdk.View {
 		{ID: "stage", Label: "Now", Value: stageWords[s.Stage], Kind: "text"},
 		{ID: OptTarget, Label: "Play to", Value: strconv.Itoa(s.Target), Kind: "count"},
 		{ID: OptKnockLimit, Label: "Knock with at most", Value: strconv.Itoa(s.KnockLimit), Kind: "count"},
+		{ID: OptBigGin, Label: "Big gin", Value: strconv.FormatBool(s.BigGin), Kind: "flag"},
 	}
 	if viewer >= 0 && viewer < Seats && !s.laidOut() && len(s.Hands[viewer]) > 0 {
 		v.Indicators = append(v.Indicators, sdk.Indicator{ID: "deadwood", Label: "Your deadwood", Value: strconv.Itoa(Deadwood(s.Hands[viewer])), Kind: "count"})
