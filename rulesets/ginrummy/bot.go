@@ -148,23 +148,25 @@ func (b *botView) smart() *sdk.Action {
 	return a
 }
 
-// takes reports whether level 2 takes c from the discard pile: when c lies in a meld of the best
-// arrangement of the hand with it, and the hand's deadwood after the best discard goes down.
+// takes reports whether level 2 takes c from the discard pile: when c makes a meld with the hand
+// (the hand with c has less deadwood than without it, c counted) and the hand's deadwood after the
+// best discard goes down.
 func takes(hand []sdk.Card, c sdk.Card) bool {
-	with := setOf(hand) | bitOf(c)
-	a := arrange(with)
-	in := false
-	for _, m := range a.melds {
-		in = in || m&bitOf(c) != 0
-	}
-	if !in {
+	if c == 0 {
 		return false
 	}
-	best := 1 << 10
-	for _, d := range hand {
-		best = min(best, deadwood(with&^bitOf(d)))
+	without := setOf(hand)
+	with := without | bitOf(c)
+	now := deadwood(without)
+	if deadwood(with) >= now+Value(c) {
+		return false
 	}
-	return best < deadwood(setOf(hand))
+	for _, d := range hand {
+		if deadwood(with&^bitOf(d)) < now {
+			return true
+		}
+	}
+	return false
 }
 
 // bestDiscard is the card of allowed whose discard leaves hand the least deadwood; among equals

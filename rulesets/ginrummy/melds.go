@@ -73,35 +73,43 @@ func (m cardSet) points() int {
 
 // candidates lists every meld inside m (GR-2): every run of three or more consecutive cards of
 // one suit (each sub-run too), every set of three or four of a rank (and each three of a four).
-func candidates(m cardSet) []cardSet {
-	var out []cardSet
+func candidates(m cardSet) []cardSet { return appendCandidates(nil, m) }
+
+// appendCandidates appends candidates(m) to out. It looks only where a meld can be: suits with
+// three cards in a row, ranks held in three suits or four.
+func appendCandidates(out []cardSet, m cardSet) []cardSet {
+	const ranks = 1<<13 - 1
+	var suit [4]cardSet
 	for su := range 4 {
-		for start := range 11 {
-			var run cardSet
-			for r := start; r < 13; r++ {
-				b := cardSet(1) << (su*13 + r)
-				if m&b == 0 {
+		x := m >> (su * 13) & ranks
+		suit[su] = x
+		starts := x & (x >> 1) & (x >> 2) // bit r: r, r+1 and r+2 are held
+		for ; starts != 0; starts &= starts - 1 {
+			r := bits.TrailingZeros64(uint64(starts))
+			run := cardSet(7) << r
+			for {
+				out = append(out, run<<(su*13))
+				next := run << 1 & ^run // the card just above the run
+				if next&x == 0 || next > ranks {
 					break
 				}
-				run |= b
-				if r-start >= 2 {
-					out = append(out, run)
-				}
+				run |= next
 			}
 		}
 	}
-	for r := range 13 {
+	a, b, c, d := suit[0], suit[1], suit[2], suit[3]
+	three := a&b&c | a&b&d | a&c&d | b&c&d
+	for ; three != 0; three &= three - 1 {
+		r := bits.TrailingZeros64(uint64(three))
 		var all cardSet
 		n := 0
 		for su := range 4 {
-			if b := cardSet(1) << (su*13 + r); m&b != 0 {
-				all |= b
+			if suit[su]>>r&1 != 0 {
+				all |= cardSet(1) << (su*13 + r)
 				n++
 			}
 		}
-		if n >= 3 {
-			out = append(out, all)
-		}
+		out = append(out, all)
 		if n == 4 {
 			for su := range 4 {
 				out = append(out, all&^(cardSet(1)<<(su*13+r)))
@@ -169,29 +177,35 @@ func arrange(m cardSet) arrangement {
 	return best
 }
 
-// deadwood is the deadwood count of m's best arrangement, without building it.
+// deadwood is the deadwood count of m's best arrangement, without building it. It allocates
+// nothing for a hand of eleven cards (the bots call it at every simulated step).
 func deadwood(m cardSet) int {
-	cands := candidates(m)
-	best := m.points()
-	var walk func(left cardSet, pts int)
-	walk = func(left cardSet, pts int) {
-		if pts >= best {
-			return
-		}
-		if left == 0 {
-			best = pts
-			return
-		}
-		low := left & -left
-		for _, c := range cands {
-			if c&low != 0 && c&^left == 0 {
-				walk(left&^c, pts)
-			}
-		}
-		walk(left&^low, pts+low.points())
+	var buf [64]cardSet
+	d := deadwoodSearch{cands: appendCandidates(buf[:0], m), best: m.points()}
+	d.walk(m, 0)
+	return d.best
+}
+
+type deadwoodSearch struct {
+	cands []cardSet
+	best  int
+}
+
+func (d *deadwoodSearch) walk(left cardSet, pts int) {
+	if pts >= d.best {
+		return
 	}
-	walk(m, 0)
-	return best
+	if left == 0 {
+		d.best = pts
+		return
+	}
+	low := left & -left
+	for _, c := range d.cands {
+		if c&low != 0 && c&^left == 0 {
+			d.walk(left&^c, pts)
+		}
+	}
+	d.walk(left&^low, pts+low.points())
 }
 
 // IsMeld reports whether cards form a meld (GR-2): three or four cards of one rank, or three or

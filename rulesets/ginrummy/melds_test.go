@@ -7,12 +7,14 @@ import (
 	"cardhouse/sdk"
 )
 
-// bruteDeadwood is the least deadwood of hand by brute force: every choice of pairwise disjoint
-// melds among all the hand's candidate melds, tried in candidate order (not Arrange's search).
+// bruteDeadwood is the least deadwood of hand by brute force, independent of Arrange's search and
+// of its candidate melds: every subset of the hand that IsMeld accepts is a candidate, and every
+// choice of pairwise disjoint candidates is tried.
 func bruteDeadwood(hand []sdk.Card) int {
 	m := setOf(hand)
-	cands := candidates(m)
+	cands := allMelds(hand)
 	best := m.points()
+
 	var walk func(i int, used cardSet)
 	walk = func(i int, used cardSet) {
 		if i == len(cands) {
@@ -28,7 +30,26 @@ func bruteDeadwood(hand []sdk.Card) int {
 	return best
 }
 
-// TestArrangeIsExact checks Arrange against brute force on random hands of 10 and 11 cards, drawn
+// allMelds is every subset of hand that IsMeld accepts, sorted.
+func allMelds(hand []sdk.Card) []cardSet {
+	var out []cardSet
+	for sub := 1; sub < 1<<len(hand); sub++ {
+		var cards []sdk.Card
+		for i, c := range hand {
+			if sub>>i&1 != 0 {
+				cards = append(cards, c)
+			}
+		}
+		if IsMeld(cards) {
+			out = append(out, setOf(cards))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestArrangeIsExact checks the candidate melds against every subset IsMeld accepts, and Arrange
+// against brute force on random hands of 10 and 11 cards, drawn
 // from the whole deck and from a narrow pool (ranks A to 6) where melds overlap a lot: the same
 // least deadwood, melds that are melds, disjoint, in the order of their lowest card, and melds
 // plus deadwood that are the hand.
@@ -41,13 +62,18 @@ func TestArrangeIsExact(t *testing.T) {
 			narrow = append(narrow, c)
 		}
 	}
-	for i := range 3000 {
+	for i := range 1000 {
 		pool := sdk.FrenchDeck(1, 0)
 		if i%2 == 1 {
 			pool = slices.Clone(narrow)
 		}
 		rng.ShuffleCards("test", pool)
 		hand := pool[:10+i%2]
+		cands := candidates(setOf(hand))
+		slices.Sort(cands)
+		if want := allMelds(hand); !slices.Equal(cands, want) {
+			t.Fatalf("hand %v: candidates %v, want every meld %v", hand, cands, want)
+		}
 		melds, dead := Arrange(hand)
 		if got, want := Points(dead), bruteDeadwood(hand); got != want {
 			t.Fatalf("hand %v: Arrange leaves %d deadwood, brute force %d", hand, got, want)
