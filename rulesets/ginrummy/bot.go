@@ -39,9 +39,32 @@ func (r *Rules) Bot(ctx context.Context, req sdk.BotRequest) (*sdk.Action, error
 		// Levels 3 to 5: sdk/search's determinised Monte Carlo over worlds sampled from the view
 		// (search.go), from level 2's move.
 		req.RNG = rng
-		return search.Bot(ctx, r, req, func() (*sdk.Action, error) { return b.smart(), nil })
+		return r.searchBot(ctx, req, b.smart())
 	}
 	return b.smart(), nil
+}
+
+// searchConfidence is how many standard errors of the paired difference a move must beat level 2's
+// by before a search level plays it instead (sdk/search's default is 1).
+const searchConfidence = 2
+
+// searchBot is levels 3 to 5: sdk/search's generic level, departing from level 2's move h only
+// with searchConfidence.
+func (r *Rules) searchBot(ctx context.Context, req sdk.BotRequest, h *sdk.Action) (*sdk.Action, error) {
+	cfg, ok := search.Level(req.Level)
+	if !ok {
+		cfg, _ = search.Level(5)
+	}
+	cfg.Default, cfg.Confidence = h, searchConfidence
+	res, err := search.Search(ctx, r, req, cfg)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return h, nil
+	}
+	a := res.Action
+	return &a, nil
 }
 
 // botView is what a bot reads of its view.

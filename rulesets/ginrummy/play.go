@@ -286,3 +286,39 @@ func (t *turn) deal() error {
 	t.emit(sdk.Event{Name: EvTurn, Seat: s.Turn})
 	return nil
 }
+
+var _ sdk.Ender[*State] = (*Rules)(nil)
+
+// End ends the hand for a house rule (game.end_round and game.end_game in Lua) through the hand's
+// own scoring: the winner wins the hand and scores the difference of the two hands' deadwood (as
+// laid out after a knock, else of their best arrangements; at least 0), and the game ends at the
+// target, or at once with req.Game, with its bonuses (GR-9). Every hand is then shown.
+func (r *Rules) End(s *State, req sdk.EndRequest) (*State, []sdk.Event, error) {
+	if !s.playing() {
+		return nil, nil, sdk.Refuse(CodeHandOver, "the hand is already over")
+	}
+	if req.Winner < 0 || req.Winner >= Seats {
+		return nil, nil, sdk.Refuse(sdk.CodeHouseRule, "winner %d is not a seat of this 2-player game", req.Winner)
+	}
+	t := &turn{s: s.clone()}
+	c := t.s
+	w := req.Winner
+	_, dw := c.meldsOf(w)
+	_, dl := c.meldsOf(1 - w)
+	pts := max(0, Points(dl)-Points(dw))
+	row := sdk.ScoreRow{Label: "Hand " + strconv.Itoa(c.Hand), Cells: []int{0, 0}, Notes: []string{"", ""}}
+	row.Cells[w] = pts
+	c.Rows = append(c.Rows, row)
+	c.Scores[w] += pts
+	c.HandsWon[w]++
+	c.Stage, c.Winner, c.Phase, c.Drawn, c.Taken = StageOver, w, sdk.PhaseRoundOver, false, 0
+	t.emit(sdk.Event{Name: EvHandScored, Seat: w, Count: pts, Data: map[string]string{"points": strconv.Itoa(pts), "score": strconv.Itoa(c.Scores[w])}})
+	won := map[string]string{"hand": strconv.Itoa(c.Hand)}
+	if req.Game || c.Scores[w] >= c.Target {
+		c.Phase = sdk.PhaseGameOver
+		won["game"] = "true"
+		t.bonuses(w)
+	}
+	t.emit(sdk.Event{Name: EvWon, Seat: w, Data: won})
+	return c, t.evs, nil
+}

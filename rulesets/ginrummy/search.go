@@ -19,6 +19,9 @@ var (
 	_ sdk.Evaluator[*State] = (*Rules)(nil)
 )
 
+// maxDiscards is how many discards Moves offers the search.
+const maxDiscards = 4
+
 var errNoGame = errors.New("ginrummy: the view shows no hand in play")
 
 // Sample returns a State consistent with seat's view: its hand, the whole discard pile, the cards
@@ -77,8 +80,7 @@ func (r *Rules) Sample(seat int, v sdk.View, _ []sdk.Event, rng *sdk.RNG) (*Stat
 		case z.ID == handZone(opp):
 			oppCount = z.Count
 		case z.ID == takenZone(opp):
-			s.Known[opp] = slices.Clone(z.Cards)
-			continue // also counted in the hand
+			s.Known[opp] = slices.Clone(z.Cards) // seen: part of the other hand, not of the pool
 		case z.ID == "pile":
 			s.Pile = slices.Clone(z.Cards)
 		case z.ID == "deck":
@@ -157,9 +159,10 @@ func (r *Rules) Decider(s *State) int {
 	return s.Turn
 }
 
-// Moves lists seat's legal actions: in the upcard offer take or pass; before drawing each pile
-// it may draw from; after drawing each discard, each knock, and big gin where allowed; when laying
-// off each single card onto each meld it extends, and pass.
+// Moves lists seat's sensible actions: in the upcard offer take or pass; before drawing each pile
+// it may draw from; after drawing the maxDiscards discards that leave the least deadwood, the best
+// knock, and big gin where allowed; when laying off each single card onto each meld it extends,
+// and pass.
 func (r *Rules) Moves(s *State, seat int) []sdk.Action {
 	if !s.playing() || seat != s.Turn {
 		return nil
@@ -189,17 +192,36 @@ func (r *Rules) Moves(s *State, seat int) []sdk.Action {
 		return out
 	}
 	hand := setOf(s.Hands[seat])
+	// The discards worth weighing: the maxDiscards that leave the least deadwood (the highest
+	// card first among equals), and the knock that leaves the least. Fewer candidates keep the
+	// search's comparisons sharp: with eleven discards and as many knocks, one of them always looks
+	// better than the default by chance.
+	type option struct {
+		c    sdk.Card
+		dead int
+	}
+	opts := make([]option, 0, len(s.Hands[seat]))
 	for _, c := range s.Hands[seat] {
-		if c == s.Taken {
-			continue
+		if c != s.Taken {
+			opts = append(opts, option{c, deadwood(hand &^ bitOf(c))})
 		}
-		a := act(sdk.ActDiscard)
-		a.Cards = []sdk.Card{c}
-		out = append(out, a)
-		if deadwood(hand&^bitOf(c)) <= s.KnockLimit {
+	}
+	slices.SortStableFunc(opts, func(a, b option) int {
+		if a.dead != b.dead {
+			return a.dead - b.dead
+		}
+		return Value(b.c) - Value(a.c)
+	})
+	for i, o := range opts {
+		if i == 0 && o.dead <= s.KnockLimit {
 			k := act(sdk.ActKnock)
-			k.Cards = []sdk.Card{c}
+			k.Cards = []sdk.Card{o.c}
 			out = append(out, k)
+		}
+		if i < maxDiscards {
+			a := act(sdk.ActDiscard)
+			a.Cards = []sdk.Card{o.c}
+			out = append(out, a)
 		}
 	}
 	if s.BigGin && deadwood(hand) == 0 {
