@@ -15,9 +15,9 @@ var _ sdk.Bots = (*Rules)(nil)
 
 // Bot chooses an action for req.Seat from its view alone (never the state). Level 1 makes a
 // random legal move. Level 2 plays by rules of thumb: it takes the discard pile's top card when
-// that card makes a meld, discards the card that leaves the least deadwood (the highest among
-// equals), knocks as soon as it may (gin when it can), and lays off every card it can. Levels 3
-// to 5 search (sdk/search over Sample's worlds, budgets growing with the level) from level 2's move.
+// that card makes a meld, discards the card that leaves the least deadwood while keeping its meld
+// candidates (pairs and near runs among its loose cards; the highest card among equals), knocks
+// as soon as it may (gin when it can), and lays off every card it can. Levels 3 to 5 search (sdk/search over Sample's worlds, budgets growing with the level) from level 2's move.
 func (r *Rules) Bot(ctx context.Context, req sdk.BotRequest) (*sdk.Action, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -192,17 +192,41 @@ func takes(hand []sdk.Card, c sdk.Card) bool {
 	return false
 }
 
-// bestDiscard is the card of allowed whose discard leaves hand the least deadwood; among equals
-// the highest card, then the first.
+// linkCost is what keeping a meld candidate is worth to level 2, in deadwood points: a loose card
+// with another loose card of its rank, or of its suit one or two ranks away, may make a meld with
+// one more draw.
+const linkCost = 2
+
+// bestDiscard is level 2's discard among allowed: the card whose discard leaves hand the least
+// deadwood, counting linkCost for each meld candidate it would break (a loose card's link to
+// another loose card); among equals the highest card, then the first.
 func bestDiscard(hand, allowed []sdk.Card) sdk.Card {
 	all := setOf(hand)
+	loose := arrange(all).dead
 	var best sdk.Card
 	bestD, bestV := 1<<10, -1
 	for _, c := range allowed {
 		d := deadwood(all &^ bitOf(c))
+		if loose&bitOf(c) != 0 {
+			d += linkCost * links(c, loose)
+		}
 		if d < bestD || d == bestD && Value(c) > bestV {
 			best, bestD, bestV = c, d, Value(c)
 		}
 	}
 	return best
+}
+
+// links counts the cards of loose, c aside, of c's rank or of its suit within two ranks.
+func links(c sdk.Card, loose cardSet) int {
+	n := 0
+	for _, d := range loose.cards() {
+		if d == c {
+			continue
+		}
+		if d.Rank() == c.Rank() || d.Suit() == c.Suit() && max(d.Rank()-c.Rank(), c.Rank()-d.Rank()) <= 2 {
+			n++
+		}
+	}
+	return n
 }

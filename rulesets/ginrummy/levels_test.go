@@ -3,7 +3,9 @@ package ginrummy_test
 import (
 	"context"
 	"flag"
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"cardhouse/rulesets/ginrummy"
@@ -16,6 +18,7 @@ var (
 	ladderDeals  = flag.Int("ginrummy.deals", 0, "deals per pair of levels in TestLevelsLadder (each played twice, seats swapped); 0 runs the short default")
 	ladderTarget = flag.Int("ginrummy.target", 10, "the target score of TestLevelsLadder's games (10: about one hand)")
 	ladderScale  = flag.Float64("ginrummy.scale", 0.25, "search budget scale of TestLevelsLadder")
+	ladderPairs  = flag.String("ginrummy.pairs", "2:1,3:2,4:3,5:4", "the pairs of levels TestLevelsLadder plays with -ginrummy.deals, higher first")
 )
 
 // TestEveryLevelSeesOnlyItsView is the information-set test for every bot level: at decisions of
@@ -115,7 +118,14 @@ func TestLevelsLadder(t *testing.T) {
 		t.Skip("plays whole games of searching bots")
 	}
 	deals, strict := *ladderDeals, true
-	pairs := [][2]int{{2, 1}, {3, 2}, {4, 3}, {5, 4}}
+	var pairs [][2]int
+	for _, p := range strings.Split(*ladderPairs, ",") {
+		var hi, lo int
+		if _, err := fmt.Sscanf(p, "%d:%d", &hi, &lo); err != nil {
+			t.Fatalf("-ginrummy.pairs: %q is not HI:LO", p)
+		}
+		pairs = append(pairs, [2]int{hi, lo})
+	}
 	if deals == 0 {
 		deals, strict, pairs = 40, false, [][2]int{{2, 1}}
 	}
