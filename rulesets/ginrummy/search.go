@@ -293,9 +293,13 @@ func (r *Rules) RolloutMove(s *State, seat int, rng *sdk.RNG) sdk.Action {
 	return a
 }
 
+// deadwoodScale turns a difference of deadwood in a hand being played into a difference of chances
+// to win (Evaluate): 60 points of deadwood apart is as good as won.
+const deadwoodScale = 120
+
 // Evaluate estimates each seat's chance to win the game: 1 and 0 once it is over; otherwise from
 // the score difference measured against the target, and, while a hand is played, from the
-// difference of the hands' deadwood too.
+// difference of the hands' deadwood too (deadwoodScale).
 func (r *Rules) Evaluate(s *State) []float64 {
 	if s.Phase == sdk.PhaseGameOver {
 		out := []float64{0, 0}
@@ -308,7 +312,7 @@ func (r *Rules) Evaluate(s *State) []float64 {
 	if s.playing() {
 		_, d0 := s.meldsOf(0)
 		_, d1 := s.meldsOf(1)
-		diff += float64(Points(d1)-Points(d0)) / float64(4*max(s.Target, 1))
+		diff += float64(Points(d1)-Points(d0)) / deadwoodScale
 	}
 	p := min(max(0.5+diff, 0.01), 0.99)
 	return []float64{p, 1 - p}
