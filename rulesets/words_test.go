@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"cardhouse/rulesets/drugs"
+	"cardhouse/rulesets/ginrummy"
 	"cardhouse/rulesets/hearts"
 	"cardhouse/rulesets/hotspot"
 	"cardhouse/rulesets/lastcard"
@@ -15,7 +16,7 @@ import (
 
 // rulingID is a ruling's id as docs/rulings writes it (D-5), or a variant's own ruling id (HR-1):
 // words for developers, not players.
-var rulingID = regexp.MustCompile(`\b(?:HE|HR|SP|GR|[DHLP])-\d+\b`)
+var rulingID = regexp.MustCompile(`\b(?:HE|HR|SP|GR|GRP|[DHLP])-\d+\b`)
 
 // TestOptionWordsForPlayers: what the room form shows of each variant's options is in player
 // words: every choice has a label, no label or description shows a ruling id or a raw choice
@@ -23,7 +24,7 @@ var rulingID = regexp.MustCompile(`\b(?:HE|HR|SP|GR|[DHLP])-\d+\b`)
 func TestOptionWordsForPlayers(t *testing.T) {
 	for _, r := range []interface {
 		Info() sdk.Info
-	}{drugs.New(), hearts.New(), hotspot.New(), lastcard.New(), spades.New()} {
+	}{drugs.New(), ginrummy.New(), hearts.New(), hotspot.New(), lastcard.New(), spades.New()} {
 		info := r.Info()
 		t.Run(info.ID, func(t *testing.T) {
 			var raw []string

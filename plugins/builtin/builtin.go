@@ -5,6 +5,7 @@ package builtin
 
 import (
 	"cardhouse/rulesets/drugs"
+	"cardhouse/rulesets/ginrummy"
 	"cardhouse/rulesets/hearts"
 	"cardhouse/rulesets/hotspot"
 	"cardhouse/rulesets/lastcard"
@@ -19,6 +20,7 @@ func Engines() map[string]func() engine.Engine {
 	return map[string]func() engine.Engine{
 		"drugs":    func() engine.Engine { return engine.New(drugs.New(), houserules.Enable()) },
 		"hearts":   func() engine.Engine { return engine.New(hearts.New(), houserules.Enable()) },
+		"ginrummy": func() engine.Engine { return engine.New(ginrummy.New(), houserules.Enable()) },
 		"hotspot":  func() engine.Engine { return engine.New(hotspot.New(), houserules.Enable()) },
 		"lastcard": func() engine.Engine { return engine.New(lastcard.New(), houserules.Enable()) },
 		"spades":   func() engine.Engine { return engine.New(spades.New(), houserules.Enable()) },

@@ -1,0 +1,326 @@
+package ginrummy
+
+import (
+	"errors"
+	"slices"
+	"strconv"
+
+	"cardhouse/sdk"
+)
+
+// This file gives Gin Rummy to sdk/search (bot levels 3 to 5): sampling worlds consistent with a
+// seat's view, the moves of a state spelled out, a cheap rollout policy (level 2's rules of thumb
+// on the whole state) and an estimate of each seat's chance to win the game.
+
+var (
+	_ sdk.Sampler[*State]   = (*Rules)(nil)
+	_ sdk.Mover[*State]     = (*Rules)(nil)
+	_ sdk.Rollout[*State]   = (*Rules)(nil)
+	_ sdk.Evaluator[*State] = (*Rules)(nil)
+)
+
+// maxDiscards is how many discards Moves offers the search.
+const maxDiscards = 4
+
+var errNoGame = errors.New("ginrummy: the view shows no hand in play")
+
+// Sample returns a State consistent with seat's view: its hand, the whole discard pile, the cards
+// the other took from the pile (zone taken.N), the hands laid out after a knock, the counts, the
+// scores and the options shown; the cards it cannot see (the rest of the other hand, the stock,
+// a face-down knock card, cards out of play) are dealt at random with rng. It reads nothing but
+// its arguments.
+func (r *Rules) Sample(seat int, v sdk.View, _ []sdk.Event, rng *sdk.RNG) (*State, error) {
+	if v.Phase != sdk.PhasePlaying || seat < 0 || seat >= Seats || len(v.Players) != Seats {
+		return nil, errNoGame
+	}
+	opp := 1 - seat
+	s := &State{
+		KnockLimit: 10, Target: 100, Knocker: sdk.NoSeat, Turn: v.Turn, Stage: StagePlay,
+		Phase: sdk.PhasePlaying, Winner: sdk.NoSeat, Hand: v.Round, Game: 1,
+		Scores: make([]int, Seats), HandsWon: make([]int, Seats),
+		Hands: [][]sdk.Card{{}, {}}, Known: [][]sdk.Card{{}, {}}, RNG: sdk.NewRNG(rng.Uint64()),
+	}
+	for _, in := range v.Indicators {
+		n, _ := strconv.Atoi(in.Value)
+		switch in.ID {
+		case OptKnockLimit:
+			s.KnockLimit = n
+		case OptTarget:
+			s.Target = n
+		case OptBigGin:
+			s.BigGin = in.Value == "true"
+		}
+	}
+	for _, p := range v.Players {
+		if p.Score != nil {
+			s.Scores[p.Seat] = *p.Score
+		}
+		if slices.Contains(p.Tags, "dealer") {
+			s.Dealer = p.Seat
+		}
+		if slices.Contains(p.Tags, "knocked") {
+			s.Knocker = p.Seat
+		}
+	}
+	if v.Sheet != nil {
+		for _, row := range v.Sheet.Rows {
+			for i, c := range row.Cells {
+				if c > 0 && i < Seats {
+					s.HandsWon[i]++
+				}
+			}
+		}
+	}
+	seen := make([]sdk.Card, 0, 52)
+	oppCount, stockCount, knockHidden := 0, 0, false
+	for _, z := range v.Zones {
+		switch {
+		case z.ID == handZone(seat):
+			s.Hands[seat] = slices.Clone(z.Cards)
+		case z.ID == handZone(opp):
+			oppCount = z.Count
+		case z.ID == takenZone(opp):
+			s.Known[opp] = slices.Clone(z.Cards) // seen: part of the other hand, not of the pool
+		case z.ID == "pile":
+			s.Pile = slices.Clone(z.Cards)
+		case z.ID == "deck":
+			stockCount = z.Count
+		case z.ID == "knock":
+			if z.Hidden {
+				knockHidden = true
+			} else {
+				s.KnockCard = z.Cards[0]
+			}
+		case z.Kind == sdk.ZoneMeld && z.Meld != nil:
+			if s.Melds == nil {
+				s.Melds, s.Dead = [][][]sdk.Card{{}, {}}, [][]sdk.Card{{}, {}}
+			}
+			for len(s.Melds[z.Owner]) <= *z.Meld {
+				s.Melds[z.Owner] = append(s.Melds[z.Owner], nil)
+			}
+			s.Melds[z.Owner][*z.Meld] = slices.Clone(z.Cards)
+		case z.Kind == sdk.ZoneDeadwood:
+			if s.Melds == nil {
+				s.Melds, s.Dead = [][][]sdk.Card{{}, {}}, [][]sdk.Card{{}, {}}
+			}
+			s.Dead[z.Owner] = slices.Clone(z.Cards)
+		}
+		seen = append(seen, z.Cards...)
+	}
+	if s.laidOut() {
+		s.Stage = StageLayoff
+	}
+	draw, canDraw := v.Action(sdk.ActDraw)
+	switch {
+	case canDraw && v.Has(sdk.ActPass):
+		s.Stage = StageUpcard
+		if seat == s.Dealer {
+			s.Passes = 1
+		}
+	case canDraw:
+		s.MustStock = len(s.Pile) > 0 && !slices.Contains(draw.Choices, sdk.FromDiscard)
+		if s.MustStock {
+			s.Passes = 2
+		}
+	case v.Has(sdk.ActDiscard):
+		s.Drawn = true
+		d, _ := v.Action(sdk.ActDiscard)
+		for _, c := range s.Hands[seat] {
+			if !slices.Contains(d.Cards, c) {
+				s.Taken = c
+			}
+		}
+	}
+	pool, ok := sdk.RemoveCards(sdk.FrenchDeck(1, 0), seen)
+	if !ok {
+		return nil, errors.New("ginrummy: the view shows a card twice")
+	}
+	rng.ShuffleCards(sdk.DrawShuffle, pool)
+	take := func(n int) []sdk.Card {
+		n = max(0, min(n, len(pool)))
+		out := slices.Clone(pool[:n])
+		pool = pool[n:]
+		return out
+	}
+	s.Hands[opp] = append(slices.Clone(s.Known[opp]), take(oppCount-len(s.Known[opp]))...)
+	s.Stock = take(stockCount)
+	if knockHidden {
+		s.KnockCard = take(1)[0]
+	}
+	s.Out = pool
+	return s, nil
+}
+
+// Decider is the seat in turn, or sdk.NoSeat once the hand is over.
+func (r *Rules) Decider(s *State) int {
+	if !s.playing() {
+		return sdk.NoSeat
+	}
+	return s.Turn
+}
+
+// Moves lists seat's sensible actions: in the upcard offer take or pass; before drawing each pile
+// it may draw from; after drawing the maxDiscards discards that leave the least deadwood, the best
+// knock, and big gin where allowed; when laying off each single card onto each meld it extends,
+// and pass.
+func (r *Rules) Moves(s *State, seat int) []sdk.Action {
+	if !s.playing() || seat != s.Turn {
+		return nil
+	}
+	act := func(t string) sdk.Action { return sdk.Action{Seat: seat, Type: t} }
+	switch s.Stage {
+	case StageUpcard:
+		a := act(sdk.ActDraw)
+		a.From = sdk.FromDiscard
+		return []sdk.Action{a, act(sdk.ActPass)}
+	case StageLayoff:
+		out := layoffMoves(s, seat)
+		return append(out, act(sdk.ActPass))
+	}
+	var out []sdk.Action
+	if !s.Drawn {
+		if len(s.Stock) > 0 {
+			a := act(sdk.ActDraw)
+			a.From = sdk.FromStock
+			out = append(out, a)
+		}
+		if len(s.Pile) > 0 && !s.MustStock {
+			a := act(sdk.ActDraw)
+			a.From = sdk.FromDiscard
+			out = append(out, a)
+		}
+		return out
+	}
+	hand := setOf(s.Hands[seat])
+	// The discards worth weighing: the maxDiscards that leave the least deadwood (the highest
+	// card first among equals), and the knock that leaves the least. Fewer candidates keep the
+	// search's comparisons sharp: with eleven discards and as many knocks, one of them always looks
+	// better than the default by chance.
+	type option struct {
+		c    sdk.Card
+		dead int
+	}
+	opts := make([]option, 0, len(s.Hands[seat]))
+	for _, c := range s.Hands[seat] {
+		if c != s.Taken {
+			opts = append(opts, option{c, deadwood(hand &^ bitOf(c))})
+		}
+	}
+	slices.SortStableFunc(opts, func(a, b option) int {
+		if a.dead != b.dead {
+			return a.dead - b.dead
+		}
+		return Value(b.c) - Value(a.c)
+	})
+	for i, o := range opts {
+		if i == 0 && o.dead <= s.KnockLimit {
+			k := act(sdk.ActKnock)
+			k.Cards = []sdk.Card{o.c}
+			out = append(out, k)
+		}
+		if i < maxDiscards {
+			a := act(sdk.ActDiscard)
+			a.Cards = []sdk.Card{o.c}
+			out = append(out, a)
+		}
+	}
+	if s.BigGin && deadwood(hand) == 0 {
+		out = append(out, act(sdk.ActKnock))
+	}
+	return out
+}
+
+func layoffMoves(s *State, seat int) []sdk.Action {
+	var out []sdk.Action
+	k := s.Knocker
+	for i, m := range s.Melds[k] {
+		for _, c := range s.Dead[seat] {
+			if IsMeld(append(slices.Clone(m), c)) {
+				idx, tgt := i, k
+				out = append(out, sdk.Action{Seat: seat, Type: sdk.ActLayoff, Cards: []sdk.Card{c}, Index: &idx, Target: &tgt})
+			}
+		}
+	}
+	return out
+}
+
+// RolloutMove is the simulated players' policy, level 2's rules of thumb on the state: take the
+// discard pile's top when it makes a meld, else the stock; knock as soon as it may (the discard
+// that leaves the least deadwood); otherwise discard that card; lay off every card it can. One
+// move in eight, before drawing and when discarding, is random, so that the playouts vary.
+func (r *Rules) RolloutMove(s *State, seat int, rng *sdk.RNG) sdk.Action {
+	a := sdk.Action{Seat: seat}
+	hand := s.Hands[seat]
+	switch s.Stage {
+	case StageUpcard:
+		a.Type = sdk.ActPass
+		if takes(hand, s.top()) {
+			a.Type, a.From = sdk.ActDraw, sdk.FromDiscard
+		}
+		return a
+	case StageLayoff:
+		if l := layoffMoves(s, seat); len(l) > 0 {
+			return l[0]
+		}
+		a.Type = sdk.ActPass
+		return a
+	}
+	if !s.Drawn {
+		a.Type, a.From = sdk.ActDraw, sdk.FromStock
+		if len(s.Pile) > 0 && !s.MustStock && (len(s.Stock) == 0 || takes(hand, s.top())) {
+			a.From = sdk.FromDiscard
+		}
+		return a
+	}
+	if s.BigGin && deadwood(setOf(hand)) == 0 {
+		a.Type = sdk.ActKnock
+		return a
+	}
+	allowed := make([]sdk.Card, 0, len(hand))
+	for _, c := range hand {
+		if c != s.Taken {
+			allowed = append(allowed, c)
+		}
+	}
+	c := bestDiscard(hand, allowed)
+	a.Cards = []sdk.Card{c}
+	a.Type = sdk.ActDiscard
+	if deadwood(setOf(hand)&^bitOf(c)) <= s.KnockLimit {
+		a.Type = sdk.ActKnock
+	} else if rng.Intn("rollout", 8) == 0 {
+		a.Cards = []sdk.Card{allowed[rng.Intn("rollout", len(allowed))]}
+	}
+	return a
+}
+
+// deadwoodScale turns a difference of deadwood in a hand being played into a difference of chances
+// to win (Evaluate): 60 points of deadwood apart is as good as won.
+const deadwoodScale = 120
+
+// Evaluate estimates each seat's chance to win the game: 1 and 0 once it is over; otherwise from
+// the score difference measured against the target, and, while a hand is played, from the
+// difference of the hands' deadwood too (deadwoodScale).
+func (r *Rules) Evaluate(s *State) []float64 {
+	if s.Phase == sdk.PhaseGameOver {
+		out := []float64{0, 0}
+		if s.Winner >= 0 {
+			out[s.Winner] = 1
+		}
+		return out
+	}
+	diff := float64(s.Scores[0]-s.Scores[1]) / float64(2*max(s.Target, 1))
+	if s.playing() {
+		_, d0 := s.meldsOf(0)
+		_, d1 := s.meldsOf(1)
+		diff += float64(Points(d1)-Points(d0)) / deadwoodScale
+	}
+	p := min(max(0.5+diff, 0.01), 0.99)
+	return []float64{p, 1 - p}
+}
+
+var _ sdk.Historian[*State] = (*Rules)(nil)
+
+// History is what seat has seen happen this hand, for bots that remember: Gin Rummy keeps no log,
+// because its views already carry all a seat has seen that matters to its play (the whole discard
+// pile and the cards the other player took from it), so it returns none.
+func (r *Rules) History(*State, int) []sdk.Event { return nil }
