@@ -188,15 +188,16 @@ var knownPlaces = map[place]string{
 	{"sdk/engine/houserule.go", "IsLastCard"}:    "house-rule bot fallback: Suit or Color by card family (issue 28)",
 	{"sdk/rulesettest/playout.go", "IsLastCard"}: "the kit's random actions: Suit or Color by card family (issue 28)",
 	// The client (web/, another owner's) still draws a few variants its own way (issue 28).
-	{"web/static/js/app.js", "drugs"}:          "the house-rule page's sample cards per variant (issue 28)",
-	{"web/static/js/app.js", "hotspot"}:        "the house-rule page's sample cards per variant (issue 28)",
-	{"web/static/js/app.js", "lastcard"}:       "the house-rule page's sample cards per variant (issue 28)",
-	{"web/static/js/cards.js", "lastcard"}:     "Last Card's card family and card back (issue 28)",
-	{"web/static/js/gallery.js", "DRUGS"}:      "the card gallery's sections per variant (issue 28)",
-	{"web/static/js/gallery.js", "Hotspot"}:    "the card gallery's sections per variant (issue 28)",
-	{"web/static/js/gallery.js", "lastcard"}:   "the card gallery's Last Card back (issue 28)",
-	{"web/static/js/table.js", "lastcard"}:     "backKind tests the ruleset id; a Joker's choice goes to Action.Color (issue 28)",
-	{"web/static/js/table.js", "lastcard-btn"}: "the call button's style is named after Last Card (issue 28)",
+	{"web/static/js/app.js", "drugs"}:            "the house-rule page's sample cards per variant (issue 28)",
+	{"web/static/js/app.js", "hotspot"}:          "the house-rule page's sample cards per variant (issue 28)",
+	{"web/static/js/app.js", "lastcard"}:         "the house-rule page's sample cards per variant (issue 28)",
+	{"web/static/js/cards.js", "lastcard"}:       "Last Card's card family and card back (issue 28)",
+	{"web/static/js/gallery.js", "DRUGS"}:        "the card gallery's sections per variant (issue 28)",
+	{"web/static/js/gallery.js", "Hotspot"}:      "the card gallery's sections per variant (issue 28)",
+	{"web/static/js/gallery.js", "lastcard"}:     "the card gallery's Last Card back (issue 28)",
+	{"web/static/js/table.js", "lastcard"}:       "backKind falls back to the cards' family when Info names no back (issue 28)",
+	{"web/static/js/actions.js", "lastcard"}:     "a Joker's choice goes to Action.Color (issue 28)",
+	{"web/static/js/actions.js", "lastcard-btn"}: "the call button's style is named after Last Card (issue 28)",
 }
 
 // TestNoVariantInSDKOrClient: no built-in variant's id (plugins/builtin) appears in the code of
