@@ -92,7 +92,7 @@ func (r *Rules) View(s *State, viewer int) sdk.View {
 				Label: "Deadwood: " + strconv.Itoa(Points(d)) + " points", Cards: slices.Clone(d), Count: len(d)})
 		}
 	}
-	v.Sheet = &sdk.ScoreSheet{By: "seat", Columns: slices.Clone(seatNames), Rows: slices.Clone(s.Rows), Totals: slices.Clone(s.Scores)}
+	v.Sheet = &sdk.ScoreSheet{By: "seat", Columns: slices.Clone(seatNames), Rows: append([]sdk.ScoreRow{}, s.Rows...), Totals: slices.Clone(s.Scores)}
 	v.Indicators = []sdk.Indicator{
 		{ID: "stage", Label: "Now", Value: stageWords[s.Stage], Kind: "text"},
 		{ID: OptTarget, Label: "Play to", Value: strconv.Itoa(s.Target), Kind: "count"},
