@@ -48,7 +48,11 @@ func TestPatchJSMatchesGo(t *testing.T) {
 			}
 			steps = append(steps, append(vs, bytes.Clone(st.Spectator)))
 		}
-		pc := rulesettest.PlayoutConfig{Seats: 3, Seed: 7, Random: 0.3, Views: true, MaxSteps: 150,
+		d, err := mk().Describe(ctx)
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		pc := rulesettest.PlayoutConfig{Seats: min(max(3, d.MinSeats), d.MaxSeats), Seed: 7, Random: 0.3, Views: true, MaxSteps: 150,
 			OnAct: func(_ context.Context, a rulesettest.Attempt) error {
 				if len(steps) == 0 {
 					keep(a.BeforeStep)
