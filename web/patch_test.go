@@ -106,18 +106,7 @@ func TestPatchJSMatchesGo(t *testing.T) {
 			cases = append(cases, tc)
 		}
 	}
-	srv := httptest.NewServer(http.FileServerFS(web.Static()))
-	t.Cleanup(srv.Close)
-	pg := newPage(t, b, desktopW, desktopH)
-	run(t, pg, chromedp.Navigate(srv.URL+"/gallery.html"))
-	in, _ := json.Marshal(cases)
-	got := evalJS[[][]json.RawMessage](t, pg, `(async () => {
-		const { applyPatch } = await import("/js/patch.js");
-		return `+string(in)+`.map((c) => { let v = c.start; return c.patches.map((p) => (v = applyPatch(v, p))); });
-	})()`)
-	if len(got) != len(cases) {
-		t.Fatalf("%d results for %d viewers", len(got), len(cases))
-	}
+	got := applyInChromium(t, b, cases)
 	for i, c := range cases {
 		if len(got[i]) != len(c.want) {
 			t.Fatalf("%s: %d views for %d patches", c.Name, len(got[i]), len(c.want))
@@ -214,6 +203,19 @@ func TestPatchJSFamilyParts(t *testing.T) {
 			}
 		}
 	}
+	got := applyInChromium(t, b, cases)
+	for i, c := range cases {
+		if g, w := canonical(t, got[i][0]), canonical(t, c.want[0]); g != w {
+			t.Fatalf("%s (%s):\n got %s\nwant %s", c.Name, c.Patches[0], g, w)
+		}
+	}
+	t.Logf("%d patches rebuilt", len(cases))
+}
+
+// applyInChromium applies each case's patches in turn to its start view with the client's
+// applyPatch (js/patch.js) in Chromium, and returns the views each case went through.
+func applyInChromium(t *testing.T, b context.Context, cases []patchCase) [][]json.RawMessage {
+	t.Helper()
 	srv := httptest.NewServer(http.FileServerFS(web.Static()))
 	t.Cleanup(srv.Close)
 	pg := newPage(t, b, desktopW, desktopH)
@@ -226,10 +228,5 @@ func TestPatchJSFamilyParts(t *testing.T) {
 	if len(got) != len(cases) {
 		t.Fatalf("%d results for %d cases", len(got), len(cases))
 	}
-	for i, c := range cases {
-		if g, w := canonical(t, got[i][0]), canonical(t, c.want[0]); g != w {
-			t.Fatalf("%s (%s):\n got %s\nwant %s", c.Name, c.Patches[0], g, w)
-		}
-	}
-	t.Logf("%d patches rebuilt", len(cases))
+	return got
 }
