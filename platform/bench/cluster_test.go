@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"cardhouse/plugins/builtin"
 	"time"
 
 	"cardhouse/platform/bench"
@@ -113,13 +115,14 @@ func TestRunOverClusterNodes(t *testing.T) {
 	if res.Reconnects != 0 || res.UnknownOwnerActions != 0 || res.MetricsNodes != 3 {
 		t.Errorf("%d reconnects, %d actions of unknown owner, metrics of %d nodes: want none, none, 3", res.Reconnects, res.UnknownOwnerActions, res.MetricsNodes)
 	}
-	// Every node runs the server and the three plugins.
+	// Every node runs the server and a plugin per built-in variant.
+	want := len(builtin.Engines()) + 1
 	per := map[int]int{}
 	for _, p := range res.ServerProcs {
 		per[p.Node]++
 	}
-	if len(per) != 3 || per[1] != 4 || per[2] != 4 || per[3] != 4 {
-		t.Errorf("processes by node %v: want 4 on each of 3", per)
+	if len(per) != 3 || per[1] != want || per[2] != want || per[3] != want {
+		t.Errorf("processes by node %v: want %d on each of 3", per, want)
 	}
 }
 
