@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/glebarez/sqlite"
@@ -68,6 +69,8 @@ type Store struct {
 	ckpt    *checkpointer // SQLite only
 	// fence, set on a room's view of the store (Fenced), is checked by every write of the room.
 	fence *Fence
+	// unlock releases the SQLite file's shared lock (lockData) at Close; nil for PostgreSQL.
+	unlock func()
 }
 
 // Dialect reports "sqlite" or "postgres".
@@ -79,6 +82,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	var (
 		dial    gorm.Dialector
 		dialect string
+		unlock  = func() {}
 	)
 	dsn := strings.TrimSpace(cfg.DSN)
 	switch {
@@ -101,7 +105,19 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 			sep = "&"
 		}
 		dial, dialect = sqlite.Open(path+sep+sqlitePragmas), "sqlite"
+		if file, _, _ := strings.Cut(path, "?"); file != ":memory:" && !strings.HasPrefix(file, "file:") {
+			var err error
+			if unlock, err = lockData(file, false); err != nil {
+				return nil, err
+			}
+		}
 	}
+	opened := false
+	defer func() {
+		if !opened {
+			unlock()
+		}
+	}()
 	db, err := gorm.Open(dial, gcfg)
 	if err != nil {
 		return nil, fmt.Errorf("opening the %s database: %w", dialect, err)
@@ -127,7 +143,8 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		sqlDB.Close()
 		return nil, err
 	}
-	st := &Store{db: db, sqlDB: sqlDB, dialect: dialect}
+	st := &Store{db: db, sqlDB: sqlDB, dialect: dialect, unlock: sync.OnceFunc(unlock)}
+	opened = true
 	st.startCommitter()
 	if dialect == "sqlite" {
 		st.ckpt = newCheckpointer(sqlDB, cfg.Logger, checkpointEvery, func() int64 { return st.commits.batches.Load() })
@@ -188,6 +205,9 @@ func (s *Store) Close() error {
 	s.stopCommitter()
 	if s.ckpt != nil {
 		s.ckpt.close()
+	}
+	if s.unlock != nil {
+		defer s.unlock()
 	}
 	sqlDB, err := s.db.DB()
 	if err != nil {

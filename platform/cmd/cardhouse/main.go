@@ -36,6 +36,8 @@ func newRootCmd() *cobra.Command {
 		newPluginCmd(),
 		newRulesCmd(),
 		newAdminCmd(),
+		newBackupCmd(),
+		newRestoreCmd(),
 		newTournamentCmd(),
 		newBenchCmd(),
 		newVersionCmd(),
