@@ -12,13 +12,22 @@ import (
 
 // TestBackupRestoreMidPlay is docs/operations.md's "Back up and restore" as an operator does it,
 // on real processes: a `cardhouse serve` plays a table of each variant (two players and a
-// spectator over WebSockets, games dealt one after another); `cardhouse backup` copies its SQLite
-// database while they play; play goes on past the copy; `cardhouse restore` refuses to replace
-// the database of the running server, then puts the copy into a fresh --data; a server started
-// there holds every action a client saw accepted before the backup began, each game's action log
-// whole, and every table plays on to the end of its game, each replay matching its stored state.
+// spectator over WebSockets, games dealt one after another); the database is copied while they
+// play (`cardhouse backup` on SQLite, pg_dump on PostgreSQL); play goes on past the copy; on
+// SQLite `cardhouse restore` refuses to replace the database of the running server, then puts
+// the copy into a fresh --data; on PostgreSQL, the server stopped, the schema is dropped and
+// pg_restore puts the copy back. A server started on the restored database holds every action
+// a client saw accepted before the backup began, each game's action log whole, and every table
+// plays on to the end of its game, each replay matching its stored state.
 func TestBackupRestoreMidPlay(t *testing.T) {
-	ce := newSingleEnv(t, "backup", "sqlite")
+	for _, dialect := range []string{"sqlite", "postgres"} {
+		t.Run(dialect, func(t *testing.T) { testBackupRestoreMidPlay(t, dialect) })
+	}
+}
+
+func testBackupRestoreMidPlay(t *testing.T, dialect string) {
+	ce := newSingleEnv(t, "backup", dialect)
+	pg := newPGTools(t, ce)
 	ce.start("n1")
 	tables := make([]*clusterTable, len(clusterVariants))
 	for i := range tables {
@@ -33,35 +42,49 @@ func TestBackupRestoreMidPlay(t *testing.T) {
 		}
 		before = acceptedSoFar(tables)
 		from := totalProgress(tables)
-		out, err := exec.Command(ce.bin, "backup", "--data", ce.data, file).CombinedOutput()
+		backup := exec.Command(ce.bin, "backup", "--data", ce.data, file)
+		if pg != nil {
+			backup = pg.dump(file)
+		}
+		out, err := backup.CombinedOutput()
 		if err != nil {
-			t.Fatalf("cardhouse backup: %v: %s", err, out)
+			t.Fatalf("%s: %v: %s", backup, err, out)
 		}
 		during = totalProgress(tables) - from
 		t.Logf("%s(%d actions accepted while it copied)", out, during)
 		// Play goes on after the copy: what follows is not in it.
 		awaitProgress(t, tables, totalProgress(tables), 30, done)
-		out, err = exec.Command(ce.bin, "restore", "--force", "--data", ce.data, file).CombinedOutput()
-		if err == nil || !strings.Contains(string(out), "running server") {
-			t.Fatalf("restore over a running server's database: %v: %s; want a refusal naming the running server", err, out)
+		out, err = exec.Command(ce.bin, "restore", "--force", "--data", ce.data, "--db", ce.dsn, file).CombinedOutput()
+		want := "running server"
+		if pg != nil {
+			want = "pg_restore" // the command says how
+		}
+		if err == nil || !strings.Contains(string(out), want) {
+			t.Fatalf("cardhouse restore over a running server's database: %v: %s; want a refusal saying %q", err, out, want)
 		}
 	})
 	after := totalProgress(tables)
 	ce.term("n1")
 
-	re := newSingleEnv(t, "restored", "sqlite")
-	out, err := exec.Command(ce.bin, "restore", "--data", re.data, file).CombinedOutput()
-	if err != nil {
-		t.Fatalf("cardhouse restore: %v: %s", err, out)
+	re, restore := ce, (*exec.Cmd)(nil)
+	if pg != nil {
+		restore = pg.restore(file) // into the same database, its schema dropped first
+	} else {
+		re = newSingleEnv(t, "restored", dialect)
+		restore = exec.Command(ce.bin, "restore", "--data", re.data, file)
 	}
-	t.Logf("%s", out)
+	out, err := restore.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: %v: %s", restore, err, out)
+	}
+	t.Logf("%s: %s", restore, out)
 	re.start("n1")
 	kept := 0
 	for i, tb := range tables {
 		for gs, who := range before[i] {
 			var n int
 			if err := re.db.QueryRow(`SELECT count(*) FROM actions a JOIN games g ON a.game_id = g.id
-WHERE g.room_id = ? AND g.number = ? AND a.seq = ?`, tb.roomID, gs.game, gs.seq).Scan(&n); err != nil {
+WHERE g.room_id = $1 AND g.number = $2 AND a.seq = $3`, tb.roomID, gs.game, gs.seq).Scan(&n); err != nil {
 				t.Fatal(err)
 			}
 			if n != 1 {
@@ -119,4 +142,41 @@ func (tb *clusterTable) reopen(ce *clusterEnv) *clusterTable {
 		n.prefer[u] = []string{"n1", "n1", "n1"}
 	}
 	return n
+}
+
+// pgTools runs PostgreSQL's own backup tools, as docs/operations.md says, on the test's schema.
+type pgTools struct {
+	t            *testing.T
+	ce           *clusterEnv
+	base, schema string
+}
+
+// newPGTools returns nil for an env on SQLite; on PostgreSQL it needs pg_dump and pg_restore.
+func newPGTools(t *testing.T, ce *clusterEnv) *pgTools {
+	if ce.dsn == "" {
+		return nil
+	}
+	for _, tool := range []string{"pg_dump", "pg_restore"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed: skipping the PostgreSQL backup (.ci/run's machine has it)", tool)
+		}
+	}
+	base, schema, ok := strings.Cut(ce.dsn, " search_path=")
+	if !ok {
+		t.Fatalf("the test's DSN %q names no schema", ce.dsn)
+	}
+	return &pgTools{t: t, ce: ce, base: base, schema: schema}
+}
+
+// dump is pg_dump of the test's schema (the docs' command, narrowed to it: the database is shared).
+func (p *pgTools) dump(file string) *exec.Cmd {
+	return exec.Command("pg_dump", "--format=custom", "--file="+file, "--schema="+p.schema, "--dbname="+p.base)
+}
+
+// restore drops the schema (the loss), then is pg_restore of the dump.
+func (p *pgTools) restore(file string) *exec.Cmd {
+	if _, err := p.ce.db.Exec("DROP SCHEMA " + p.schema + " CASCADE"); err != nil {
+		p.t.Fatal(err)
+	}
+	return exec.Command("pg_restore", "--clean", "--if-exists", "--no-owner", "--dbname="+p.base, file)
 }
