@@ -145,6 +145,8 @@ type Manager struct {
 
 	// disabled are the rulesets an admin disabled for new rooms (admin.go).
 	disabled disabledSet
+	// ready is the last answer of CheckRulesets (ready.go).
+	ready readiness
 
 	// owning is set on a node of a cluster (Config.Node; ownership.go).
 	owning *owning

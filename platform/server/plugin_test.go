@@ -23,11 +23,20 @@ import (
 // pluginEnv makes this test binary serve a test engine as a plugin process.
 const pluginEnv = "CARDHOUSE_SERVER_TEST_PLUGIN"
 
+// pluginFailEnv names a file: while it exists, the test plugin process exits at its launch.
+const pluginFailEnv = "CARDHOUSE_SERVER_TEST_PLUGIN_FAIL_IF"
+
 // cardhouseBin is the cardhouse binary built once by TestMain ("" when it does not build yet).
 var cardhouseBin, cardhouseBuildErr = "", ""
 
 func TestMain(m *testing.M) {
 	if os.Getenv(pluginEnv) == matcherID {
+		if flag := os.Getenv(pluginFailEnv); flag != "" {
+			if _, err := os.Stat(flag); err == nil {
+				fmt.Fprintln(os.Stderr, "this plugin is broken on purpose:", flag, "exists")
+				os.Exit(3)
+			}
+		}
 		plugin.Serve(matcherEngine())
 		return
 	}

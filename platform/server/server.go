@@ -139,6 +139,7 @@ func (s *Server) Echo() *echo.Echo { return s.e }
 func (s *Server) routes() {
 	e := s.e
 	e.GET("/healthz", s.healthz)
+	e.GET("/readyz", s.readyz)
 	e.GET("/metrics", s.metrics)
 
 	api := e.Group("/api")
@@ -216,6 +217,29 @@ func (s *Server) healthz(c echo.Context) error {
 		if !cluster.Connected(s.cfg.Bus) {
 			h["bus"] = "disconnected"
 		}
+	}
+	return c.JSON(http.StatusOK, h)
+}
+
+// readyz answers 200 when this node can take players, for a load balancer's readiness check: the
+// database answers and every variant it offers answers a trial start through its plugin process
+// (room.Manager.CheckRulesets), each within 2 s. Otherwise 503 with "status": "not_ready" and
+// what is not: "database" (its error) or "rulesets" (each failing variant with its error). The
+// server listens only once its rooms are loaded (a node of a cluster holds their leases by then),
+// so a node that answers at all has them. /healthz stays the liveness check: a node whose plugin
+// is down is alive and still serves every other variant's rooms.
+func (s *Server) readyz(c echo.Context) error {
+	ctx, cancel := context.WithTimeout(c.Request().Context(), 3*time.Second)
+	defer cancel()
+	if err := s.cfg.Store.Ping(ctx); err != nil {
+		return c.JSON(http.StatusServiceUnavailable, map[string]any{"status": "not_ready", "database": err.Error()})
+	}
+	if failed := s.cfg.Rooms.CheckRulesets(ctx, 2*time.Second); len(failed) > 0 {
+		return c.JSON(http.StatusServiceUnavailable, map[string]any{"status": "not_ready", "rulesets": failed})
+	}
+	h := map[string]any{"status": "ready", "rulesets": len(s.cfg.Rooms.Rulesets())}
+	if s.cfg.Node != "" {
+		h["node"] = s.cfg.Node
 	}
 	return c.JSON(http.StatusOK, h)
 }

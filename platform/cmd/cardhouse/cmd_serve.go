@@ -175,11 +175,9 @@ func runServe(ctx context.Context, o serveOptions) error {
 	defer closeEngines()
 
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	reg.MustRegister(st.CommitCollectors()...)
-	clusterMetrics := cluster.NewMetrics(reg)
+	roomMetrics, clusterMetrics := registerMetrics(reg, st)
 	rcfg := room.Config{
-		Store: st, Engines: engines, Logger: log, Metrics: room.NewMetrics(reg),
+		Store: st, Engines: engines, Logger: log, Metrics: roomMetrics,
 		BotDelay: o.botDelay, ReactionTime: o.reaction, Grace: o.grace, PauseLimit: o.pause, MaxRoomsPerHost: maxRooms,
 		MaxSpectators: o.maxSpectators, Node: node, LeaseTTL: o.lease, Bus: bus, ClusterMetrics: clusterMetrics,
 	}
@@ -312,4 +310,12 @@ func lanAddress() string {
 		}
 	}
 	return ""
+}
+
+// registerMetrics registers every series a node exports on reg (docs/api.md lists them; the alert
+// rules of docs/deploy name them).
+func registerMetrics(reg prometheus.Registerer, st *store.Store) (*room.Metrics, *cluster.Metrics) {
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	reg.MustRegister(st.CommitCollectors()...)
+	return room.NewMetrics(reg), cluster.NewMetrics(reg)
 }
