@@ -3,12 +3,69 @@ package plugin
 import (
 	"errors"
 	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
 
 	"cardhouse/sdk"
 )
 
 // ErrCrashed matches every *CrashError: the plugin process died during the call.
 var ErrCrashed = errors.New("plugin process crashed")
+
+// ErrProtocol matches a launch refused because the plugin speaks another wire protocol than the
+// host (ProtocolVersion): it was built against an SDK the host cannot talk to.
+var ErrProtocol = errors.New("plugin speaks another protocol")
+
+// protocolError is the clear form of go-plugin's "incompatible API version" refusal.
+type protocolError struct {
+	plugin int
+	host   []int
+	err    error
+}
+
+func (e *protocolError) Error() string {
+	newer := "a newer"
+	if len(e.host) > 0 && e.plugin < slices.Min(e.host) {
+		newer = "an older"
+	}
+	return fmt.Sprintf("it speaks Cardhouse plugin protocol %d; this server speaks protocol %s: it was built against %s Cardhouse SDK. Rebuild the plugin against this server's SDK (sdk/plugin.ProtocolVersion %d), or run a server that speaks protocol %d (%v)",
+		e.plugin, joinInts(e.host), newer, ProtocolVersion, e.plugin, e.err)
+}
+
+func (e *protocolError) Unwrap() error { return e.err }
+
+func (e *protocolError) Is(target error) bool { return target == ErrProtocol }
+
+func joinInts(ns []int) string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, " or ")
+}
+
+// incompatible is go-plugin's message for a handshake of another protocol version.
+var incompatible = regexp.MustCompile(`incompatible API version with plugin\. Plugin version: (\d+), Client versions: \[([\d ]*)\]`)
+
+// asProtocolError turns go-plugin's refusal of a plugin of another protocol into a protocolError;
+// any other error is returned as it is.
+func asProtocolError(err error) error {
+	m := incompatible.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	pe := &protocolError{err: err}
+	pe.plugin, _ = strconv.Atoi(m[1])
+	for _, f := range strings.Fields(m[2]) {
+		if n, err := strconv.Atoi(f); err == nil {
+			pe.host = append(pe.host, n)
+		}
+	}
+	slices.Sort(pe.host)
+	return pe
+}
 
 // ErrClosed is returned by calls on a Process after Close (or CleanupClients).
 var ErrClosed = errors.New("plugin process closed")

@@ -42,3 +42,19 @@ func ServeLegacy(e engine.Engine) {
 	})
 	os.Exit(0)
 }
+
+// ServeNewer serves e as a plugin of a protocol after this one (ProtocolVersion+1 only), as a
+// plugin built against a later SDK whose wire changed would. Tests use it to check that the host
+// refuses it clearly.
+func ServeNewer(e engine.Engine) {
+	hs := Handshake
+	hs.ProtocolVersion = ProtocolVersion + 1
+	goplugin.Serve(&goplugin.ServeConfig{
+		HandshakeConfig: hs,
+		VersionedPlugins: map[int]goplugin.PluginSet{
+			ProtocolVersion + 1: {pluginName: &rulesetPlugin{engine: e}},
+		},
+		GRPCServer: goplugin.DefaultGRPCServer,
+	})
+	os.Exit(0)
+}

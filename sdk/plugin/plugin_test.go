@@ -32,6 +32,8 @@ func TestMain(m *testing.M) {
 	switch os.Getenv(pluginEnv) {
 	case "legacy":
 		plugin.ServeLegacy(testEngine())
+	case "newer":
+		plugin.ServeNewer(testEngine())
 	case "counter":
 		plugin.Serve(testEngine())
 		return

@@ -171,7 +171,7 @@ func (p *Process) launch() (*instance, error) {
 	}
 	rpc, err := client.Client()
 	if err != nil {
-		return fail(err)
+		return fail(asProtocolError(err))
 	}
 	raw, err := rpc.Dispense(pluginName)
 	if err != nil {

@@ -3,6 +3,7 @@ package plugin_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -25,6 +26,25 @@ func TestOlderPluginIsRefusedClearly(t *testing.T) {
 	var le *plugin.LaunchError
 	if !errors.As(err, &le) || !strings.Contains(err.Error(), "older Cardhouse SDK") {
 		t.Fatalf("got %v, want a launch error saying the plugin is older than the host", err)
+	}
+	if s := p.Stats(); s.Running || s.Launches != 0 {
+		t.Errorf("after a refused launch: running %v, launches %d", s.Running, s.Launches)
+	}
+}
+
+// A plugin of a later wire protocol than the host's (built against a newer SDK) is refused at its
+// launch with a message that names both protocols and what to do, never served half.
+func TestNewerProtocolPluginIsRefusedClearly(t *testing.T) {
+	t.Parallel()
+	spec := counterSpec(t)
+	spec.Env = []string{pluginEnv + "=newer"}
+	p := plugin.NewProcess(spec, plugin.Config{})
+	defer p.Close()
+	_, err := p.Describe(context.Background())
+	var le *plugin.LaunchError
+	want := fmt.Sprintf("speaks Cardhouse plugin protocol %d; this server speaks protocol %d", plugin.ProtocolVersion+1, plugin.ProtocolVersion)
+	if !errors.As(err, &le) || !strings.Contains(err.Error(), want) || !errors.Is(err, plugin.ErrProtocol) {
+		t.Fatalf("got %v, want a launch error (ErrProtocol) saying %q", err, want)
 	}
 	if s := p.Stats(); s.Running || s.Launches != 0 {
 		t.Errorf("after a refused launch: running %v, launches %d", s.Running, s.Launches)
