@@ -118,6 +118,9 @@ type clusterEnv struct {
 	t              *testing.T
 	tag            string
 	bin, dsn, nats string // nats is empty for a single server
+	// old is set when bin is a previous release's (upgrade_test.go): it gets only the flags
+	// every release knows.
+	old bool
 	// data is a single server's --data, kept over its restarts (its SQLite database, unless dsn
 	// names a PostgreSQL one); each node of a cluster starts on a fresh folder.
 	data string
@@ -188,7 +191,10 @@ func (ce *clusterEnv) start(short string) *clusterNode {
 	t.Helper()
 	name := ce.nodeName(short)
 	args := []string{"serve", "--addr", "127.0.0.1:0", "--bot-delay", "0", "--reaction-time", "0",
-		"--signin-rate", "0", "--grace", "5m", "--log-level", "warn", "--public-metrics"}
+		"--signin-rate", "0", "--grace", "5m", "--log-level", "warn"}
+	if !ce.old {
+		args = append(args, "--public-metrics")
+	}
 	switch {
 	case ce.nats != "":
 		// application_name names the node's database sessions: the fencing test's trigger records it.
