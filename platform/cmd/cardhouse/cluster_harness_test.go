@@ -121,6 +121,9 @@ type clusterEnv struct {
 	// old is set when bin is a previous release's (upgrade_test.go): it gets only the flags
 	// every release knows.
 	old bool
+	// binOf, when it names a node, is the binary that node runs instead of bin (a rolling
+	// upgrade: some nodes of the previous release, some of this one).
+	binOf map[string]string
 	// data is a single server's --data, kept over its restarts (its SQLite database, unless dsn
 	// names a PostgreSQL one); each node of a cluster starts on a fresh folder.
 	data string
@@ -205,7 +208,11 @@ func (ce *clusterEnv) start(short string) *clusterNode {
 	default:
 		args = append(args, "--data", ce.data)
 	}
-	cmd := exec.Command(ce.bin, args...)
+	bin := ce.bin
+	if b := ce.binOf[short]; b != "" {
+		bin = b
+	}
+	cmd := exec.Command(bin, args...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

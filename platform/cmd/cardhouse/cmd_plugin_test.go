@@ -28,6 +28,7 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	removeClusterBinary()
+	removePreviousBinary()
 	os.Exit(code)
 }
 
