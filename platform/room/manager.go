@@ -154,6 +154,8 @@ type Manager struct {
 	events cluster.Subscription
 	// instance names this manager in its events, so that it skips its own.
 	instance string
+	// reconciling stops the reconciliation loop (reconcile.go); nil on a single node.
+	reconciling func()
 }
 
 // NewManager describes every engine (a ruleset that cannot describe itself is left out and
@@ -183,6 +185,7 @@ func NewManager(ctx context.Context, cfg Config) (*Manager, error) {
 		if err := m.startEvents(); err != nil {
 			return nil, err
 		}
+		m.startReconciling()
 	}
 	if cfg.Node != "" {
 		m.startOwning()
@@ -305,6 +308,7 @@ func (m *Manager) Close() {
 		r.stop()
 	}
 	m.wg.Wait()
+	m.stopReconciling()
 	m.stopEvents()
 	m.stopOwning()
 }

@@ -123,6 +123,13 @@ func (s *Store) SetPasswordHash(ctx context.Context, id int64, hash string) erro
 	})
 }
 
+// Deleted reports whether account id was deleted (DeleteAccount).
+func (s *Store) Deleted(ctx context.Context, id int64) (bool, error) {
+	var n int64
+	err := s.db.WithContext(ctx).Model(&User{}).Where("id = ? AND deleted_at IS NOT NULL", id).Count(&n).Error
+	return n > 0, err
+}
+
 // DeleteAccount deletes an account, keeping a tombstone row so the rooms it hosted and the games
 // it played stay whole: the username (freed for others), password, display name and look are
 // erased, the account is marked banned and deleted, and its sessions end. Members and chat lines

@@ -8,6 +8,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"io"
+	"net"
+	"net/url"
 	"os"
 	"regexp"
 	"sync"
@@ -65,4 +68,88 @@ func NATS(t testing.TB, node string) cluster.Bus {
 		t.Fatal(err)
 	}
 	return bus
+}
+
+// Link is a node's cuttable connection to the test broker: a TCP proxy on 127.0.0.1 between the
+// node's NATS client and the broker. Cut closes every connection through it and refuses new ones
+// until Restore, as a network partition between the node and the broker would; the node's client
+// reconnects by itself once restored.
+type Link struct {
+	ln     net.Listener
+	target string
+	mu     sync.Mutex
+	cut    bool
+	conns  map[net.Conn]struct{}
+}
+
+// NATSLinked is NATS through a Link the test can cut.
+func NATSLinked(t testing.TB, node string) (cluster.Bus, *Link) {
+	t.Helper()
+	raw := RequireNATS(t)
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatalf("%s=%q: %v", NATSEnv, raw, err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &Link{ln: ln, target: u.Host, conns: map[net.Conn]struct{}{}}
+	go l.serve()
+	t.Cleanup(func() { ln.Close(); l.Cut() })
+	via := *u
+	via.Host = ln.Addr().String()
+	nb, err := cluster.DialNATS(context.Background(), via.String(), node, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { nb.Close() })
+	bus, err := cluster.Namespaced(nb, Namespace(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bus, l
+}
+
+func (l *Link) serve() {
+	for {
+		c, err := l.ln.Accept()
+		if err != nil {
+			return
+		}
+		l.mu.Lock()
+		if l.cut {
+			l.mu.Unlock()
+			c.Close()
+			continue
+		}
+		b, err := net.Dial("tcp", l.target)
+		if err != nil {
+			l.mu.Unlock()
+			c.Close()
+			continue
+		}
+		l.conns[c], l.conns[b] = struct{}{}, struct{}{}
+		l.mu.Unlock()
+		go func() { _, _ = io.Copy(b, c); b.Close() }()
+		go func() { _, _ = io.Copy(c, b); c.Close() }()
+	}
+}
+
+// Cut drops the node's connection to the broker and keeps it from connecting again.
+func (l *Link) Cut() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.cut = true
+	for c := range l.conns {
+		c.Close()
+	}
+	clear(l.conns)
+}
+
+// Restore lets the node connect to the broker again.
+func (l *Link) Restore() {
+	l.mu.Lock()
+	l.cut = false
+	l.mu.Unlock()
 }
