@@ -26,8 +26,9 @@ import (
 //
 // The body is a JSON event. Delivery is at most once, as everything on the bus: what must hold
 // is in the database first (a banned account's next request, reconnection or relayed attach is
-// refused on every node; the disabled rulesets are read at start), and the event makes it take
-// effect at once. Kicks, room closes and a host's or an admin's other room actions need no
+// refused on every node; the disabled rulesets are read at start), the event makes it take
+// effect at once, and a node that missed events reconciles with the database when its bus comes
+// back (reconcile.go). Kicks, room closes and a host's or an admin's other room actions need no
 // event: they run on the room's owner (a request for a room another node runs is forwarded
 // there, platform/server), which closes the connections it holds, relayed ones included. A house
 // rule's review status needs none either: rooms read it from the database at each deal.
