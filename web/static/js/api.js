@@ -32,6 +32,14 @@ export async function api(method, path, body) {
   return data;
 }
 
+// A socket is alive while it hears from the server. After HEARTBEAT_MS of silence the page pings
+// (the server answers every ping with a pong); after DEAD_MS of silence, or when a new socket has
+// not opened within DEAD_MS, the socket is abandoned and another opened: a node that froze (or a
+// network that dropped without a close) keeps a TCP connection open that says nothing, and the
+// page must not wait for it (docs/protocol.md, "Heartbeat").
+export const HEARTBEAT_MS = 2500;
+export const DEAD_MS = 5000;
+
 // RoomSocket is one room's WebSocket: it reconnects with backoff and matches answers to requests.
 // It speaks protocol v2 (docs/protocol.md): it holds each seat's view and turns the server's
 // patches back into whole views, so that the page receives "view" messages as in v1; a patch
@@ -47,19 +55,55 @@ export class RoomSocket {
     this.seq = 0;
     this.closed = false;
     this.backoff = 500;
+    this.heard = Date.now();
+    this.beats = 0;
+    this.timer = setInterval(() => this.heartbeat(), 500);
     this.open();
+  }
+
+  // heartbeat pings a silent socket and abandons a dead one (above).
+  heartbeat() {
+    // A socket closing or closed reconnects on its own (onclose, with backoff).
+    if (this.closed || !this.ws || this.ws.readyState > WebSocket.OPEN) return;
+    const silent = Date.now() - this.heard;
+    if (silent >= DEAD_MS) {
+      this.abandon();
+    } else if (silent >= HEARTBEAT_MS && this.ws.readyState === WebSocket.OPEN && !this.pinged) {
+      this.pinged = true;
+      this.ws.send(JSON.stringify({ v: 1, type: "ping", id: `hb${++this.beats}` }));
+    }
+  }
+
+  // abandon drops a socket that says nothing (its handlers first, so that its close, whenever it
+  // comes, changes nothing) and opens another at once.
+  abandon() {
+    const ws = this.ws;
+    ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
+    try { ws.close(4000, "silent"); } catch { /* closing a socket that never opened */ }
+    this.failPending("connection lost");
+    this.onState("reconnecting", "");
+    this.open();
+  }
+
+  failPending(reason) {
+    for (const resolve of this.pending.values()) resolve({ type: "error", ok: false, reason });
+    this.pending.clear();
   }
 
   open() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(`${proto}//${location.host}/api/rooms/${encodeURIComponent(this.code)}/ws?v=2`);
     this.ws = ws;
+    this.heard = Date.now(); // a socket that does not open within DEAD_MS is abandoned too
+    this.pinged = false;
     this.views.clear();
     this.resyncing = false;
     let opened = false;
     this.onState("connecting");
-    ws.onopen = () => { opened = true; this.backoff = 500; this.onState("open"); };
+    ws.onopen = () => { opened = true; this.heard = Date.now(); this.backoff = 500; this.onState("open"); };
     ws.onmessage = (ev) => {
+      this.heard = Date.now();
+      this.pinged = false;
       let m;
       try { m = JSON.parse(ev.data); } catch { return; }
       if (m.id && this.pending.has(m.id)) {
@@ -77,15 +121,15 @@ export class RoomSocket {
       this.onMessage(m);
     };
     ws.onclose = (ev) => {
-      for (const resolve of this.pending.values()) resolve({ type: "error", ok: false, reason: "connection lost" });
-      this.pending.clear();
+      this.failPending("connection lost");
       // Closed by this page: nothing to say. Closed by the server's policy (kicked, banned): its reason.
       if (this.closed) { this.onState("closed", ""); return; }
       if (ev.code === 1008) { this.onState("closed", ev.reason || "closed"); return; }
       // A socket refused before it opened (the server answers a non-member's upgrade with 403,
       // which a page cannot read) is reported as such: the room decides whether to try again.
       this.onState("reconnecting", opened ? "" : "refused");
-      setTimeout(() => !this.closed && this.open(), this.backoff);
+      ws.onclose = null;
+      setTimeout(() => !this.closed && this.ws === ws && this.open(), this.backoff);
       this.backoff = Math.min(this.backoff * 2, 8000);
     };
   }
@@ -132,6 +176,7 @@ export class RoomSocket {
   // close stops the socket for good: no reconnecting.
   close() {
     this.closed = true;
+    clearInterval(this.timer);
     this.ws && this.ws.close(1000, "leaving");
   }
 }
