@@ -162,6 +162,40 @@ func TestRunStopsANodeMidWindow(t *testing.T) {
 	}
 }
 
+// TestRunFreezesANodeMidWindow freezes one of three nodes (SIGSTOP) a second into the window:
+// it keeps its sockets open and says nothing. Its players hear nothing, ping, give the sockets up
+// (the bench's heartbeat) and reconnect to the other nodes; its rooms move once their leases run
+// out, and every player plays on with no error at all.
+func TestRunFreezesANodeMidWindow(t *testing.T) {
+	dsn, nats := needCluster(t)
+	const rooms, spectators = 6, 1
+	res, err := bench.Run(context.Background(), bench.Config{Rooms: rooms, Spectators: spectators, Warmup: time.Second, Duration: 15 * time.Second,
+		Variants: variants, Bots: bots(), Exe: cardhouseBin, DB: dsn, Nodes: 3, Cluster: nats, StopNodeAfter: time.Second, FreezeNode: true,
+		Lease: 2 * time.Second, Seed: 13})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkCluster(t, res, 3, rooms, spectators)
+	want := 0
+	for i := range rooms {
+		for j := range bench.Seats + spectators {
+			if (i+j)%3 == 2 {
+				want++ // a socket on the frozen node
+			}
+		}
+	}
+	if res.Reconnects < int64(want) {
+		t.Errorf("%d reconnects, want at least %d (every socket on the frozen node)", res.Reconnects, want)
+	}
+	if res.SilentAfterReconnect != 0 {
+		t.Errorf("%d players had no act accepted after their socket came back", res.SilentAfterReconnect)
+	}
+	if res.UnknownOwnerActions <= 0 {
+		t.Errorf("no action accepted in the rooms of the frozen node after it froze")
+	}
+	t.Logf("reconnects %d, the longest a player went without a socket: %s", res.Reconnects, res.MaxReconnectGap)
+}
+
 // startNode runs `cardhouse serve` as a node of a cluster on :0 and returns its URL and process.
 func startNode(t *testing.T, dsn, nats, name string) (string, *exec.Cmd) {
 	t.Helper()

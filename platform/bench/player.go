@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -124,6 +125,11 @@ type player struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
+	// heard is when the socket last said anything (Unix nanoseconds), pinged whether a heartbeat
+	// ping is out since (watchSilent).
+	heard  atomic.Int64
+	pinged atomic.Bool
+
 	mu sync.Mutex
 	// conn is the socket, on node (an index of run.bases); reading is set once the reader runs.
 	conn    *websocket.Conn
@@ -196,7 +202,13 @@ func (p *player) read() {
 			}
 			continue
 		}
-		if out := p.handle(buf.Bytes(), time.Now()); out != nil {
+		now := time.Now()
+		p.heard.Store(now.UnixNano())
+		p.pinged.Store(false)
+		if b := buf.Bytes(); bytes.Contains(b[:min(len(b), 40)], pongType) {
+			continue // a heartbeat's answer (watchSilent): not a message of the game
+		}
+		if out := p.handle(buf.Bytes(), now); out != nil {
 			p.write(out)
 		}
 	}
@@ -277,6 +289,8 @@ func (p *player) reconnect(err error) bool {
 		c, derr := p.dial(dctx, node)
 		cancel()
 		if derr == nil {
+			p.heard.Store(time.Now().UnixNano())
+			p.pinged.Store(false)
 			p.mu.Lock()
 			p.conn, p.node = c, node
 			p.st.reconnects++
@@ -743,6 +757,7 @@ func (p *player) connect(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	p.heard.Store(time.Now().UnixNano())
 	p.mu.Lock()
 	p.conn, p.reading = c, true
 	p.mu.Unlock()
@@ -775,4 +790,50 @@ func (p *player) closeOnce() {
 			<-p.done
 		}
 	})
+}
+
+// pongType marks the server's answer to a ping, near the start of the message.
+var pongType = []byte(`"type":"pong"`)
+
+// The bench's players hear from a live socket, as the web client does (docs/protocol.md,
+// "Heartbeat"): after pingAfter of silence a player pings, and after deadAfter its socket is
+// dropped and opened again on the next node (reconnect), so that a frozen node (accepting, saying
+// nothing) does not hold its players.
+const (
+	pingAfter  = 2500 * time.Millisecond
+	deadAfter  = 5 * time.Second
+	watchEvery = 500 * time.Millisecond
+)
+
+// watchSilent pings the silent sockets of rooms' players and drops the dead ones, every
+// watchEvery until ctx ends. One goroutine for the whole run.
+func watchSilent(ctx context.Context, rooms []*benchRoom) {
+	t := time.NewTicker(watchEvery)
+	defer t.Stop()
+	ping := []byte(`{"type":"ping","id":"hb"}`)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		now := time.Now().UnixNano()
+		for _, rm := range rooms {
+			for _, p := range slices.Concat(rm.players, rm.specs) {
+				p.mu.Lock()
+				c, reading := p.conn, p.reading
+				p.mu.Unlock()
+				if c == nil || !reading || p.run.phase.Load() == phaseStopped {
+					continue
+				}
+				switch silent := time.Duration(now - p.heard.Load()); {
+				case silent >= deadAfter:
+					p.heard.Store(now) // once: the reconnection sets it again
+					_ = c.CloseNow()
+				case silent >= pingAfter && !p.pinged.Swap(true):
+					p.write(ping)
+				}
+			}
+		}
+	}
 }

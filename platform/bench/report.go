@@ -125,7 +125,9 @@ type Result struct {
 	// relay, forward, bus, lease...), summed over labels and nodes: a counter's change in the
 	// window, a gauge's level at its end (cardhouse_cluster_relayed_sockets counts each relayed
 	// socket twice, on its edge and on its owner).
-	MetricsNodes   int                `json:"metrics_nodes"`
+	MetricsNodes int `json:"metrics_nodes"`
+	// FrozenNode says the node of StoppedNode was frozen (Config.FreezeNode), not stopped.
+	FrozenNode     bool               `json:"frozen_node,omitempty"`
 	ClusterMetrics map[string]float64 `json:"cluster_metrics,omitempty"`
 
 	// InProcess, when set, is the same games played on the engines in-process (RunInProcess).
@@ -341,7 +343,11 @@ func (res *Result) Print(w io.Writer) error {
 		row("reconnects", "%d (longest %.0f ms from the drop to the new socket); %d acts unanswered across them; %d players silent since", res.Reconnects, res.MaxReconnectMs, res.Unanswered, res.SilentAfterReconnect)
 	}
 	if res.StoppedNode != "" {
-		row("node stopped mid-window", "%s (SIGTERM)", res.StoppedNode)
+		how := "SIGTERM"
+		if res.FrozenNode {
+			how = "SIGSTOP: frozen, then killed at the window's end"
+		}
+		row("node stopped mid-window", "%s (%s)", res.StoppedNode, how)
 	}
 	if res.Nodes > 1 && res.MetricsNodes < res.Nodes {
 		row("nodes' /metrics read", "%d of %d", res.MetricsNodes, res.Nodes)

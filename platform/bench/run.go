@@ -59,6 +59,13 @@ type Config struct {
 	// window: its sockets, and those relayed to its rooms, are closed with 1001 and the players
 	// reconnect to the other nodes. Needs two nodes or more.
 	StopNodeAfter time.Duration
+	// FreezeNode, with StopNodeAfter, freezes the node (SIGSTOP) instead: it accepts connections
+	// and says nothing, as a node paused or cut off would, so its players must find it silent
+	// (the heartbeat, watchSilent) and reconnect elsewhere; its rooms move when their leases run
+	// out. It is killed at the window's end.
+	FreezeNode bool
+	// Lease is the started nodes' room lease (serve --lease; 0: serve's default).
+	Lease time.Duration
 	// BrokerPID is the broker's process (nats-server), for its CPU in the window (0: none). Give
 	// it only when the broker serves this run alone: its CPU is counted whole.
 	BrokerPID int
@@ -121,6 +128,8 @@ func (cfg *Config) checkNodes() error {
 		return errors.New("bench: --cluster needs --db: the nodes of a cluster share a PostgreSQL database")
 	case cfg.StopNodeAfter < 0:
 		return fmt.Errorf("bench: the time to stop a node cannot be negative, got %s", cfg.StopNodeAfter)
+	case cfg.FreezeNode && cfg.StopNodeAfter == 0:
+		return errors.New("bench: FreezeNode needs StopNodeAfter: when to freeze the node")
 	case cfg.StopNodeAfter > 0 && cfg.Nodes < 2:
 		return errors.New("bench: stopping a node needs two started nodes or more (--nodes), so the players have one to reconnect to")
 	case cfg.StopNodeAfter >= cfg.Duration && cfg.StopNodeAfter > 0:
@@ -252,6 +261,9 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	if setupErr != nil {
 		return nil, setupErr
 	}
+	wctx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	go watchSilent(wctx, rooms)
 	for _, rm := range rooms {
 		for _, p := range slices.Concat(rm.players, rm.specs) {
 			if p.node != int(rm.owner.Load()) {
@@ -305,10 +317,15 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 			for _, rm := range rooms {
 				rm.owner.CompareAndSwap(int32(stopped), -1)
 			}
+			if cfg.FreezeNode {
+				fmt.Fprintf(cfg.Progress, "freezing node %d (%s) with SIGSTOP\n", stopped+1, bases[stopped])
+				stopDone <- ss.nodes[stopped].freeze()
+				return
+			}
 			fmt.Fprintf(cfg.Progress, "stopping node %d (%s) with SIGTERM\n", stopped+1, bases[stopped])
 			stopDone <- ss.nodes[stopped].stop()
 		}()
-		res.StoppedNode = bases[stopped]
+		res.StoppedNode, res.FrozenNode = bases[stopped], cfg.FreezeNode
 	} else {
 		stopDone <- nil
 	}
@@ -318,6 +335,9 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	res.ClientCPU = (selfCPU() - client0).Seconds()
 	if serr := <-stopDone; serr != nil {
 		r.noteError(fmt.Sprintf("stopping node %d: %v", stopped+1, serr))
+	}
+	if cfg.FreezeNode && stopped >= 0 {
+		ss.nodes[stopped].kill() // frozen for good: its /metrics cannot be read
 	}
 	if len(pids) > 0 {
 		res.ServerCPU = 0

@@ -76,6 +76,9 @@ func startServers(ctx context.Context, cfg *Config) (_ *servers, err error) {
 		if cfg.Cluster != "" {
 			// A name of its own on the broker, which other runs may share.
 			extra = []string{"--cluster", cfg.Cluster, "--node", fmt.Sprintf("%s-%d", prefix, i+1)}
+			if cfg.Lease > 0 {
+				extra = append(extra, "--lease", cfg.Lease.String())
+			}
 		}
 		s, err := startServer(ctx, cfg, dsn, extra, i == 0)
 		if err != nil {
@@ -175,6 +178,22 @@ func (s *server) pid() int { return s.cmd.Process.Pid }
 func (s *server) stop() error {
 	s.stopOnce.Do(func() { s.stopErr = s.stopNow() })
 	return s.stopErr
+}
+
+// freeze stops the server's process with SIGSTOP: it keeps its sockets open and answers nothing.
+func (s *server) freeze() error { return s.cmd.Process.Signal(syscall.SIGSTOP) }
+
+// kill ends the server's process with SIGKILL (a frozen one too) and removes its data folder.
+func (s *server) kill() {
+	s.stopOnce.Do(func() {
+		if s.cmd != nil && s.cmd.Process != nil {
+			_ = s.cmd.Process.Kill()
+			<-s.exited
+		}
+		if s.dir != "" {
+			_ = os.RemoveAll(s.dir)
+		}
+	})
 }
 
 func (s *server) stopNow() error {
