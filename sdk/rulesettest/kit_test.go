@@ -157,6 +157,16 @@ func (b badTable) SetTable(s toy.State, t sdk.Table) (toy.State, error) {
 	return s, nil
 }
 
+// nullRows shows a score sheet with no hand scored yet as nil rows: a null in the view's JSON,
+// which a view patch cannot say (Gin Rummy's bug, caught once only by a patch test).
+type nullRows struct{ toy.Ruleset }
+
+func (n nullRows) View(s toy.State, viewer int) sdk.View {
+	v := n.Ruleset.View(s, viewer)
+	v.Sheet = &sdk.ScoreSheet{By: "seat", Columns: []string{}, Totals: []int{}}
+	return v
+}
+
 // collect runs f's subtests synchronously on fake TBs and returns every failure message, and
 // whether any subtest (or the call) failed.
 func collect(f func(tb testing.TB, sub func(string, func(testing.TB)))) (string, bool) {
@@ -216,6 +226,13 @@ func TestRunCatchesBrokenRulesets(t *testing.T) {
 		{"has no Redealer", func(tb testing.TB, sub func(string, func(testing.TB))) {
 			run[toy.State](ctx, tb, noRedeal{}, small, sub)
 		}, []string{"does not implement sdk.Redealer[toy.State]"}},
+		{"a view holds a null", func(tb testing.TB, sub func(string, func(testing.TB))) {
+			run[toy.State](ctx, tb, nullRows{}, small, sub)
+		}, []string{"state/", "after the start: the view of the spectators holds null at sheet.rows, where the view model has a list"}},
+		{"a view holds a null, through the engine", func(tb testing.TB, sub func(string, func(testing.TB))) {
+			e := engine.New[toy.State](nullRows{})
+			runEngine(ctx, tb, e, func() engine.Engine { return e }, small, sub)
+		}, []string{"random/", "at the start: the view of seat 0 holds null at sheet.rows", "leave it empty ([]), not nil"}},
 		{"SetTable drops edits", func(tb testing.TB, sub func(string, func(testing.TB))) {
 			run[toy.State](ctx, tb, badTable{}, small, sub)
 		}, []string{"SetTable of a table without", "the engine could not catch the loss"}},
