@@ -25,6 +25,14 @@ func TestRunAcceptsACorrectRuleset(t *testing.T) {
 	Run[toy.State](t, toy.Ruleset{}, Config{Options: []map[string]any{nil, {"hand_size": 2}}, Seeds: 2})
 }
 
+// TestRunAcceptsTheConfiguredToy: the toy as the server's tests configure it (three cards, a call
+// window of call_seconds, off at 0, two bot levels) is as correct as the toy.
+func TestRunAcceptsTheConfiguredToy(t *testing.T) {
+	t.Parallel()
+	r := toy.Ruleset{HandSize: 3, CallOption: true, BotLevels: []int{1, 2}}
+	Run[toy.State](t, r, Config{Seats: []int{2, 3}, Options: []map[string]any{nil, {"call_seconds": 0}, {"call_seconds": 1}}, Seeds: 1})
+}
+
 func TestRunEngineAcceptsACorrectEngine(t *testing.T) {
 	t.Parallel()
 	RunEngine(t, engine.New[toy.State](toy.Ruleset{}), Config{})
