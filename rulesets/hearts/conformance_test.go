@@ -3,9 +3,6 @@ package hearts
 import (
 	"testing"
 
-	"cardhouse/sdk"
-	"cardhouse/sdk/engine"
-	"cardhouse/sdk/houserules"
 	"cardhouse/sdk/rulesettest"
 )
 
@@ -24,15 +21,4 @@ func TestAcrossThePluginProcess(t *testing.T) {
 	t.Parallel()
 	rulesettest.AcrossThePluginProcess(t, "../../plugins/hearts", ID,
 		rulesettest.Config{Seeds: 1, BotLevel: 2, Options: []map[string]any{{"target": 30}}}, "testdata")
-}
-
-// TestHouseRuleEnds: a house rule's game.end_round and game.end_game reach Hearts' own end of a
-// hand (End), in-process and across the plugin process.
-func TestHouseRuleEnds(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the plugin")
-	}
-	t.Parallel()
-	rulesettest.HouseRuleEndsInAndOut(t, engine.New(New(), houserules.Enable()), "../../plugins/hearts", 4, map[string]any{},
-		rulesettest.CheckEnds(rulesettest.Ending{Phase: sdk.PhaseRoundOver}, rulesettest.Ending{Phase: sdk.PhaseGameOver}))
 }
