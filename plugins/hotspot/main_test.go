@@ -7,17 +7,9 @@ import (
 	"cardhouse/sdk/rulesettest"
 )
 
-// TestAcrossThePluginProcess builds this plugin, launches it as the host does and runs the
-// ruleset's scenarios (its own and the shared ones) and the engine conformance checks through the
-// real process.
+// TestAcrossThePluginProcess runs the ruleset's scenarios (its own and the shared ones) and the
+// engine conformance checks through this plugin's real process.
 func TestAcrossThePluginProcess(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and launches the plugin executable")
-	}
-	p := rulesettest.LaunchPlugin(t, ".")
-	dirs := rulesettest.SharedScenarios(t, "hotspot", filepath.Join("..", "..", "rulesets", "hotspot", "testdata"))
-	t.Run("scenarios", func(t *testing.T) { rulesettest.Scenarios(t, p, dirs...) })
-	t.Run("engine", func(t *testing.T) {
-		rulesettest.RunEngine(t, p, rulesettest.Config{Seats: []int{2, 5, 8}, Seeds: 1, RandomSteps: 60, Options: nil})
-	})
+	rulesettest.AcrossThePluginProcess(t, ".", "hotspot", rulesettest.Config{Seats: []int{2, 5, 8}, Seeds: 1, RandomSteps: 60},
+		filepath.Join("..", "..", "rulesets", "hotspot", "testdata"))
 }

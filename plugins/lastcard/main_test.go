@@ -13,19 +13,12 @@ import (
 	"cardhouse/sdk/rulesettest"
 )
 
-// TestAcrossThePluginProcess builds this plugin, launches it as the host does and runs the
-// ruleset's scenarios (its own and the shared ones) and the engine conformance checks through the
-// real process.
+// TestAcrossThePluginProcess runs the ruleset's scenarios (its own and the shared ones) and the
+// engine conformance checks through this plugin's real process.
 func TestAcrossThePluginProcess(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and launches the plugin executable")
-	}
-	p := rulesettest.LaunchPlugin(t, ".")
-	dirs := rulesettest.SharedScenarios(t, "lastcard", filepath.Join("..", "..", "rulesets", "lastcard", "testdata"))
-	t.Run("scenarios", func(t *testing.T) { rulesettest.Scenarios(t, p, dirs...) })
-	t.Run("engine", func(t *testing.T) {
-		rulesettest.RunEngine(t, p, rulesettest.Config{Seats: []int{2, 4}, Seeds: 1, RandomSteps: 60, Options: []map[string]any{{"target": "single"}, {"target": "single", "last_card_mode": "auto", "stack_draw_two": false}}})
-	})
+	rulesettest.AcrossThePluginProcess(t, ".", "lastcard", rulesettest.Config{Seats: []int{2, 4}, Seeds: 1, RandomSteps: 60,
+		Options: []map[string]any{{"target": "single"}, {"target": "single", "last_card_mode": "auto", "stack_draw_two": false}}},
+		filepath.Join("..", "..", "rulesets", "lastcard", "testdata"))
 }
 
 // TestDescribesHouseRulesInThePlugin: the host learns what a house-rule script declares from the

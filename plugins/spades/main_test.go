@@ -7,17 +7,10 @@ import (
 	"cardhouse/sdk/rulesettest"
 )
 
-// TestAcrossThePluginProcess builds this plugin, launches it as the host does and runs the
-// ruleset's scenarios and the engine conformance checks through the real process.
+// TestAcrossThePluginProcess runs the ruleset's scenarios and the engine conformance checks
+// through this plugin's real process.
 func TestAcrossThePluginProcess(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and launches the plugin executable")
-	}
-	p := rulesettest.LaunchPlugin(t, ".")
-	dirs := rulesettest.SharedScenarios(t, "spades", filepath.Join("..", "..", "rulesets", "spades", "testdata"))
-	t.Run("scenarios", func(t *testing.T) { rulesettest.Scenarios(t, p, dirs...) })
-	t.Run("engine", func(t *testing.T) {
-		rulesettest.RunEngine(t, p, rulesettest.Config{Seats: []int{4}, Seeds: 1, RandomSteps: 60,
-			Options: []map[string]any{{"target": 100}, {"target": 100, "blind_nil": true}}})
-	})
+	rulesettest.AcrossThePluginProcess(t, ".", "spades", rulesettest.Config{Seats: []int{4}, Seeds: 1, RandomSteps: 60,
+		Options: []map[string]any{{"target": 100}, {"target": 100, "blind_nil": true}}},
+		filepath.Join("..", "..", "rulesets", "spades", "testdata"))
 }

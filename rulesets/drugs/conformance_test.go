@@ -1,8 +1,6 @@
 package drugs
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"cardhouse/sdk/engine"
@@ -12,14 +10,7 @@ import (
 // TestScenarios runs this package's scenarios and the shared ones of the acceptance folder.
 func TestScenarios(t *testing.T) {
 	t.Parallel()
-	dirs := []string{"testdata"}
-	shared := filepath.Join("..", "..", "..", "shared", "scenarios", ID)
-	if _, err := os.Stat(shared); err == nil {
-		dirs = append(dirs, shared)
-	} else {
-		t.Logf("shared scenarios not found at %s (the repo is not beside shared/): running testdata only", shared)
-	}
-	rulesettest.Scenarios(t, engine.New(New()), dirs...)
+	rulesettest.Scenarios(t, engine.New(New()), rulesettest.SharedScenarios(t, ID, "testdata")...)
 }
 
 // TestConformance runs the conformance kit at 2, 4 and 8 seats, chaos off and on.

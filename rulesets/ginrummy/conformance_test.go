@@ -10,14 +10,7 @@ import (
 // big gin with a short game, with level-1 bots; and the level-2 bot's playouts.
 func TestConformance(t *testing.T) {
 	t.Parallel()
-	t.Run("bot1", func(t *testing.T) {
-		t.Parallel()
-		rulesettest.Run(t, New(), rulesettest.Config{BotLevel: 1, Options: []map[string]any{
-			{}, {"knock_limit": 3, "target": 30}, {"big_gin": true, "target": 10},
-		}})
-	})
-	t.Run("bot2", func(t *testing.T) {
-		t.Parallel()
-		rulesettest.Run(t, New(), rulesettest.Config{BotLevel: 2, Seeds: 2})
-	})
+	rulesettest.RunLevels(t, New(),
+		rulesettest.Config{BotLevel: 1, Options: []map[string]any{{}, {"knock_limit": 3, "target": 30}, {"big_gin": true, "target": 10}}},
+		rulesettest.Config{BotLevel: 2, Seeds: 2})
 }

@@ -3,9 +3,6 @@ package hearts
 import (
 	"testing"
 
-	"cardhouse/sdk"
-	"cardhouse/sdk/engine"
-	"cardhouse/sdk/houserules"
 	"cardhouse/sdk/rulesettest"
 )
 
@@ -13,42 +10,15 @@ import (
 // the rules' paths (no pass, the other moon scoring, a short game), with level-1 and level-2 bots.
 func TestConformance(t *testing.T) {
 	t.Parallel()
-	t.Run("bot1", func(t *testing.T) {
-		t.Parallel()
-		rulesettest.Run(t, New(), rulesettest.Config{BotLevel: 1, Options: []map[string]any{
-			{}, {"passing": false, "target": 30}, {"moon": "subtract", "target": 10},
-		}})
-	})
-	t.Run("bot2", func(t *testing.T) {
-		t.Parallel()
-		rulesettest.Run(t, New(), rulesettest.Config{BotLevel: 2, Seeds: 1, Options: []map[string]any{{"target": 50}}})
-	})
+	rulesettest.RunLevels(t, New(),
+		rulesettest.Config{BotLevel: 1, Options: []map[string]any{{}, {"passing": false, "target": 30}, {"moon": "subtract", "target": 10}}},
+		rulesettest.Config{BotLevel: 2, Seeds: 1, Options: []map[string]any{{"target": 50}}})
 }
 
 // TestAcrossThePluginProcess runs the scenarios and the engine half of the kit across the real
 // plugin process (plugins/hearts), as the server runs it.
 func TestAcrossThePluginProcess(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the plugin")
-	}
 	t.Parallel()
-	p := rulesettest.LaunchPlugin(t, "../../plugins/hearts")
-	t.Run("scenarios", func(t *testing.T) { rulesettest.Scenarios(t, p, "testdata") })
-	t.Run("engine", func(t *testing.T) {
-		rulesettest.RunEngine(t, p, rulesettest.Config{Seeds: 1, BotLevel: 2, Options: []map[string]any{{"target": 30}}})
-	})
-}
-
-// TestHouseRuleEnds: a house rule's game.end_round and game.end_game reach Hearts' own end of a
-// hand (End), in-process and across the plugin process.
-func TestHouseRuleEnds(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the plugin")
-	}
-	t.Parallel()
-	rulesettest.HouseRuleEndsInAndOut(t, engine.New(New(), houserules.Enable()), "../../plugins/hearts", 4, map[string]any{}, func(t *testing.T, round, game *engine.Step) {
-		if round.Status.Phase != sdk.PhaseRoundOver || game.Status.Phase != sdk.PhaseGameOver {
-			t.Errorf("phases after end_round and end_game: %s and %s, want round_over and game_over", round.Status.Phase, game.Status.Phase)
-		}
-	})
+	rulesettest.AcrossThePluginProcess(t, "../../plugins/hearts", ID,
+		rulesettest.Config{Seeds: 1, BotLevel: 2, Options: []map[string]any{{"target": 30}}}, "testdata")
 }

@@ -356,13 +356,8 @@ func (s *State) whyNot(seat int, c sdk.Card) error {
 			return sdk.Refuse(CodeNotBroken, "hearts are not broken yet: lead another suit")
 		}
 	}
-	led := s.Trick[0].Card.Suit()
-	if c.Suit() != led {
-		for _, h := range hand {
-			if h.Suit() == led {
-				return sdk.Refuse(CodeFollowSuit, "you must follow suit: play a %s", suitName(led))
-			}
-		}
+	if led := sdk.Led(s.Trick); !sdk.FollowsSuit(hand, led, c) {
+		return sdk.Refuse(CodeFollowSuit, "you must follow suit: play a %s", suitName(led))
 	}
 	return sdk.Refuse(CodeFirstTrick, "no hearts and not the Q♠ on the first trick while you hold another card")
 }

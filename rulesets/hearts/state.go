@@ -43,11 +43,12 @@ var (
 	queenSpades = sdk.French(12, sdk.Spades)
 )
 
-// Play is one card played to a trick by Seat.
-type Play struct {
-	Seat int      `json:"seat"`
-	Card sdk.Card `json:"card"`
-}
+// Play is one card played to a trick by Seat: the SDK's trick play (its JSON, {"seat","card"}, is
+// the state's).
+type Play = sdk.TrickPlay
+
+// trickRules take tricks: no trumps, the highest card of the suit led, aces high (HE-2, HE-6).
+var trickRules = sdk.TrickRules{}
 
 // Row is one hand's line of the score sheet: what each seat scored and who shot the moon.
 type Row struct {
@@ -179,12 +180,7 @@ func cardPoints(c sdk.Card) int {
 }
 
 // rank orders cards within a suit: 2 low, Ace high (HE-2).
-func rank(c sdk.Card) int {
-	if r := c.Rank(); r != 1 {
-		return r
-	}
-	return 14
-}
+func rank(c sdk.Card) int { return sdk.AceHigh(c) }
 
 // Legal lists the cards seat may play now (HE-4, HE-5, HE-7), in hand order; nil when seat is not
 // to play.
@@ -224,14 +220,7 @@ func legalCards(hand []sdk.Card, trick []Play, first, broken bool) []sdk.Card {
 		}
 		return out
 	}
-	led := trick[0].Card.Suit()
-	var follow []sdk.Card
-	for _, c := range hand {
-		if c.Suit() == led {
-			follow = append(follow, c)
-		}
-	}
-	if len(follow) > 0 {
+	if follow := sdk.Following(hand, sdk.Led(trick)); len(follow) > 0 {
 		return follow // HE-5: follow suit (HR-1)
 	}
 	if first {
@@ -241,15 +230,7 @@ func legalCards(hand []sdk.Card, trick []Play, first, broken bool) []sdk.Card {
 }
 
 // trickTaker is the seat whose card takes trick: the highest of the suit led (HE-6).
-func trickTaker(trick []Play) int {
-	best := trick[0]
-	for _, p := range trick[1:] {
-		if p.Card.Suit() == best.Card.Suit() && rank(p.Card) > rank(best.Card) {
-			best = p
-		}
-	}
-	return best.Seat
-}
+func trickTaker(trick []Play) int { return trickRules.Winning(trick).Seat }
 
 // Taken returns the cards each seat has taken in this hand's finished tricks.
 func (s *State) Taken() [][]sdk.Card {
@@ -274,13 +255,7 @@ func (s *State) Points() []int {
 }
 
 // TricksTaken returns how many tricks each seat has taken this hand.
-func (s *State) TricksTaken() []int {
-	out := make([]int, Seats)
-	for _, taker := range s.Takers {
-		out[taker]++
-	}
-	return out
-}
+func (s *State) TricksTaken() []int { return sdk.TricksTaken(Seats, s.Takers) }
 
 // ScoreHand is HE-8's scoring of one hand from the cards each seat took: the points each seat
 // scores and the seat that shot the moon (sdk.NoSeat when nobody did). A seat shoots the moon only

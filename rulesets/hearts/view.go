@@ -66,12 +66,11 @@ func (r *Rules) View(s *State, viewer int) sdk.View {
 		v.Zones = append(v.Zones, sdk.Zone{ID: "out", Kind: sdk.ZoneBurned, Owner: sdk.NoSeat, Label: "Out of play", Count: len(s.Out), Hidden: true})
 	}
 	if s.Stage == StagePlay && !s.over() {
-		v.Trick = &sdk.Trick{Leader: s.Leader, Plays: trickPlays(s.Trick)}
+		v.Trick = sdk.TrickView(s.Leader, s.Trick, sdk.NoSeat)
 	}
 	if n := len(s.Takers); n > 0 {
-		w := s.Takers[n-1]
 		last := s.Played[4*(n-1) : 4*n]
-		v.LastTrick = &sdk.Trick{Leader: last[0].Seat, Plays: trickPlays(last), Winner: &w}
+		v.LastTrick = sdk.TrickView(last[0].Seat, last, s.Takers[n-1])
 	}
 	v.Sheet = s.sheet()
 	v.Indicators = []sdk.Indicator{
@@ -94,14 +93,6 @@ func (r *Rules) View(s *State, viewer int) sdk.View {
 }
 
 func ptr(n int) *int { return &n }
-
-func trickPlays(plays []Play) []sdk.TrickPlay {
-	out := make([]sdk.TrickPlay, len(plays))
-	for i, p := range plays {
-		out[i] = sdk.TrickPlay{Seat: p.Seat, Card: p.Card}
-	}
-	return out
-}
 
 // sheet is the game's score sheet: a column per seat, a row per hand scored ("moon" noted on a
 // shot), the totals.
@@ -171,8 +162,8 @@ func (r *Rules) Observe(s *State) sdk.Observation {
 	o["trick"] = trick
 	if s.Stage == StagePlay && !s.over() {
 		o["leader"] = s.Leader
-		if len(s.Trick) > 0 {
-			o["led"] = string(rune(s.Trick[0].Card.Suit()))
+		if led := sdk.Led(s.Trick); led != 0 {
+			o["led"] = string(rune(led))
 		}
 	}
 	passing := make([]any, Seats)

@@ -12,15 +12,10 @@ import (
 // bot's playouts with the default options.
 func TestConformance(t *testing.T) {
 	t.Parallel()
-	t.Run("bot1", func(t *testing.T) {
-		t.Parallel()
-		rulesettest.Run(t, New(), rulesettest.Config{Seats: []int{2, 5, 8}, BotLevel: 1, Options: []map[string]any{
+	rulesettest.RunLevels(t, New(),
+		rulesettest.Config{Seats: []int{2, 5, 8}, BotLevel: 1, Options: []map[string]any{
 			{"decks": 1}, {"decks": 2},
 			{"decks": 1, "hand_size": 5, "play_after_draw": true, "last_card_seconds": 2},
-		}})
-	})
-	t.Run("bot2", func(t *testing.T) {
-		t.Parallel()
-		rulesettest.Run(t, New(), rulesettest.Config{Seats: []int{2, 5, 8}, BotLevel: 2, Seeds: 1})
-	})
+		}},
+		rulesettest.Config{Seats: []int{2, 5, 8}, BotLevel: 2, Seeds: 1})
 }

@@ -11,14 +11,7 @@ import (
 // rarely makes a contract, so without the mercy rule its games might never end: level 2 plays those).
 func TestConformance(t *testing.T) {
 	t.Parallel()
-	t.Run("bot1", func(t *testing.T) {
-		t.Parallel()
-		rulesettest.Run(t, New(), rulesettest.Config{BotLevel: 1, Options: []map[string]any{
-			{"target": 100}, {"target": 100, "blind_nil": true},
-		}})
-	})
-	t.Run("bot2", func(t *testing.T) {
-		t.Parallel()
-		rulesettest.Run(t, New(), rulesettest.Config{BotLevel: 2, Seeds: 1, Options: []map[string]any{{}, {"blind_nil": true}, {"target": 150, "mercy": false}}})
-	})
+	rulesettest.RunLevels(t, New(),
+		rulesettest.Config{BotLevel: 1, Options: []map[string]any{{"target": 100}, {"target": 100, "blind_nil": true}}},
+		rulesettest.Config{BotLevel: 2, Seeds: 1, Options: []map[string]any{{}, {"blind_nil": true}, {"target": 150, "mercy": false}}})
 }

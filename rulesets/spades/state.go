@@ -34,11 +34,12 @@ const (
 	bidBlindNil = -2
 )
 
-// Play is one card played to a trick.
-type Play struct {
-	Seat int      `json:"seat"`
-	Card sdk.Card `json:"card"`
-}
+// Play is one card played to a trick: the SDK's trick play (its JSON, {"seat","card"}, is the
+// state's).
+type Play = sdk.TrickPlay
+
+// trickRules take tricks: spades are trumps, aces high (SP-3, SP-5).
+var trickRules = sdk.TrickRules{Trump: sdk.Spades}
 
 // Trick is a trick of this hand: its leader, the cards in the order played, and its taker
 // (NoSeat while it is played).
@@ -119,36 +120,14 @@ func (s *State) clone() *State {
 func team(seat int) int { return seat % 2 }
 
 // power is a card's rank for taking tricks: 2 low, Ace high (SP-3).
-func power(c sdk.Card) int {
-	if c.Rank() == 1 {
-		return 14
-	}
-	return c.Rank()
-}
+func power(c sdk.Card) int { return sdk.AceHigh(c) }
 
 // beats reports whether card c wins over best in a trick led with suit led (SP-5).
-func beats(c, best sdk.Card, led sdk.Suit) bool {
-	switch {
-	case c.Suit() == best.Suit():
-		return power(c) > power(best)
-	case c.Suit() == sdk.Spades:
-		return true
-	case best.Suit() == sdk.Spades:
-		return false
-	default:
-		return c.Suit() == led && best.Suit() != led
-	}
-}
+func beats(c, best sdk.Card, led sdk.Suit) bool { return trickRules.Beats(c, best, led) }
 
 // winning is the seat and card winning trick t so far.
 func (t *Trick) winning() (int, sdk.Card) {
-	best := t.Plays[0]
-	led := best.Card.Suit()
-	for _, p := range t.Plays[1:] {
-		if beats(p.Card, best.Card, led) {
-			best = p
-		}
-	}
+	best := trickRules.Winning(t.Plays)
 	return best.Seat, best.Card
 }
 
@@ -165,15 +144,10 @@ func (s *State) tricks(seat int) int {
 
 // led is the suit led in the trick being played, or 0.
 func (s *State) led() sdk.Suit {
-	if s.Cur == nil || len(s.Cur.Plays) == 0 {
+	if s.Cur == nil {
 		return 0
 	}
-	return s.Cur.Plays[0].Card.Suit()
-}
-
-// hasSuit reports whether hand holds a card of suit su.
-func hasSuit(hand []sdk.Card, su sdk.Suit) bool {
-	return slices.ContainsFunc(hand, func(c sdk.Card) bool { return c.Suit() == su })
+	return sdk.Led(s.Cur.Plays)
 }
 
 // legal says whether seat may play c now (it holds it), and why not (SP-3, SP-4).
@@ -183,7 +157,7 @@ func (s *State) legal(seat int, c sdk.Card) (bool, string, string) {
 		return false, sdk.CodeNotHeld, "you do not hold " + c.String()
 	}
 	if led := s.led(); led != 0 {
-		if c.Suit() != led && hasSuit(hand, led) {
+		if !sdk.FollowsSuit(hand, led, c) {
 			return false, codeFollow, "you must follow suit: " + suitName(led) + " were led"
 		}
 		return true, "", ""

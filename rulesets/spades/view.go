@@ -168,16 +168,7 @@ func (r *Rules) View(s *State, viewer int) sdk.View {
 	return v
 }
 
-func viewTrick(t Trick) *sdk.Trick {
-	out := &sdk.Trick{Leader: t.Leader, Plays: make([]sdk.TrickPlay, len(t.Plays))}
-	for i, p := range t.Plays {
-		out.Plays[i] = sdk.TrickPlay{Seat: p.Seat, Card: p.Card}
-	}
-	if t.Winner != sdk.NoSeat {
-		out.Winner = intp(t.Winner)
-	}
-	return out
-}
+func viewTrick(t Trick) *sdk.Trick { return sdk.TrickView(t.Leader, t.Plays, t.Winner) }
 
 // Status says whose move it is: the seat in turn, and during the bidding with blind nil the
 // seats that may still look at their cards.

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -20,6 +21,7 @@ import (
 	"cardhouse/sdk"
 	"cardhouse/sdk/engine"
 	"cardhouse/sdk/plugin"
+	"cardhouse/sdk/rulesettest/toy"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -78,22 +80,6 @@ func play(seat int, card string) sdk.Action {
 	return sdk.Action{Seat: seat, Type: sdk.ActPlay, Cards: sdk.MustParseCards(card)}
 }
 
-// firstCard is the card seat holds first in a step's views... read from an Inspect instead, so
-// that the helper does not depend on the views being requested.
-func firstCard(t testing.TB, e engine.Engine, state []byte, seat int) sdk.Card {
-	t.Helper()
-	in, err := e.Inspect(context.Background(), &engine.InspectRequest{State: state})
-	if err != nil {
-		t.Fatalf("inspect: %v", err)
-	}
-	hands := in.Observation["hands"].([][]string)
-	c, err := sdk.ParseCard(hands[seat][0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
 // fixedDeal is a deal every test can name cards from.
 func fixedDeal() *sdk.Deal {
 	return &sdk.Deal{Hands: [][]sdk.Card{sdk.MustParseCards("AS 2S 3S"), sdk.MustParseCards("AH 2H 3H"), sdk.MustParseCards("AD 2D 3D")}}
@@ -122,9 +108,9 @@ func TestRoundTripMatchesInProcess(t *testing.T) {
 		name string
 		req  engine.NewGameRequest
 	}{
-		{"random deal with views", engine.NewGameRequest{Seats: 3, Seed: 42, Options: map[string]any{"target": 4}, Now: 1000}},
+		{"random deal with views", engine.NewGameRequest{Seats: 3, Seed: 42, Options: map[string]any{"hand_size": 2}, Now: 1000}},
 		{"fixed deal no views", engine.NewGameRequest{Seats: 3, Seed: 7, Deal: fixedDeal(), NoViews: true}},
-		{"opener and forced draws", engine.NewGameRequest{Seats: 2, Seed: 9, Opener: &opener, Options: map[string]any{"speed": "fast"},
+		{"opener and forced draws", engine.NewGameRequest{Seats: 2, Seed: 9, Opener: &opener, Options: map[string]any{"hand_size": 1},
 			Forced: map[string][]string{sdk.DrawShuffle: {"0"}}}},
 	}
 	for _, g := range games {
@@ -141,9 +127,12 @@ func TestRoundTripMatchesInProcess(t *testing.T) {
 				t.Fatalf("NewGame differs (-in-process +plugin):\n%s", diff)
 			}
 			state := want.State
-			for i := 0; want.Status.Phase == sdk.PhasePlaying && i < 10; i++ {
-				seat := want.Status.Turn
-				req := &engine.ActRequest{State: state, Action: sdk.Action{Seat: seat, Type: sdk.ActPlay, Cards: []sdk.Card{firstCard(t, local, state, seat)}}, Now: int64(2000 + i), NoViews: g.req.NoViews, NoSpectator: i%2 == 1}
+			for i := 0; want.Status.Phase == sdk.PhasePlaying && i < 500; i++ {
+				move, err := local.Bot(ctx, &engine.BotCall{State: state, Seat: want.Status.Turn, Level: 1, Seed: uint64(i)})
+				if err != nil || move.Action == nil {
+					t.Fatalf("the bot of seat %d: %+v, %v", want.Status.Turn, move, err)
+				}
+				req := &engine.ActRequest{State: state, Action: *move.Action, Now: int64(2000 + i), NoViews: g.req.NoViews, NoSpectator: i%2 == 1}
 				if want, err = local.Act(ctx, req); err != nil {
 					t.Fatal(err)
 				}
@@ -156,8 +145,8 @@ func TestRoundTripMatchesInProcess(t *testing.T) {
 				if diff := cmp.Diff(want, got, equate); diff != "" {
 					t.Fatalf("Act %d differs (-in-process +plugin):\n%s", i, diff)
 				}
-				if len(got.Events) == 0 || got.Events[0].Name != "played" {
-					t.Fatalf("Act %d: events %+v, want a played event first", i, got.Events)
+				if first := map[string]string{sdk.ActPlay: "played", sdk.ActDraw: "drew", sdk.ActCall: "last_card"}[move.Action.Type]; len(got.Events) == 0 || got.Events[0].Name != first {
+					t.Fatalf("Act %d (%s): events %+v, want %s first", i, move.Action.Type, got.Events, first)
 				}
 				for _, views := range []bool{false, true} {
 					wantIn, err := local.Inspect(ctx, &engine.InspectRequest{State: got.State, Views: views})
@@ -198,7 +187,7 @@ func TestRoundTripMatchesInProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for key, want := range map[string]string{"turn": "int", "count": "int", "hands": "[][]string", "top": "<nil>", "over": "bool", "actors": "[]int", "pile": "[]string", "score": "map[string]interface {}"} {
+	for key, want := range map[string]string{"turn": "int", "hand_count": "[]int", "hands": "[][]string", "top": "<nil>", "winner": "<nil>", "over": "bool", "last_card_open": "[]int", "pile": "[]string", "score": "map[string]interface {}"} {
 		if got := fmt.Sprintf("%T", in.Observation[key]); got != want {
 			t.Errorf("observation %q has type %s, want %s", key, got, want)
 		}
@@ -238,7 +227,7 @@ func TestRefusalsCrossTyped(t *testing.T) {
 		{"unknown action", sdk.CodeBadAction, act(sdk.Action{Seat: 0, Type: "dance"})},
 		{"invalid card number", sdk.CodeUnknownCard, act(sdk.Action{Seat: 0, Type: sdk.ActPlay, Cards: []sdk.Card{999}})},
 		{"bad option", sdk.CodeBadOption, func(e engine.Engine) error {
-			_, err := e.NewGame(ctx, &engine.NewGameRequest{Seats: 2, Options: map[string]any{"target": 99, "colour": "blue"}})
+			_, err := e.NewGame(ctx, &engine.NewGameRequest{Seats: 2, Options: map[string]any{"hand_size": 99, "colour": "blue"}})
 			return err
 		}},
 		{"too many seats", sdk.CodeBadOption, func(e engine.Engine) error {
@@ -326,8 +315,8 @@ func TestRulesetFailuresKeepTheProcess(t *testing.T) {
 			if errors.Is(err, plugin.ErrCrashed) || errors.Is(err, sdk.ErrIllegal) {
 				t.Errorf("%v is a crash or a refusal; want a failure only", err)
 			}
-			if fe.Ruleset != "counter" || fe.Op != c.op || !strings.Contains(fe.Err.Error(), c.message) {
-				t.Errorf("failure %+v, want ruleset counter, op %s, message containing %q", fe, c.op, c.message)
+			if fe.Ruleset != toy.ID || fe.Op != c.op || !strings.Contains(fe.Err.Error(), c.message) {
+				t.Errorf("failure %+v, want ruleset %s, op %s, message containing %q", fe, toy.ID, c.op, c.message)
 			}
 			// The process survived and still plays.
 			if _, err := remote.Act(ctx, &engine.ActRequest{State: start.State, Action: play(0, "AS")}); err != nil {
@@ -545,10 +534,11 @@ func TestConcurrentCallsFromManyRooms(t *testing.T) {
 	p := newProcess(t, plugin.Config{})
 	const rooms = 16
 	var wg sync.WaitGroup
+	var moves atomic.Uint64 // each a bot call and an act
 	errs := make(chan error, rooms)
 	for room := range rooms {
 		wg.Go(func() {
-			req := &engine.NewGameRequest{Seats: 2 + room%3, Seed: uint64(room), Options: map[string]any{"target": 12}}
+			req := &engine.NewGameRequest{Seats: 2 + room%3, Seed: uint64(room), Options: map[string]any{"hand_size": 3}}
 			want, err := local.NewGame(ctx, req)
 			if err != nil {
 				errs <- err
@@ -570,6 +560,7 @@ func TestConcurrentCallsFromManyRooms(t *testing.T) {
 					errs <- fmt.Errorf("room %d: bot: %v %+v", room, err, ans)
 					return
 				}
+				moves.Add(1)
 				act := &engine.ActRequest{State: got.State, Action: *ans.Action, Now: int64(i)}
 				if want, err = local.Act(ctx, act); err != nil {
 					errs <- err
@@ -623,8 +614,8 @@ func TestConcurrentCallsFromManyRooms(t *testing.T) {
 	if s.Launches != 1 || s.Errors != 0 {
 		t.Errorf("stats: launches %d errors %d, want 1 launch and no errors", s.Launches, s.Errors)
 	}
-	// Every room: a NewGame, then 12 bot calls and 12 acts.
-	if want := uint64(rooms * (1 + 2*12)); s.Calls != want || s.Latency.Count != want {
+	// Every room: a NewGame, then a bot call and an act per move.
+	if want := rooms + 2*moves.Load(); s.Calls != want || s.Latency.Count != want {
 		t.Errorf("stats count %d calls (%d latencies), want %d", s.Calls, s.Latency.Count, want)
 	}
 	if last := s.Latency.Counts[len(s.Latency.Counts)-1]; last != s.Latency.Count {
@@ -678,7 +669,7 @@ func TestRestartCloseAndStats(t *testing.T) {
 	}
 	d.Name = "changed by the caller"
 	s := p.Stats()
-	if s.Description == nil || s.Description.Name != "Counter" || s.Protocol != plugin.ProtocolVersion || s.PID == 0 || !s.Running {
+	if s.Description == nil || s.Description.Name != "Toy" || s.Protocol != plugin.ProtocolVersion || s.PID == 0 || !s.Running {
 		t.Fatalf("stats after the first Describe: %+v", s)
 	}
 	if err := p.Restart(); err != nil {
@@ -811,7 +802,7 @@ func TestPluginCPUProfile(t *testing.T) {
 	if err := p.Close(); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(dir, fmt.Sprintf("counter-%d.pprof", pid))
+	path := filepath.Join(dir, fmt.Sprintf("%s-%d.pprof", toy.ID, pid))
 	f, err := os.Open(path)
 	if err != nil {
 		entries, _ := os.ReadDir(dir)

@@ -115,6 +115,7 @@ func games(ctx context.Context, tb testing.TB, e engine.Engine, cfg Config) []ga
 //     sdk.ErrIllegal) with a reason, and Inspect reads the old state the same after it; no
 //     accepted action fails or loses a card (Inspect().Cards keeps the starting multiset); every
 //     seat's view shows no cards of another seat's hand and the spectators' view no hand cards;
+//     no view holds a null (a nil list, which a view patch cannot say: leave lists empty instead);
 //   - determinism: the same seed and the same actions give the same state bytes and events;
 //   - bot playouts (host dealing on round_over) reach game_over within cfg.MaxSteps.
 func RunEngine(t *testing.T, e engine.Engine, cfg Config) {
@@ -284,7 +285,8 @@ func sameInspection(ctx context.Context, e engine.Engine, state []byte, before *
 }
 
 // viewLeak checks the views of a step structurally: a seat's view has no cards in another seat's
-// hand zone, the spectators' view none in any hand zone. "" when they hide what they must.
+// hand zone, the spectators' view none in any hand zone, and no view holds a null (viewNull). ""
+// when they are sound.
 func viewLeak(st *engine.Step) string {
 	if st == nil {
 		return ""
@@ -296,6 +298,11 @@ func viewLeak(st *engine.Step) string {
 		var v sdk.View
 		if err := json.Unmarshal(raw, &v); err != nil {
 			return fmt.Sprintf("the view of %s is not a view: %v", viewerName(viewer), err)
+		}
+		if path, err := viewNull(raw); err != nil {
+			return fmt.Sprintf("the view of %s is not a view: %v", viewerName(viewer), err)
+		} else if path != "" {
+			return nullMessage(viewer, path)
 		}
 		return handLeak(v, viewer)
 	}

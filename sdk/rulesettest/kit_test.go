@@ -25,6 +25,14 @@ func TestRunAcceptsACorrectRuleset(t *testing.T) {
 	Run[toy.State](t, toy.Ruleset{}, Config{Options: []map[string]any{nil, {"hand_size": 2}}, Seeds: 2})
 }
 
+// TestRunAcceptsTheConfiguredToy: the toy as the server's tests configure it (three cards, a call
+// window of call_seconds, off at 0, two bot levels) is as correct as the toy.
+func TestRunAcceptsTheConfiguredToy(t *testing.T) {
+	t.Parallel()
+	r := toy.Ruleset{HandSize: 3, CallOption: true, BotLevels: []int{1, 2}}
+	Run[toy.State](t, r, Config{Seats: []int{2, 3}, Options: []map[string]any{nil, {"call_seconds": 0}, {"call_seconds": 1}}, Seeds: 1})
+}
+
 func TestRunEngineAcceptsACorrectEngine(t *testing.T) {
 	t.Parallel()
 	RunEngine(t, engine.New[toy.State](toy.Ruleset{}), Config{})
@@ -157,6 +165,16 @@ func (b badTable) SetTable(s toy.State, t sdk.Table) (toy.State, error) {
 	return s, nil
 }
 
+// nullRows shows a score sheet with no hand scored yet as nil rows: a null in the view's JSON,
+// which a view patch cannot say (Gin Rummy's bug, caught once only by a patch test).
+type nullRows struct{ toy.Ruleset }
+
+func (n nullRows) View(s toy.State, viewer int) sdk.View {
+	v := n.Ruleset.View(s, viewer)
+	v.Sheet = &sdk.ScoreSheet{By: "seat", Columns: []string{}, Totals: []int{}}
+	return v
+}
+
 // collect runs f's subtests synchronously on fake TBs and returns every failure message, and
 // whether any subtest (or the call) failed.
 func collect(f func(tb testing.TB, sub func(string, func(testing.TB)))) (string, bool) {
@@ -216,6 +234,13 @@ func TestRunCatchesBrokenRulesets(t *testing.T) {
 		{"has no Redealer", func(tb testing.TB, sub func(string, func(testing.TB))) {
 			run[toy.State](ctx, tb, noRedeal{}, small, sub)
 		}, []string{"does not implement sdk.Redealer[toy.State]"}},
+		{"a view holds a null", func(tb testing.TB, sub func(string, func(testing.TB))) {
+			run[toy.State](ctx, tb, nullRows{}, small, sub)
+		}, []string{"state/", "after the start: the view of the spectators holds null at sheet.rows, where the view model has a list"}},
+		{"a view holds a null, through the engine", func(tb testing.TB, sub func(string, func(testing.TB))) {
+			e := engine.New[toy.State](nullRows{})
+			runEngine(ctx, tb, e, func() engine.Engine { return e }, small, sub)
+		}, []string{"random/", "at the start: the view of seat 0 holds null at sheet.rows", "leave it empty ([]), not nil"}},
 		{"SetTable drops edits", func(tb testing.TB, sub func(string, func(testing.TB))) {
 			run[toy.State](ctx, tb, badTable{}, small, sub)
 		}, []string{"SetTable of a table without", "the engine could not catch the loss"}},

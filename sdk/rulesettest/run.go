@@ -30,7 +30,8 @@ import (
 //     round is played (no cards in hand zones the viewer does not own; once it is over the hands
 //     left may be shown, and Redeal then keeps them) and, through the ruleset's sdk.Redealer (required),
 //     unchanged when what the viewer cannot see is redealt (views compared as JSON, events
-//     excluded); the redeal keeps the cards and does not mutate its input;
+//     excluded); the redeal keeps the cards and does not mutate its input; no view's JSON
+//     (AppendJSON) holds a null, which only a nil list writes;
 //   - when the ruleset implements sdk.StateAppender, AppendState writes every state (and every
 //     redealt one) byte for byte as json.Marshal does;
 //   - when the ruleset implements sdk.TableEditor, SetTable(Table(s)) gives back an equivalent state
@@ -234,6 +235,14 @@ func (c *stateChecker[S]) checkState(s S, where string) {
 		view := c.r.View(s, v)
 		if msg := handLeak(view, v); msg != "" {
 			c.tb.Errorf("after %s: %s", where, msg)
+			return
+		}
+		if path, err := viewNull(view.AppendJSON(nil)); err != nil || path != "" {
+			if err != nil {
+				c.tb.Errorf("after %s: the view of %s is not JSON: %v", where, viewerName(v), err)
+			} else {
+				c.tb.Errorf("after %s: %s", where, nullMessage(v, path))
+			}
 			return
 		}
 		if redealer == nil {

@@ -11,4 +11,8 @@
 // uncalled they draw one card (event missed_last_card). The first to empty their hand wins; the
 // host deals the next game, opened by the next seat. When the deck runs out the pile but its top is
 // shuffled into a new deck.
+//
+// Ruleset's fields vary the game for the tests of the host and of the plugin boundary, which
+// play it as their test game: the default hand size, an option call_seconds for the call window
+// (0: no window), the bot levels. Its zero value is the game above.
 package toy

@@ -13,11 +13,22 @@ import (
 // ID is the toy ruleset's id.
 const ID = "toy"
 
-// WindowMS is how long a player left with one card has to call, in milliseconds.
+// WindowMS is how long a player left with one card has to call, in milliseconds (unless the
+// option call_seconds, which Ruleset.CallOption declares, says otherwise).
 const WindowMS = 5000
 
-// Ruleset is the toy ruleset; its zero value is ready to use.
-type Ruleset struct{}
+// Ruleset is the toy ruleset; its zero value is ready to use. Its fields vary the game for tests
+// that need another shape of it (the server's and the plugin boundary's); a zero field keeps the
+// toy's own.
+type Ruleset struct {
+	// HandSize is the default of the option hand_size; 0 is 5.
+	HandSize int
+	// CallOption declares the option call_seconds (default 5, 0 to 30): the seconds a player left
+	// with one card has to call, 0 opening no window (tests that play by hand).
+	CallOption bool
+	// BotLevels are the bot levels declared; nil is [1]. Every level plays as the toy's bot.
+	BotLevels []int
+}
 
 var (
 	_ sdk.Ruleset[State]     = Ruleset{}
@@ -46,7 +57,11 @@ type State struct {
 	Opener   int          `json:"opener"`
 	Games    int          `json:"games"`
 	Windows  []Window     `json:"windows,omitempty"`
-	RNG      sdk.RNG      `json:"rng"`
+	// CallMS is the length of a call window in ms (0: WindowMS); NoCall opens none (the option
+	// call_seconds at 0).
+	CallMS int64   `json:"call_ms,omitempty"`
+	NoCall bool    `json:"no_call,omitempty"`
+	RNG    sdk.RNG `json:"rng"`
 }
 
 func (s State) clone() State {
@@ -62,18 +77,36 @@ func (s State) clone() State {
 }
 
 // Info describes the toy ruleset.
-func (Ruleset) Info() sdk.Info {
+func (r Ruleset) Info() sdk.Info {
+	hand, levels := r.HandSize, r.BotLevels
+	if hand == 0 {
+		hand = 5
+	}
+	if levels == nil {
+		levels = []int{1}
+	}
+	opts := []sdk.Option{{Name: "hand_size", Label: "Hand size", Type: sdk.OptionInt, Default: hand, Min: 1, Max: 10}}
+	if r.CallOption {
+		opts = append(opts, sdk.Option{Name: "call_seconds", Label: "Call window", Type: sdk.OptionInt, Default: WindowMS / 1000, Min: 0, Max: 30,
+			Description: "Seconds a player left with one card has to call; 0: no call."})
+	}
 	return sdk.Info{
 		ID: ID, Name: "Toy", Version: "1.0.0", Summary: "Match suit or rank; empty your hand.",
 		Rules: "Play a card of the top's suit or rank, or draw one.", MinSeats: 2, MaxSeats: 4,
-		Options:   []sdk.Option{{Name: "hand_size", Label: "Hand size", Type: sdk.OptionInt, Default: 5, Min: 1, Max: 10}},
-		BotLevels: []int{1}, StateVersion: 1,
+		Options: opts, BotLevels: slices.Clone(levels), StateVersion: 1,
 	}
 }
 
 // Start deals a game: the fixed deal when given, else a shuffled deck.
-func (Ruleset) Start(_ context.Context, req sdk.StartRequest) (State, error) {
+func (r Ruleset) Start(_ context.Context, req sdk.StartRequest) (State, error) {
 	s := State{Seats: req.Seats, HandSize: req.Options.Int("hand_size"), Winner: sdk.NoSeat, RNG: req.RNG}
+	if r.CallOption {
+		if sec := req.Options.Int("call_seconds"); sec > 0 {
+			s.CallMS = int64(sec) * 1000
+		} else {
+			s.NoCall = true
+		}
+	}
 	if req.Opener != nil {
 		s.Opener = *req.Opener
 	}
@@ -138,6 +171,14 @@ func (s *State) draw(seat int) (sdk.Card, bool) {
 	s.Deck = s.Deck[1:]
 	s.Hands[seat] = append(s.Hands[seat], c)
 	return c, true
+}
+
+// callMS is the length of a call window.
+func (s *State) callMS() int64 {
+	if s.CallMS > 0 {
+		return s.CallMS
+	}
+	return WindowMS
 }
 
 func (s *State) window(seat int) int {
@@ -213,8 +254,8 @@ func (r Ruleset) Apply(_ context.Context, req sdk.ApplyRequest[State]) (sdk.Appl
 			s.Phase, s.Winner, s.Turn, s.Windows = sdk.PhaseGameOver, a.Seat, sdk.NoSeat, nil
 			return sdk.ApplyResponse[State]{State: s, Events: append(evs, sdk.Event{Name: "won", Seat: a.Seat})}, nil
 		case 1:
-			if s.window(a.Seat) < 0 {
-				s.Windows = append(s.Windows, Window{Seat: a.Seat, At: req.Now + WindowMS})
+			if s.window(a.Seat) < 0 && !s.NoCall {
+				s.Windows = append(s.Windows, Window{Seat: a.Seat, At: req.Now + s.callMS()})
 			}
 		}
 	case sdk.ActDraw:
