@@ -28,11 +28,11 @@ function smallCard(t, code) {
   return c;
 }
 
-// leftOf is what seat still holds, zone by zone (hand, face-up and face-down rows): [{label, cards,
-// count}] with cards null where the view does not show them.
+// leftOf is what seat still holds, zone by zone (hand, face-up and face-down rows, the deadwood of
+// a hand laid out): [{label, cards, count}] with cards null where the view does not show them.
 function leftOf(t, seat) {
-  const zs = (t.view.zones || []).filter((z) => z.owner === seat && (z.kind === "hand" || z.kind === "row"));
-  return zs.map((z) => ({ id: z.id, label: z.kind === "hand" ? "hand" : z.label || z.kind, cards: z.cards && z.cards.length ? z.cards : null, count: z.count || 0 }))
+  const zs = (t.view.zones || []).filter((z) => z.owner === seat && (z.kind === "hand" || z.kind === "row" || z.kind === "deadwood"));
+  return zs.map((z) => ({ id: z.id, label: z.kind === "hand" ? "hand" : z.kind === "deadwood" ? "deadwood" : z.label || z.kind, cards: z.cards && z.cards.length ? z.cards : null, count: z.count || 0 }))
     .filter((z) => z.count > 0);
 }
 
@@ -57,8 +57,10 @@ function handsLeft(t) {
 }
 
 // howCounted says where the winner's points came from: the points of each hand left (Last Card).
+// A game with a score sheet says it there, hand by hand (Gin Rummy's knock, gin or undercut).
 function howCounted(t) {
   const v = t.view;
+  if (v.sheet) return "";
   const hands = (v.players || []).filter((p) => p.seat !== v.winner && p.points !== undefined && p.points !== null);
   if (!hands.length || v.winner < 0) return "";
   const total = hands.reduce((a, p) => a + p.points, 0);
