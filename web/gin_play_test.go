@@ -307,6 +307,11 @@ func TestGinRummyPlaythroughs(t *testing.T) {
 		if !strings.Contains(log1, "knocked with 2 deadwood") || !strings.Contains(log1, "laid off") {
 			t.Errorf("hand 1: the log tells no knock with layoffs:\n%s", log1)
 		}
+		// The summary shows how the knocker's hand was laid out, with the bot's layoffs in its melds.
+		melds := evalJS[[]string](t, pg, `[...document.querySelectorAll('#summary [data-melds-left="0"] .left-meld')].map((m) => [...m.querySelectorAll(".card")].map((c) => c.dataset.code).join(" "))`)
+		if got := strings.Join(melds, " | "); !strings.Contains(got, "5D") || !strings.Contains(got, "7S") {
+			t.Errorf("hand 1: the summary shows the knocker's melds as %q, want the 5D and the 7S laid off onto them", got)
+		}
 		evalJS[bool](t, pg, `(document.querySelector("#summary").scrollTop = 0, true)`)
 		checkAxe(t, pg, axe, "bot game, hand 1 over (phone)")
 

@@ -12,6 +12,7 @@
 import { cardEl, parseCard } from "./cards.js";
 import { h } from "./dom.js";
 import { sheetTable } from "./sheet.js";
+import { meldName } from "./melds.js";
 
 const WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
 
@@ -50,9 +51,14 @@ function handsLeft(t) {
       seat === v.winner ? h("span", { class: "chip gold" }, "Winner") : "",
       h("span", { class: "chip", "data-left-count": n }, n ? `${n} card${n === 1 ? "" : "s"} left` : "no cards left"),
       points !== null ? h("span", { class: "chip green", "data-points": points }, `${points} pts`) : "");
-    const cards = left.map((z) => h("div", { class: "left-zone", "data-zone-left": z.id }, left.length > 1 ? h("span", { class: "help" }, z.label) : "",
+    // A hand laid out (Gin Rummy) shows its melds too, with what was laid off onto them: not cards
+    // left, but how the hand ended.
+    const melds = (v.zones || []).filter((z) => z.owner === seat && z.kind === "meld" && (z.cards || []).length).sort((a, b) => (a.meld ?? 0) - (b.meld ?? 0));
+    const laid = melds.length ? h("div", { class: "left-zone left-melds", "data-melds-left": seat }, h("span", { class: "help" }, "melds"),
+      melds.map((z) => h("div", { class: "left-cards left-meld", "data-meld-left": z.id, role: "group", "aria-label": meldName(z) }, z.cards.map((c) => smallCard(t, c))))) : "";
+    const cards = left.map((z) => h("div", { class: "left-zone", "data-zone-left": z.id }, left.length > 1 || melds.length ? h("span", { class: "help" }, z.label) : "",
       h("div", { class: "left-cards" }, z.cards ? z.cards.map((c) => smallCard(t, c)) : Array.from({ length: Math.min(z.count, 12) }, () => smallCard(t, "")))));
-    return h("li", { "data-hand-left": seat }, head, cards);
+    return h("li", { "data-hand-left": seat }, head, laid, cards);
   }));
 }
 
