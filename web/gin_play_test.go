@@ -269,7 +269,8 @@ func jsList(xs []string) string {
 }
 
 // TestGinRummyPlaythroughs: Gin Rummy played to the end of a game by taps, against a bot on a
-// phone (390x844, touch) and with a friend on a desktop (1280x800, mouse), the two at once. The
+// phone (390x844, touch; the server restarts mid-game, and the game comes back from the store)
+// and with a friend on a desktop (1280x800, mouse), the two at once, each on its own server. The
 // person draws by tapping the discard pile or the stock, discards and knocks with a card picked
 // and the action's button, and (the friend) lays off by picking a deadwood card and tapping the
 // meld it goes onto, one lit as a target among several. The score sheet and the log show the
@@ -277,14 +278,16 @@ func jsList(xs []string) string {
 // face of a hidden hand, in its page or its WebSocket messages; axe-core finds nothing wrong with
 // the table.
 func TestGinRummyPlaythroughs(t *testing.T) {
-	base, _, _, _ := startFull(t, "ginrummy")
 	b := browser(t)
 	axe := axeJS(t)
 
 	t.Run("bot-phone", func(t *testing.T) {
 		t.Parallel()
+		// A server of its own: it restarts in the middle of the game.
+		base, _, _, restart := startFull(t, "ginrummy")
 		start := time.Now()
 		pg := newPage(t, b, phoneW, phoneH)
+		countSockets(t, pg)
 		shots := func(name string) { shot(t, pg, "gin-bot-phone-"+name) }
 		shootFailure(t, map[string]context.Context{"person": pg})
 		ginHost(t, pg, base, "ada-gin-bot", "gin-stacked-bot", true)
@@ -321,6 +324,16 @@ func TestGinRummyPlaythroughs(t *testing.T) {
 		myMove(t, pg, 2, "discard")
 		putDown(t, pg, "KC", "discard")
 		myMove(t, pg, 2, "draw")
+		// The server restarts as on SIGTERM: the room comes back from the store with the game as
+		// it stood, the stacked deal and the bot's move in it, and the page goes on at the table.
+		before := viewOf(t, pg)
+		sockets := evalJS[int](t, pg, `window.__sockets`)
+		restart(func() {})
+		waitJS(t, pg, fmt.Sprintf(`window.__sockets > %d && !document.body.textContent.includes("reconnecting")`, sockets))
+		myMove(t, pg, 2, "draw")
+		if after := viewOf(t, pg); !slices.Equal(after.Hand, before.Hand) || after.Round != before.Round {
+			t.Fatalf("after the restart hand %d holds %v, want hand %d with %v", after.Round, after.Hand, before.Round, before.Hand)
+		}
 		drawFrom(t, pg, "deck")
 		myMove(t, pg, 2, "knock")
 		if v := viewOf(t, pg); !slices.Contains(v.Hand, "AH") && !slices.Contains(v.Hand, "5H") {
@@ -370,6 +383,7 @@ func TestGinRummyPlaythroughs(t *testing.T) {
 
 	t.Run("friend-desktop", func(t *testing.T) {
 		t.Parallel()
+		base, _, _, _ := startFull(t, "ginrummy")
 		start := time.Now()
 		host := newPage(t, b, desktopW, desktopH)
 		friend := newPage(t, b, desktopW, desktopH)
