@@ -297,6 +297,7 @@ func TestGinRummyPlaythroughs(t *testing.T) {
 			t.Fatalf("the host sits at seat %d, want 0 (the rule stacks seat 0's hands)", v.Viewer)
 		}
 		shots("hand1-dealt")
+		checkAxe(t, pg, axe, "bot game, hand 1 dealt (phone)")
 
 		// Hand 1: the 4D from the discard pile, then a knock with the KC; the bot lays off.
 		drawFrom(t, pg, "pile")
