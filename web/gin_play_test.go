@@ -16,8 +16,8 @@ import (
 )
 
 // Gin Rummy played by people in a real browser, against the real server and the real ginrummy
-// plugin process, by taps at element centres: against a bot on a phone, and with a friend (a
-// second browser context) on a desktop, watched by a spectator. The hands are fixed by a house
+// plugin process, by taps at element centres: against a bot on a phone, and on a desktop with a
+// friend (a second browser context, on a phone: the one who lays off), watched by a spectator. The hands are fixed by a house
 // rule the host uploads and ticks in the room form, as any modder would (testdata/gin-stacked.lua:
 // stored with each game, so the game replays), so that the game holds for certain a knock with
 // layoffs, a gin and an undercut, then ends at the target (100, the default) on a second gin.
@@ -270,10 +270,12 @@ func jsList(xs []string) string {
 
 // TestGinRummyPlaythroughs: Gin Rummy played to the end of a game by taps, against a bot on a
 // phone (390x844, touch; the server restarts mid-game, and the game comes back from the store)
-// and with a friend on a desktop (1280x800, mouse), the two at once, each on its own server. The
-// person draws by tapping the discard pile or the stock, discards and knocks with a card picked
-// and the action's button, and (the friend) lays off by picking a deadwood card and tapping the
-// meld it goes onto, one lit as a target among several. The score sheet and the log show the
+// and on a desktop (1280x800, mouse) with a friend, the two games at once, each on its own
+// server. The person draws by tapping the discard pile or the stock, discards and knocks with a
+// card picked and the action's button; the friend, on a phone (so that laying off by touch, with
+// the knocker's melds above and the deadwood below, is played too: the desktop's is in
+// TestFamilyParts), lays off by picking a deadwood card and tapping the meld it goes onto, one lit
+// as a target among several. The score sheet and the log show the
 // knock with layoffs, the gin and the undercut; a spectator of the friends' game never holds a
 // face of a hidden hand, in its page or its WebSocket messages; axe-core finds nothing wrong with
 // the table.
@@ -387,7 +389,7 @@ func TestGinRummyPlaythroughs(t *testing.T) {
 		base, _, _, _ := startFull(t, "ginrummy")
 		start := time.Now()
 		host := newPage(t, b, desktopW, desktopH)
-		friend := newPage(t, b, desktopW, desktopH)
+		friend := newPage(t, b, phoneW, phoneH) // the friend who lays off, on a phone
 		watcher := newPage(t, b, desktopW, desktopH)
 		recordSockets(t, watcher)
 		shots := func(pg context.Context, name string) { shot(t, pg, "gin-friend-desktop-"+name) }
@@ -426,8 +428,8 @@ func TestGinRummyPlaythroughs(t *testing.T) {
 			if n := evalJS[int](t, friend, `document.querySelectorAll('[data-melds="0"] .meld.target').length`); n < 2 {
 				t.Errorf("with the 7S picked, %d of the knocker's melds are lit as targets, want the 7s and the run", n)
 			}
-			checkAxe(t, friend, axe, "friend game, layoff targets (desktop)")
-			shots(friend, "hand1-layoff-target")
+			checkAxe(t, friend, axe, "friend game, layoff targets (phone)")
+			shots(friend, "hand1-layoff-target-phone")
 		})
 		myMove(t, friend, 1, "pass")
 		click(t, friend, `.actions [data-action=pass]`)
@@ -475,7 +477,7 @@ func TestGinRummyPlaythroughs(t *testing.T) {
 		myMove(t, host, 3, "knock")
 		putDown(t, host, "KD", "knock")
 		myMove(t, friend, 3, "layoff")
-		layOff(t, friend, 1, "5S", meldWith(t, friend, 0, "6S"), nil)
+		layOff(t, friend, 1, "5S", meldWith(t, friend, 0, "6S"), func() { shots(friend, "hand3-layoff-target-phone") })
 		myMove(t, friend, 3, "pass")
 		click(t, friend, `.actions [data-action=pass]`)
 		handOver(t, host, 3)
@@ -516,6 +518,6 @@ func TestGinRummyPlaythroughs(t *testing.T) {
 		if w := record(t, watcher); w.Watched == 0 || len(w.Leaks) > 0 {
 			t.Errorf("the spectator watched %d views and saw hand cards %q", w.Watched, w.Leaks)
 		}
-		t.Logf("with a friend, on a desktop: game over after %v; the sheet %q", time.Since(start).Round(time.Millisecond), rows)
+		t.Logf("with a friend (the host on a desktop, the friend on a phone): game over after %v; the sheet %q", time.Since(start).Round(time.Millisecond), rows)
 	})
 }
