@@ -275,10 +275,9 @@ func jsList(xs []string) string {
 // card picked and the action's button; the friend, on a phone (so that laying off by touch, with
 // the knocker's melds above and the deadwood below, is played too: the desktop's is in
 // TestFamilyParts), lays off by picking a deadwood card and tapping the meld it goes onto, one lit
-// as a target among several. The score sheet and the log show the
-// knock with layoffs, the gin and the undercut; a spectator of the friends' game never holds a
-// face of a hidden hand, in its page or its WebSocket messages; axe-core finds nothing wrong with
-// the table.
+// as a target among several. The score sheet, the summary and the log show the knock with
+// layoffs, the gin and the undercut; a spectator of the friends' game never holds a face of a
+// hidden hand, in its page or its WebSocket messages; axe-core finds nothing wrong with the table.
 func TestGinRummyPlaythroughs(t *testing.T) {
 	b := browser(t)
 	axe := axeJS(t)
