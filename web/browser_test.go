@@ -385,13 +385,17 @@ func startPlatform(t *testing.T) (url string, ids []string, st *store.Store) {
 	return url, ids, st
 }
 
-// startFull is startServer with both the store and restart.
-func startFull(t *testing.T) (url string, ids []string, st *store.Store, restart func(stopped func())) {
+// startFull is startServer with both the store and restart. rulesets are the variants served
+// (each built from ./plugins/ID); none names Hotspot, DRUGS and Last Card.
+func startFull(t *testing.T, rulesets ...string) (url string, ids []string, st *store.Store, restart func(stopped func())) {
 	t.Helper()
 	ctx := context.Background()
 	bin := t.TempDir()
 	engines := map[string]engine.Engine{}
-	for _, id := range []string{"hotspot", "drugs", "lastcard"} {
+	if len(rulesets) == 0 {
+		rulesets = []string{"hotspot", "drugs", "lastcard"}
+	}
+	for _, id := range rulesets {
 		exe := filepath.Join(bin, id)
 		out, err := exec.Command("go", "build", "-o", exe, "../plugins/"+id).CombinedOutput()
 		if err != nil {

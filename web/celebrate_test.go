@@ -244,10 +244,10 @@ func checkSummary(t *testing.T, pg context.Context, what string) {
 		for (const p of v.players) {
 			const li = s.querySelector('[data-hand-left="' + p.seat + '"]');
 			if (!li) { mismatch.push("seat " + p.seat + ": no entry"); continue; }
-			const zs = v.zones.filter((z) => z.owner === p.seat && (z.kind === "hand" || z.kind === "row"));
+			const zs = v.zones.filter((z) => z.owner === p.seat && (z.kind === "hand" || z.kind === "row" || z.kind === "deadwood"));
 			for (const z of zs) if ((z.cards || []).length !== z.count) mismatch.push(z.id + ": the view shows " + (z.cards || []).length + " of its " + z.count + " cards at the end");
 			const want = zs.flatMap((z) => z.cards || []).join(" ");
-			const shown = [...li.querySelectorAll(".card")].map((c) => c.dataset.code || "?").join(" ");
+			const shown = [...li.querySelectorAll("[data-zone-left] .card")].map((c) => c.dataset.code || "?").join(" ");
 			if (want !== shown) mismatch.push("seat " + p.seat + ": shows [" + shown + "], holds [" + want + "]");
 		}
 		const buttons = [];

@@ -27,7 +27,11 @@
 // recorded views (edited: more seats, long hands) on the preview page; TestRuleActions uses a
 // view edited to offer house rules' actions; TestHouseRulesFromUploadToPlay takes a modder from a
 // broken script to its action played at the table; TestHouseRuleEndsTheGame plays a rule that ends
-// the game to its summary, its owner reading what it printed (the room's "Rule output"). Pages emulate
+// the game to its summary, its owner reading what it printed (the room's "Rule output");
+// TestGinRummyPlaythroughs plays Gin Rummy to a game's end against a bot on a phone and on a
+// desktop with a friend (laying off on a phone), its hands fixed by a stacked-deck house rule (testdata/gin-stacked.lua) so
+// that a knock with layoffs, a gin and an undercut happen, a spectator checked for hidden cards
+// in its page and its WebSocket messages. Pages emulate
 // prefers-reduced-motion so no card flight slows a move. Screenshots go to $CARDHOUSE_CI_OUT (or
 // a cardhouse-web-screens folder in the temp dir); NEEDS.md lists what the client still wants
 // from the server.

@@ -69,14 +69,13 @@ func (r *Rules) View(s *State, viewer int) sdk.View {
 		sdk.Zone{ID: "pile", Kind: sdk.ZonePile, Owner: sdk.NoSeat, Label: "Discard pile", Cards: slices.Clone(s.Pile), Count: len(s.Pile)},
 	)
 	if s.KnockCard != 0 {
-		z := sdk.Zone{ID: "knock", Kind: sdk.ZoneRow, Owner: s.Knocker, Label: "Knock discard (face down)", Count: 1}
+		// The knock card lies face down on the table, no seat's to hold: a zone of no owner, drawn
+		// beside the pile (a row of the knocker's would read as a card the knocker still holds).
+		z := sdk.Zone{ID: "knock", Kind: sdk.ZoneRow, Owner: sdk.NoSeat, Label: "Knock card", Count: 1}
 		if s.knockShown(viewer) {
 			z.Cards = []sdk.Card{s.KnockCard}
 		} else {
 			z.Hidden = true
-		}
-		if reveal {
-			z.Label = "Knock discard"
 		}
 		v.Zones = append(v.Zones, z)
 	}
@@ -167,7 +166,8 @@ func actions(s *State, viewer int) []sdk.ActionSpec {
 }
 
 // layoffSpec is the defender's layoff action: its deadwood cards that extend a meld of the
-// knocker, and the knocker's meld zones.
+// knocker, taken from its deadwood zone (the hand is empty once laid out), and the knocker's meld
+// zones.
 func layoffSpec(s *State, seat int) *sdk.ActionSpec {
 	k := s.Knocker
 	dead := setOf(s.Dead[seat])
@@ -182,7 +182,7 @@ func layoffSpec(s *State, seat int) *sdk.ActionSpec {
 	if cards == 0 {
 		return nil
 	}
-	return &sdk.ActionSpec{Type: sdk.ActLayoff, Label: "Lay off", Cards: cards.cards(), Multi: true, Zones: zones, Targets: []int{k}}
+	return &sdk.ActionSpec{Type: sdk.ActLayoff, Label: "Lay off", Cards: cards.cards(), Multi: true, From: deadZone(seat), Zones: zones, Targets: []int{k}}
 }
 
 // Redeal returns a copy of s in which every card viewer cannot see is shuffled among the places it

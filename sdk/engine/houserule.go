@@ -800,7 +800,11 @@ func (h *house[S]) act(ctx context.Context, s S, req *ActRequest) (S, []sdk.Even
 	case before.Phase == sdk.PhasePlaying && after.Phase != sdk.PhasePlaying:
 		s, evs, err = h.edit(ctx, HookRoundEnd, s, &a, events)
 	case before.Phase != sdk.PhasePlaying && after.Phase == sdk.PhasePlaying:
+		dealt := h.ed.Table(s)
 		s, evs, err = h.edit(ctx, HookStart, s, nil, events)
+		if err == nil && !sameZones(dealt, h.ed.Table(s)) {
+			events = withoutCards(events)
+		}
 	default:
 		evs = nil
 	}
@@ -937,6 +941,23 @@ func candidates(v sdk.View, seat int) []sdk.Action {
 		default:
 			out = append(out, base)
 		}
+	}
+	return out
+}
+
+// sameZones reports whether two tables hold the same cards in the same places.
+func sameZones(a, b sdk.Table) bool {
+	return maps.EqualFunc(a.Zones, b.Zones, slices.Equal[[]sdk.Card])
+}
+
+// withoutCards is events with their cards left out (their counts kept). The start hooks that ran
+// after a deal moved cards, so what the deal's events say of cards (Gin Rummy's upcard turned) is
+// of a table that no longer is: a card they name may now lie hidden in a hand, and every viewer
+// would see it in the event.
+func withoutCards(events []sdk.Event) []sdk.Event {
+	out := slices.Clone(events)
+	for i := range out {
+		out[i].Cards = nil
 	}
 	return out
 }

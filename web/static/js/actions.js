@@ -4,7 +4,7 @@
 
 import { h } from "./dom.js";
 import { shortName, parseCard, COLORS } from "./cards.js";
-import { zoneTarget } from "./melds.js";
+import { zoneTarget, meldName } from "./melds.js";
 import { needsCardChoice, ownChoices, choiceOptions, choiceTitle, flagArgs, argLabel } from "./moves.js";
 
 // playerWords takes the ruling ids out of a ruleset's sentence ("... three or more (H-7)"): they
@@ -12,6 +12,10 @@ import { needsCardChoice, ownChoices, choiceOptions, choiceTitle, flagArgs, argL
 export function playerWords(text) {
   return String(text ?? "").replace(/\s*\((?:[DHLP]-\d+(?:[,;]\s*|\s+and\s+)?)+\)/g, "");
 }
+
+// DONE words what the check line says a picked card can be, by the move it makes: "played" for
+// any move not named here.
+const DONE = { discard: "discarded", layoff: "laid off", knock: "knocked with", pass_cards: "passed", gift: "given" };
 
 export class TableActions {
   // selectable makes a visible card of one of the viewer's zones pickable when an action takes cards
@@ -114,14 +118,25 @@ export class TableActions {
     if (needsCardChoice(sa.spec, probe.cards)) this.applyChoice(probe, sa.spec, sa.spec.choices[0]);
     if (ownChoices(sa.spec)) probe.args = { choice: sa.spec.choices[0] };
     if (sa.spec.targets && sa.spec.targets.length) probe.target = sa.spec.targets[0];
+    // A move onto a zone (a layoff onto a meld) is legal when it goes onto one of the zones it
+    // names: each is checked in turn until one takes it.
+    const zones = (sa.spec.zones || []).map((id) => this.zone(id)).filter(Boolean);
+    const probes = zones.length ? zones.map((z) => ({ ...probe, ...zoneTarget(z) })) : [probe];
     const seq = ++this.checkSeq;
     line.textContent = `Checking ${names}…`;
-    this.opts.check(probe).then((res) => {
+    (async () => {
+      let res;
+      for (const p of probes) {
+        res = await this.opts.check(p);
+        if (res.ok || seq !== this.checkSeq) break;
+      }
+      return res;
+    })().then((res) => {
       if (seq !== this.checkSeq) return;
       const l = this.root.querySelector(".check-line");
       if (!l) return;
       l.className = "check-line " + (res.ok ? "ok" : "bad");
-      l.textContent = res.ok ? `\u2713 ${names} can be played` : `\u2717 ${res.reason || "not allowed"}`;
+      l.textContent = res.ok ? `\u2713 ${names} can be ${DONE[sa.spec.type] || "played"}` : `\u2717 ${res.reason || "not allowed"}`;
     }).catch(() => {});
   }
 
@@ -153,7 +168,7 @@ export class TableActions {
     if (spec.zones && spec.zones.length) {
       // A layoff: onto which meld (the melds are buttons too, once cards are picked).
       const zones = spec.zones.map((id) => this.zone(id)).filter(Boolean);
-      const id = zones.length === 1 ? zones[0].id : await this.pick(zones.map((z) => ({ value: z.id, label: `${this.player(z.owner).name}: ${z.label || "meld"} ${(z.meld ?? 0) + 1}` })), `${spec.label}: onto which meld?`);
+      const id = zones.length === 1 ? zones[0].id : await this.pick(zones.map((z) => ({ value: z.id, label: `${this.player(z.owner).name}: ${meldName(z)}` })), `${spec.label}: onto which meld?`);
       if (id === null || id === undefined) return;
       const z = this.zone(id);
       Object.assign(action, zoneTarget(z));

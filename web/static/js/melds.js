@@ -1,9 +1,11 @@
 // Melds (zones of kind "meld", "deadwood" and "passing"): a seat's laid-out melds as sets and
-// runs, its deadwood apart, and the cards it has chosen to pass. A meld an open action may
-// target (ActionSpec.zones: a layoff) is a button once cards are picked: tapping it sends the
-// action with the cards picked, target = the meld's owner and index = its meld number.
+// runs, its deadwood apart, and the cards it has chosen to pass. The viewer's cards there are
+// pickable when an open action takes cards from that zone (a layoff from the deadwood). A meld an
+// open action may target (ActionSpec.zones: a layoff) is a button once cards are picked: tapping
+// it sends the action with the cards picked, target = the meld's owner and index = its meld number.
 //
 //   meldGroup(table, seat)   the seat's melds, deadwood and passing cards, or null
+//   meldName(zone)           "Set 2", "Run 1": a meld as the table names it
 //   zoneTarget(zone)         {target, index} an action carries for a zone it targets
 
 import { h } from "./dom.js";
@@ -15,10 +17,11 @@ export function zoneTarget(zone) {
   return { target: zone.owner, index: zone.meld ?? 0 };
 }
 
-// meldWord says whether a meld's cards are a set (one rank) or a run.
-function meldWord(z) {
+// meldName names a meld as players do, by what its cards make and its number: "Set 2" (one
+// rank) or "Run 1".
+export function meldName(z) {
   const ranks = new Set((z.cards || []).map((c) => parseCard(c).rank));
-  return ranks.size === 1 ? "Set" : "Run";
+  return `${ranks.size === 1 ? "Set" : "Run"} ${(z.meld ?? 0) + 1}`;
 }
 
 export function meldGroup(t, seat) {
@@ -32,15 +35,15 @@ export function meldGroup(t, seat) {
     const label = z.label || (z.kind === "deadwood" ? "Deadwood" : "Passing");
     const row = h("div", { class: `meld-zone ${z.kind} zone`, "data-zone": z.id, role: "group", "aria-label": `${label}, ${z.count} card${z.count === 1 ? "" : "s"}` });
     const cards = z.cards && z.cards.length ? z.cards : Array(Math.min(z.count, 13)).fill("");
-    cards.forEach((c, i) => row.append(t.card(c, z.id, i)));
+    // The viewer's own deadwood is where a layoff takes its cards from (ActionSpec.from): pickable.
+    cards.forEach((c, i) => row.append(c ? t.selectable(t.card(c, z.id, i), z, i) : t.card(c, z.id, i)));
     box.append(h("div", { class: `meld-part ${z.kind}-part` }, h("span", { class: "zone-label" }, label), row));
   }
   return box;
 }
 
 function meldZone(t, z) {
-  const word = meldWord(z);
-  const name = `${z.label || word} ${(z.meld ?? 0) + 1}`;
+  const name = meldName(z);
   const specs = (t.view.actions || []).filter((a) => (a.zones || []).includes(z.id));
   const spec = t.sel.length ? specs.find((a) => !a.cards || !a.cards.length || a.cards.includes(t.sel[0].code)) : null;
   const cards = (z.cards || []).map((c, i) => t.card(c, z.id, i));

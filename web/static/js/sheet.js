@@ -9,7 +9,8 @@ import { h } from "./dom.js";
 export function sheetTable(t) {
   const s = t.view.sheet;
   if (!s) return "";
-  const cols = s.columns || [];
+  // A sheet by seat names each column by its player (the ruleset can only say "Seat 1").
+  const cols = s.by === "seat" ? (s.columns || []).map((c, k) => t.player(k).name) : s.columns || [];
   const best = bestColumn(t);
   return h("div", { class: "sheet-wrap" }, h("table", { class: "scores sheet", "data-sheet-by": s.by, "aria-label": "score sheet" },
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Hand"), cols.map((c) => h("th", { scope: "col" }, c)))),

@@ -12,6 +12,7 @@
 import { cardEl, parseCard } from "./cards.js";
 import { h } from "./dom.js";
 import { sheetTable } from "./sheet.js";
+import { meldName } from "./melds.js";
 
 const WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
 
@@ -28,11 +29,11 @@ function smallCard(t, code) {
   return c;
 }
 
-// leftOf is what seat still holds, zone by zone (hand, face-up and face-down rows): [{label, cards,
-// count}] with cards null where the view does not show them.
+// leftOf is what seat still holds, zone by zone (hand, face-up and face-down rows, the deadwood of
+// a hand laid out): [{label, cards, count}] with cards null where the view does not show them.
 function leftOf(t, seat) {
-  const zs = (t.view.zones || []).filter((z) => z.owner === seat && (z.kind === "hand" || z.kind === "row"));
-  return zs.map((z) => ({ id: z.id, label: z.kind === "hand" ? "hand" : z.label || z.kind, cards: z.cards && z.cards.length ? z.cards : null, count: z.count || 0 }))
+  const zs = (t.view.zones || []).filter((z) => z.owner === seat && (z.kind === "hand" || z.kind === "row" || z.kind === "deadwood"));
+  return zs.map((z) => ({ id: z.id, label: z.kind === "hand" ? "hand" : z.kind === "deadwood" ? "deadwood" : z.label || z.kind, cards: z.cards && z.cards.length ? z.cards : null, count: z.count || 0 }))
     .filter((z) => z.count > 0);
 }
 
@@ -50,15 +51,22 @@ function handsLeft(t) {
       seat === v.winner ? h("span", { class: "chip gold" }, "Winner") : "",
       h("span", { class: "chip", "data-left-count": n }, n ? `${n} card${n === 1 ? "" : "s"} left` : "no cards left"),
       points !== null ? h("span", { class: "chip green", "data-points": points }, `${points} pts`) : "");
-    const cards = left.map((z) => h("div", { class: "left-zone", "data-zone-left": z.id }, left.length > 1 ? h("span", { class: "help" }, z.label) : "",
+    // A hand laid out (Gin Rummy) shows its melds too, with what was laid off onto them: not cards
+    // left, but how the hand ended.
+    const melds = (v.zones || []).filter((z) => z.owner === seat && z.kind === "meld" && (z.cards || []).length).sort((a, b) => (a.meld ?? 0) - (b.meld ?? 0));
+    const laid = melds.length ? h("div", { class: "left-zone left-melds", "data-melds-left": seat }, h("span", { class: "help" }, "melds"),
+      melds.map((z) => h("div", { class: "left-cards left-meld", "data-meld-left": z.id, role: "group", "aria-label": meldName(z) }, z.cards.map((c) => smallCard(t, c))))) : "";
+    const cards = left.map((z) => h("div", { class: "left-zone", "data-zone-left": z.id }, left.length > 1 || melds.length ? h("span", { class: "help" }, z.label) : "",
       h("div", { class: "left-cards" }, z.cards ? z.cards.map((c) => smallCard(t, c)) : Array.from({ length: Math.min(z.count, 12) }, () => smallCard(t, "")))));
-    return h("li", { "data-hand-left": seat }, head, cards);
+    return h("li", { "data-hand-left": seat }, head, laid, cards);
   }));
 }
 
 // howCounted says where the winner's points came from: the points of each hand left (Last Card).
+// A game with a score sheet says it there, hand by hand (Gin Rummy's knock, gin or undercut).
 function howCounted(t) {
   const v = t.view;
+  if (v.sheet) return "";
   const hands = (v.players || []).filter((p) => p.seat !== v.winner && p.points !== undefined && p.points !== null);
   if (!hands.length || v.winner < 0) return "";
   const total = hands.reduce((a, p) => a + p.points, 0);

@@ -129,7 +129,8 @@ export class Table {
     const order = me >= 0 ? seats.slice(me + 1).concat(seats.slice(0, me)) : seats;
     // Three or more opponents sit in compact seats, five or more in the smallest, so that the
     // player's dock keeps its place at the bottom (css/app.css, "The table").
-    const opp = h("div", { class: "opponents" + (order.length >= 3 ? " compact" : "") + (order.length >= 5 ? " crowded" : "") }, order.map((s) => this.seatPod(s)));
+    // The opponents' row scrolls when their laid-out melds outgrow it: a keyboard reaches it too.
+    const opp = h("div", { class: "opponents" + (order.length >= 3 ? " compact" : "") + (order.length >= 5 ? " crowded" : ""), role: "group", "aria-label": "other players", tabindex: 0 }, order.map((s) => this.seatPod(s)));
     felt.append(opp);
     const center = this.center();
     // The log lies in the centre row, beside the pile: never over a seat.
@@ -267,7 +268,7 @@ export class Table {
     const acts = v.actions || [];
     c.append(trickArea(this));
     for (const z of zs.filter((z) => z.kind === "deck")) {
-      const deck = h("div", { class: "deck zone", "data-zone": z.id });
+      const deck = h("div", { class: "deck zone", "data-zone": z.id, role: "group" });
       for (let i = 0; i < Math.min(z.count, 4); i++) {
         const b = this.card("", z.id);
         b.style.transform = `translate(${-i * 1.5}px, ${-i * 1.5}px)`;
@@ -277,11 +278,11 @@ export class Table {
       deck.append(h("div", { class: "count-badge", title: "cards in the deck", "aria-hidden": "true" }, String(z.count)));
       deck.setAttribute("aria-label", `${z.label || "Deck"}: ${z.count} card${z.count === 1 ? "" : "s"}`);
       const draw = this.drawFrom(z);
-      if (draw) this.clickablePile(deck, draw.label, () => this.act(draw.from ? { type: "draw", from: draw.from } : { type: "draw" }));
+      if (draw) this.clickablePile(deck, draw.label, () => this.act(draw.action));
       c.append(h("div", { class: "deck-zone" }, deck, h("div", { class: "zone-label" }, z.label || "Deck")));
     }
     for (const z of zs.filter((z) => z.kind === "pile")) {
-      const pile = h("div", { class: "pile zone", "data-zone": z.id, "aria-label": `${z.label || "pile"}: ${z.count} cards${z.cards && z.cards.length ? ", top " + cardName(z.cards[z.cards.length - 1]) : ""}` });
+      const pile = h("div", { class: "pile zone", "data-zone": z.id, role: "group", "aria-label": `${z.label || "pile"}: ${z.count} cards${z.cards && z.cards.length ? ", top " + cardName(z.cards[z.cards.length - 1]) : ""}` });
       const cards = z.cards || [];
       const start = Math.max(0, cards.length - 6);
       cards.slice(start).forEach((code, k) => {
@@ -302,7 +303,7 @@ export class Table {
         pile.classList.add("clickable");
         pile.title = pickup.label;
         pile.addEventListener("click", () => this.act({ type: "pickup" }));
-      } else if (draw) this.clickablePile(pile, draw.label, () => this.act({ type: "draw", from: draw.from }));
+      } else if (draw) this.clickablePile(pile, draw.label, () => this.act(draw.action));
       pile.append(h("div", { class: "count-badge", "aria-hidden": "true" }, String(z.count)));
       c.append(h("div", { class: "pile-zone" }, pile, h("div", { class: "zone-label" }, z.label || "Pile")));
     }
@@ -318,12 +319,21 @@ export class Table {
     return c;
   }
 
-  // drawFrom is the open draw that takes from zone z: a draw naming it (From "stock", "discard"),
-  // or, for the deck, a draw naming no pile.
+  // drawFrom is the open draw that takes from zone z, as {label, action} (the action a tap on z
+  // sends): a draw naming it (From "stock", "discard"); a draw whose own choice names it (Gin
+  // Rummy's one draw, choices "stock" and "discard": sent as args.choice); or, for the deck, a
+  // draw naming no pile and asking no choice.
   drawFrom(z) {
     const draws = (this.view.actions || []).filter((a) => a.type === "draw");
-    return draws.find((a) => a.from && (a.from === z.id || (a.from === "stock" && z.kind === "deck") || (a.from === "discard" && z.kind === "pile")))
-      || (z.kind === "deck" ? draws.find((a) => !a.from) : undefined);
+    const names = (p) => p === z.id || (p === "stock" && z.kind === "deck") || (p === "discard" && z.kind === "pile");
+    const named = draws.find((a) => a.from && names(a.from));
+    if (named) return { label: named.label, action: { type: "draw", from: named.from } };
+    for (const a of draws) {
+      const i = (a.choice_for || []).length ? -1 : (a.choices || []).findIndex(names);
+      if (i >= 0) return { label: (a.choice_labels || [])[i] || a.label, action: { type: "draw", args: { choice: a.choices[i] } } };
+    }
+    const bare = z.kind === "deck" ? draws.find((a) => !a.from && !(a.choices || []).length) : undefined;
+    return bare ? { label: bare.label, action: { type: "draw" } } : undefined;
   }
 
   // clickablePile makes a deck or pile a button that does go (a draw from it).
