@@ -388,10 +388,17 @@ func startPlatform(t *testing.T) (url string, ids []string, st *store.Store) {
 // startFull is startServer with both the store and restart.
 func startFull(t *testing.T) (url string, ids []string, st *store.Store, restart func(stopped func())) {
 	t.Helper()
+	return startVariants(t, "hotspot", "drugs", "lastcard")
+}
+
+// startVariants is startFull with the variants variants (ids of ./plugins), each a real plugin
+// process.
+func startVariants(t *testing.T, variants ...string) (url string, ids []string, st *store.Store, restart func(stopped func())) {
+	t.Helper()
 	ctx := context.Background()
 	bin := t.TempDir()
 	engines := map[string]engine.Engine{}
-	for _, id := range []string{"hotspot", "drugs", "lastcard"} {
+	for _, id := range variants {
 		exe := filepath.Join(bin, id)
 		out, err := exec.Command("go", "build", "-o", exe, "../plugins/"+id).CombinedOutput()
 		if err != nil {
