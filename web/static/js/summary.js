@@ -57,8 +57,11 @@ function handsLeft(t) {
 }
 
 // howCounted says where the winner's points came from: the points of each hand left (Last Card).
+// A trick game's points are taken in tricks, not left in hands: its score sheet says how they
+// were counted.
 function howCounted(t) {
   const v = t.view;
+  if (v.trick || v.last_trick) return "";
   const hands = (v.players || []).filter((p) => p.seat !== v.winner && p.points !== undefined && p.points !== null);
   if (!hands.length || v.winner < 0) return "";
   const total = hands.reduce((a, p) => a + p.points, 0);
@@ -126,7 +129,7 @@ export function summary(t, rounds) {
   const winner = won ? who(t, v.winner) : "";
   let title;
   if (over) title = won ? (winner === "You" ? "You win!" : `${winner} wins!`) : "Game over";
-  else title = `Round ${v.round || ""} to ${won ? (winner === "You" ? "you" : winner) : "nobody"}`;
+  else title = won ? `Round ${v.round || ""} to ${winner === "You" ? "you" : winner}` : `Round ${v.round || ""} is over`;
   const p = h("div", { class: "panel over summary", id: "summary", "data-phase": v.phase, "aria-label": "summary" },
     h("h2", { class: over && won ? "winner-title" : "" }, over && won ? h("span", { class: "trophy", "aria-hidden": "true" }, "\u2605") : "", title),
     howCounted(t), h("h3", {}, "Hands left"), handsLeft(t), standings(t, rounds), t.view.sheet ? h("h3", {}, "Score sheet") : "", sheetTable(t), next(t));
