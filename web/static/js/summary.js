@@ -80,7 +80,7 @@ function standings(t, rounds) {
   const low = !!v.low_wins;
   const rows = [...scored].sort((a, b) => (low ? a.score - b.score : b.score - a.score) || a.seat - b.seat).map((p, i) => h("tr", { "data-standing": p.seat },
     h("td", {}, String(i + 1)), h("td", { class: "name" }, t.player(p.seat).name),
-    cols.map((r) => h("td", { "data-round": r.round }, r.gained[p.seat] ? `+${r.gained[p.seat]}` : "0")),
+    cols.map((r) => h("td", { "data-round": r.round }, r.gained[p.seat] > 0 ? `+${r.gained[p.seat]}` : String(r.gained[p.seat] || 0))),
     h("td", { class: "total" }, h("b", {}, String(p.score)))));
   return h("div", { class: "standings-wrap" }, h("table", { class: "scores standings", "aria-label": "standings" },
     h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), cols.map((r) => h("th", {}, `R${r.round}`)), h("th", {}, "Total")), rows));
