@@ -557,8 +557,8 @@ func (g *trickGame) checkHearts(sheet [][]string) {
 		t.Fatalf("the score sheet has %d rows, want 4 hands and the totals: %q", len(sheet), sheet)
 	}
 	for i, row := range sheet[:4] {
-		if !strings.Contains(strings.Join(row, " "), "moon") {
-			t.Errorf("hand %d's row %q notes no moon", i+1, row)
+		if len(row) != 5 || row[1] != "0 moon" {
+			t.Errorf("hand %d's row %q: the host (seat 1) did not shoot the moon", i+1, row)
 		}
 	}
 	if got := strings.Join(sheet[4][1:], " "); got != "0 104 104 104" {
