@@ -46,9 +46,11 @@ func TestTrickGamesByHand(t *testing.T) {
 	url, _, _, _ := startVariants(t, "hearts", "spades")
 	b := browser(t)
 	axe := axeJS(t)
+	// The longest game first: with two at a time (go test's -parallel is GOMAXPROCS), the three
+	// others run beside it.
 	cases := []trickCase{
-		{"hearts-bots-phone", "hearts", "moon-deal", phoneW, phoneH, false, ""},
 		{"hearts-friend-desktop", "hearts", "moon-deal", desktopW, desktopH, true, ""},
+		{"hearts-bots-phone", "hearts", "moon-deal", phoneW, phoneH, false, ""},
 		{"spades-bots-desktop", "spades", "nil-deal", desktopW, desktopH, false, `f.elements.mercy.checked = true;`},
 		{"spades-friend-phone", "spades", "nil-deal", phoneW, phoneH, true, `f.elements.mercy.checked = true;`},
 	}

@@ -44,7 +44,8 @@ function handsLeft(t) {
   return h("ul", { class: "hands-left", "aria-label": "hands left" }, seats.map((seat) => {
     const p = (v.players || []).find((x) => x.seat === seat) || {};
     const left = leftOf(t, seat);
-    const points = p.points !== undefined && p.points !== null ? p.points : null;
+    // A trick game's points are those taken in tricks, not left in a hand: the sheet has them.
+    const points = p.points !== undefined && p.points !== null && !v.trick && !v.last_trick ? p.points : null;
     const n = left.reduce((a, z) => a + z.count, 0);
     const head = h("div", { class: "row" }, h("b", { class: "grow" }, t.player(seat).name, seat === t.me && t.me >= 0 ? " (you)" : ""),
       seat === v.winner ? h("span", { class: "chip gold" }, "Winner") : "",
