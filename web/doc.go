@@ -27,7 +27,9 @@
 // recorded views (edited: more seats, long hands) on the preview page; TestRuleActions uses a
 // view edited to offer house rules' actions; TestHouseRulesFromUploadToPlay takes a modder from a
 // broken script to its action played at the table; TestHouseRuleEndsTheGame plays a rule that ends
-// the game to its summary, its owner reading what it printed (the room's "Rule output"). Pages emulate
+// the game to its summary, its owner reading what it printed (the room's "Rule output");
+// TestTrickGamesByHand plays Hearts and Spades by hand against bots and with a friend and a
+// spectator, the deals fixed by the house rules of testdata/tricks that the host uploads. Pages emulate
 // prefers-reduced-motion so no card flight slows a move. Screenshots go to $CARDHOUSE_CI_OUT (or
 // a cardhouse-web-screens folder in the temp dir); NEEDS.md lists what the client still wants
 // from the server.
