@@ -389,13 +389,20 @@ func startPlatform(t *testing.T) (url string, ids []string, st *store.Store) {
 // (each built from ./plugins/ID); none names Hotspot, DRUGS and Last Card.
 func startFull(t *testing.T, rulesets ...string) (url string, ids []string, st *store.Store, restart func(stopped func())) {
 	t.Helper()
-	ctx := context.Background()
-	bin := t.TempDir()
-	engines := map[string]engine.Engine{}
 	if len(rulesets) == 0 {
 		rulesets = []string{"hotspot", "drugs", "lastcard"}
 	}
-	for _, id := range rulesets {
+	return startVariants(t, rulesets...)
+}
+
+// startVariants is startFull with the variants variants (ids of ./plugins), each a real plugin
+// process.
+func startVariants(t *testing.T, variants ...string) (url string, ids []string, st *store.Store, restart func(stopped func())) {
+	t.Helper()
+	ctx := context.Background()
+	bin := t.TempDir()
+	engines := map[string]engine.Engine{}
+	for _, id := range variants {
 		exe := filepath.Join(bin, id)
 		out, err := exec.Command("go", "build", "-o", exe, "../plugins/"+id).CombinedOutput()
 		if err != nil {

@@ -31,7 +31,9 @@
 // TestGinRummyPlaythroughs plays Gin Rummy to a game's end against a bot on a phone and on a
 // desktop with a friend (laying off on a phone), its hands fixed by a stacked-deck house rule (testdata/gin-stacked.lua) so
 // that a knock with layoffs, a gin and an undercut happen, a spectator checked for hidden cards
-// in its page and its WebSocket messages. Pages emulate
+// in its page and its WebSocket messages; TestTrickGamesByHand plays Hearts and Spades by hand
+// against bots and with a friend and a spectator, the deals fixed by the house rules of
+// testdata/tricks that the host uploads. Pages emulate
 // prefers-reduced-motion so no card flight slows a move. Screenshots go to $CARDHOUSE_CI_OUT (or
 // a cardhouse-web-screens folder in the temp dir); NEEDS.md lists what the client still wants
 // from the server.

@@ -269,7 +269,9 @@ export function roomRules(room) {
     (r.schema || []).length ? h("p", { class: "help rule-settings" }, optionWords(r.schema, r.options)) : "",
     r.usable ? "" : h("p", { class: "error-text" }, "No longer usable (an admin took it back): the next deal is refused until it is removed.")));
   return h("section", { class: "room-rules", id: "room-rules" }, h("h3", {}, "House rules"),
-    rules.length ? h("ul", {}, items) : h("p", { class: "help" }, "None: the game's own rules."),
+    // The list scrolls in the side panel, where during a game it holds nothing focusable: it takes
+    // the focus itself, so a keyboard can scroll it.
+    rules.length ? h("ul", { tabindex: "0", "aria-label": "house rules in force" }, items) : h("p", { class: "help" }, "None: the game's own rules."),
     playing && playing.length ? h("p", { class: "help" }, `This game: ${playing.join(", ")}`) : "",
     host ? h("button", { class: "btn small", type: "button", id: "add-house-rule", onclick: () => ruleDialog(room, null) }, "Add a house rule") : "",
     h("p", { class: "error-text rules-error" }));

@@ -45,7 +45,8 @@ function handsLeft(t) {
   return h("ul", { class: "hands-left", "aria-label": "hands left" }, seats.map((seat) => {
     const p = (v.players || []).find((x) => x.seat === seat) || {};
     const left = leftOf(t, seat);
-    const points = p.points !== undefined && p.points !== null ? p.points : null;
+    // A trick game's points are those taken in tricks, not left in a hand: the sheet has them.
+    const points = p.points !== undefined && p.points !== null && !v.trick && !v.last_trick ? p.points : null;
     const n = left.reduce((a, z) => a + z.count, 0);
     const head = h("div", { class: "row" }, h("b", { class: "grow" }, t.player(seat).name, seat === t.me && t.me >= 0 ? " (you)" : ""),
       seat === v.winner ? h("span", { class: "chip gold" }, "Winner") : "",
@@ -63,10 +64,11 @@ function handsLeft(t) {
 }
 
 // howCounted says where the winner's points came from: the points of each hand left (Last Card).
-// A game with a score sheet says it there, hand by hand (Gin Rummy's knock, gin or undercut).
+// A game with a score sheet says it there, hand by hand (Gin Rummy's knock, gin or undercut), and
+// a trick game's points are taken in tricks, not left in hands.
 function howCounted(t) {
   const v = t.view;
-  if (v.sheet) return "";
+  if (v.sheet || v.trick || v.last_trick) return "";
   const hands = (v.players || []).filter((p) => p.seat !== v.winner && p.points !== undefined && p.points !== null);
   if (!hands.length || v.winner < 0) return "";
   const total = hands.reduce((a, p) => a + p.points, 0);
@@ -85,7 +87,7 @@ function standings(t, rounds) {
   const low = !!v.low_wins;
   const rows = [...scored].sort((a, b) => (low ? a.score - b.score : b.score - a.score) || a.seat - b.seat).map((p, i) => h("tr", { "data-standing": p.seat },
     h("td", {}, String(i + 1)), h("td", { class: "name" }, t.player(p.seat).name),
-    cols.map((r) => h("td", { "data-round": r.round }, r.gained[p.seat] ? `+${r.gained[p.seat]}` : "0")),
+    cols.map((r) => h("td", { "data-round": r.round }, r.gained[p.seat] > 0 ? `+${r.gained[p.seat]}` : String(r.gained[p.seat] || 0))),
     h("td", { class: "total" }, h("b", {}, String(p.score)))));
   return h("div", { class: "standings-wrap" }, h("table", { class: "scores standings", "aria-label": "standings" },
     h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), cols.map((r) => h("th", {}, `R${r.round}`)), h("th", {}, "Total")), rows));
@@ -134,7 +136,7 @@ export function summary(t, rounds) {
   const winner = won ? who(t, v.winner) : "";
   let title;
   if (over) title = won ? (winner === "You" ? "You win!" : `${winner} wins!`) : "Game over";
-  else title = `Round ${v.round || ""} to ${won ? (winner === "You" ? "you" : winner) : "nobody"}`;
+  else title = won ? `Round ${v.round || ""} to ${winner === "You" ? "you" : winner}` : `Round ${v.round || ""} is over`;
   const p = h("div", { class: "panel over summary", id: "summary", "data-phase": v.phase, "aria-label": "summary" },
     h("h2", { class: over && won ? "winner-title" : "" }, over && won ? h("span", { class: "trophy", "aria-hidden": "true" }, "\u2605") : "", title),
     howCounted(t), h("h3", {}, "Hands left"), handsLeft(t), standings(t, rounds), t.view.sheet ? h("h3", {}, "Score sheet") : "", sheetTable(t), next(t));

@@ -129,8 +129,9 @@ export class Table {
     const order = me >= 0 ? seats.slice(me + 1).concat(seats.slice(0, me)) : seats;
     // Three or more opponents sit in compact seats, five or more in the smallest, so that the
     // player's dock keeps its place at the bottom (css/app.css, "The table").
-    // The opponents' row scrolls when their laid-out melds outgrow it: a keyboard reaches it too.
-    const opp = h("div", { class: "opponents" + (order.length >= 3 ? " compact" : "") + (order.length >= 5 ? " crowded" : ""), role: "group", "aria-label": "other players", tabindex: 0 }, order.map((s) => this.seatPod(s)));
+    // The opponents' row scrolls when their seats or laid-out melds outgrow it: it takes the focus,
+    // so a keyboard can scroll it too.
+    const opp = h("div", { class: "opponents" + (order.length >= 3 ? " compact" : "") + (order.length >= 5 ? " crowded" : ""), tabindex: "0", role: "group", "aria-label": "other players" }, order.map((s) => this.seatPod(s)));
     felt.append(opp);
     const center = this.center();
     // The log lies in the centre row, beside the pile: never over a seat.
@@ -164,10 +165,11 @@ export class Table {
     const pv = this.playerInfo(seat);
     const out = [];
     out.push(h("span", { class: "chip", title: "cards in hand" }, `${pv.hand_count} card${pv.hand_count === 1 ? "" : "s"}`));
-    if (pv.score !== undefined && pv.score !== null) out.push(h("span", { class: "chip green", title: "score" }, `${pv.score} pts`));
-    out.push(teamChip(this, seat));
+    // The bid and the tricks taken come first: on a phone a compact seat shows its first chips.
     if (pv.bid) out.push(h("span", { class: "chip gold", "data-bid": pv.bid, title: "bid" }, `Bid ${pv.bid}`));
     if (pv.tricks !== undefined && pv.tricks !== null) out.push(h("span", { class: "chip", "data-tricks": pv.tricks, title: "tricks taken" }, `${pv.tricks} trick${pv.tricks === 1 ? "" : "s"}`));
+    if (pv.score !== undefined && pv.score !== null) out.push(h("span", { class: "chip green", title: "score" }, `${pv.score} pts`));
+    out.push(teamChip(this, seat));
     for (const t of pv.tags || []) {
       const [label, cls] = TAG_LABELS[t] || [t.replace(/_/g, " "), ""];
       out.push(h("span", { class: `chip ${cls}`, "data-tag": t }, label));
