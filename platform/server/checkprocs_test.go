@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"cardhouse/platform/room"
+	"cardhouse/platform/store"
+	"cardhouse/platform/store/storetest"
 	"cardhouse/sdk/botplay"
 	"cardhouse/sdk/engine"
 )
@@ -178,4 +180,49 @@ func TestHouseRuleCheckTriesOptions(t *testing.T) {
 	alice.refused("POST", "/api/house-rules/check", body(map[string]any{"options": map[string]any{"steps": 9}}), 400, "bad_options", "from 1 to 3")
 	// An upload is checked the same way: the bug behind steps=3 refuses it.
 	alice.refused("POST", "/api/house-rules", body(nil), 400, "bad_house_rule", "steps=3", "three steps break")
+}
+
+// TestCheckProcessTakesTurnsAndCloses: two checks of one ruleset at once both pass (they take
+// turns in the ruleset's check process), the process is closed once idle for CheckIdle, and the
+// next check launches another; the live process is never launched again.
+func TestCheckProcessTakesTurnsAndCloses(t *testing.T) {
+	live, _ := variantPlugin(t, "hotspot")
+	ctx := context.Background()
+	st, err := store.Open(ctx, store.Config{DSN: storetest.DSN(t, "sqlite", t.TempDir())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	rooms, err := room.NewManager(ctx, room.Config{Store: st, Engines: map[string]engine.Engine{"hotspot": live}, Logger: quietLogger(), CheckIdle: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(rooms.Close)
+	before := live.Stats()
+	check := func() error {
+		_, err := rooms.CheckHouseRule(ctx, room.CheckRequest{Source: emptyRule, Rulesets: []string{"hotspot"}}, room.DryRun{Games: 1})
+		return err
+	}
+	errs := make(chan error, 2)
+	go func() { errs <- check() }()
+	go func() { errs <- check() }()
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatalf("two checks at once: %v", err)
+		}
+	}
+	closed := func() bool { s, _ := rooms.CheckStats("hotspot"); return !s.Running }
+	deadline := time.Now().Add(waitFor)
+	for !closed() {
+		if time.Now().After(deadline) {
+			t.Fatalf("the check process is still up %v after its last check", waitFor)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := check(); err != nil {
+		t.Fatalf("a check after the check process closed: %v", err)
+	}
+	if after := live.Stats(); after.PID != before.PID || after.Launches != before.Launches || after.Calls != before.Calls {
+		t.Errorf("the live process was used by the checks: before %+v, after %+v", before, after)
+	}
 }
