@@ -21,14 +21,15 @@ const emptyRule = "name = \"empty\"\ndescription = \"Does nothing.\"\nfunction a
 // errStopLive ends the live game of TestHouseRuleCheckRunsApart.
 var errStopLive = errors.New("the checks are done")
 
-// TestHouseRuleCheckRunsApart: for each of Hotspot, DRUGS and Last Card, with the server's own
+// TestHouseRuleCheckRunsApart: for each built-in variant (Hotspot, DRUGS, Last Card, Hearts,
+// Spades, Gin Rummy), with the server's own
 // dry run (room.DryRun's defaults), a check of an empty rule passes, a rule spinning in its hook
 // and a check past its step budget are refused, each saying why; all of it runs in a check process
 // of its own while a live game goes on in the variant's plugin process, which is the same process
 // after the checks (pid, launches) with no crash and no timeout. The time each variant's check
 // took is logged (measured, not asserted: the budget the check applies is StepBudget).
 func TestHouseRuleCheckRunsApart(t *testing.T) {
-	for _, id := range []string{"hotspot", "drugs", "lastcard"} {
+	for _, id := range []string{"hotspot", "drugs", "lastcard", "hearts", "spades", "ginrummy"} {
 		t.Run(id, func(t *testing.T) {
 			live, d := variantPlugin(t, id)
 			e := newHouseEnv(t, "sqlite", map[string]engine.Engine{id: live})
