@@ -227,3 +227,36 @@ func TestCheckProcessTakesTurnsAndCloses(t *testing.T) {
 		t.Errorf("the live process was used by the checks: before %+v, after %+v", before, after)
 	}
 }
+
+// TestCheckOverrunKillsOnlyItsProcess: a check whose call overruns its deadline (a call timeout
+// of 1 ms here) gets its process killed, as a stuck plugin's is: the check process, never the one
+// serving live games, which keeps its pid and has no timeout.
+func TestCheckOverrunKillsOnlyItsProcess(t *testing.T) {
+	live, _ := variantPlugin(t, "drugs")
+	ctx := context.Background()
+	st, err := store.Open(ctx, store.Config{DSN: storetest.DSN(t, "sqlite", t.TempDir())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	rooms, err := room.NewManager(ctx, room.Config{Store: st, Engines: map[string]engine.Engine{"drugs": live}, Logger: quietLogger(), CallTimeout: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(rooms.Close)
+	before := live.Stats()
+	_, err = rooms.CheckHouseRule(ctx, room.CheckRequest{Source: emptyRule, Rulesets: []string{"drugs"}}, room.DryRun{})
+	if err == nil || !strings.Contains(err.Error(), "killed") {
+		t.Fatalf("a check whose call overran: %v, want the kill of its process named", err)
+	}
+	cs, _ := rooms.CheckStats("drugs")
+	after := live.Stats()
+	if cs.Timeouts == 0 || cs.PID == before.PID {
+		t.Errorf("check process %+v: want its timeout counted, apart from the live pid %d", cs, before.PID)
+	}
+	if after.PID != before.PID || after.Launches != before.Launches || after.Timeouts != 0 || after.Crashes != 0 || !after.Running {
+		t.Errorf("live process before pid %d launches %d; after pid %d launches %d timeouts %d crashes %d running %v",
+			before.PID, before.Launches, after.PID, after.Launches, after.Timeouts, after.Crashes, after.Running)
+	}
+	t.Logf("refused: %v", err)
+}
