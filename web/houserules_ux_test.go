@@ -105,3 +105,83 @@ func TestHouseRuleDialogButtonsStay(t *testing.T) {
 		})
 	}
 }
+
+// stepsBug is a rule whose bug shows only when its option steps is 3 (of 1 to 3, default 1).
+const stepsBug = `name = "steps-bug"
+description = "Breaks at three steps."
+options = {{name = "steps", type = "int", default = 1, min = 1, max = 3, label = "Steps"}}
+function after_action(game, action)
+  if game.options.steps == 3 then
+    error("three steps break")
+  end
+end
+`
+
+// TestHouseRuleCheckOptionsAndCounts: on the house-rules page, against the real server and the
+// real Hotspot plugin, a check of a rule whose bug hides behind steps=3 fails there (the dry run
+// tries every option's extremes), the problem naming the values, and inputs for the rule's own
+// options appear; checked again with steps=2 and the extremes unticked, it passes, and the page
+// shows the dry run's games with their option values, the hook counts and the hook that never did
+// anything; with steps=3 typed in, it fails again. At a phone's and a desktop's size, axe-clean.
+func TestHouseRuleCheckOptionsAndCounts(t *testing.T) {
+	base, _, _ := startPlatform(t)
+	b := browser(t)
+	axe := axeJS(t)
+	for _, sz := range []screen{{"phone", phoneW, phoneH}, {"desktop", desktopW, desktopH}} {
+		t.Run(sz.name, func(t *testing.T) {
+			apiModder(t, base, "mo-opts-"+sz.name)
+			pg := newPage(t, b, sz.w, sz.h)
+			logIn(t, pg, base, "mo-opts-"+sz.name)
+			tap(t, pg, `#house-rules-link`)
+			waitJS(t, pg, `document.querySelector("#rule-upload") && document.querySelector("#my-rules")`)
+			typeText(t, pg, `#rule-source`, stepsBug)
+			tap(t, pg, `#rule-upload input[data-ruleset=hotspot]`)
+			check := func() {
+				t.Helper()
+				evalJS[bool](t, pg, `(document.querySelector("#rule-result").replaceChildren(), true)`)
+				tap(t, pg, `#rule-check`)
+			}
+
+			check()
+			waitCheck(t, pg, `document.querySelector(".rule-problem")`)
+			if got := evalJS[string](t, pg, `document.querySelector(".rule-problem").dataset.line + " " + (document.querySelector(".rule-problem [data-options]")?.dataset.options || "")`); got != "6 steps=3" {
+				t.Errorf("the problem's line and options read %q, want line 6 with steps=3: %s", got, text(t, pg, ".rule-problem"))
+			}
+			waitJS(t, pg, `!!document.querySelector('#rule-check-options input[name="options.steps"]') && document.querySelector("#rule-extremes").checked`)
+			evalJS[bool](t, pg, `(document.querySelector(".rule-problem").scrollIntoView({block: "center"}), true)`)
+			fits(t, pg, "the problem at steps=3")
+			shot(t, pg, "house-rules-check-options-problem-"+sz.name)
+
+			typeText(t, pg, `#rule-check-options input[name="options.steps"]`, "2")
+			tap(t, pg, `#rule-extremes`)
+			check()
+			waitCheck(t, pg, `document.querySelector('[data-checked="steps-bug"]')`)
+			games := evalJS[[]string](t, pg, `[...document.querySelectorAll(".dry-run li")].map((li) => li.textContent)`)
+			if len(games) == 0 {
+				t.Fatal("no dry-run game shown")
+			}
+			for _, g := range games {
+				if !strings.Contains(g, "options steps=2") {
+					t.Errorf("dry-run game %q does not name steps=2", g)
+				}
+			}
+			calls := evalJS[int](t, pg, `Number(document.querySelector('.hook-counts tr[data-hook="after_action"] td:nth-child(2)')?.textContent || 0)`)
+			fired := evalJS[string](t, pg, `document.querySelector('.hook-counts tr[data-hook="after_action"] td:nth-child(3)')?.textContent || ""`)
+			never := evalJS[string](t, pg, `document.querySelector("[data-never]")?.dataset.never || ""`)
+			if calls == 0 || fired != "0" || never != "after_action" {
+				t.Errorf("hook counts: after_action %d calls, %q did something, never %q: want calls, none doing anything, named as never", calls, fired, never)
+			}
+			if evalJS[string](t, pg, `document.querySelector("[data-step-ms]")?.textContent || ""`) == "" {
+				t.Error("the step time of the check is not shown")
+			}
+			evalJS[bool](t, pg, `(document.querySelector(".hook-counts").scrollIntoView({block: "center"}), true)`)
+			fits(t, pg, "the hook counts")
+			checkAxe(t, pg, axe, "the passed check")
+			shot(t, pg, "house-rules-check-options-passed-"+sz.name)
+
+			typeText(t, pg, `#rule-check-options input[name="options.steps"]`, "3")
+			check()
+			waitCheck(t, pg, `document.querySelector(".rule-problem [data-options]")?.dataset.options === "steps=3"`)
+		})
+	}
+}

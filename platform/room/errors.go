@@ -29,6 +29,10 @@ type Error struct {
 	// lastcard (3 seats, bots of level 1): action 7 (play of seat 1)"), beside its Fault; empty
 	// when the check failed before any game.
 	Where string `json:"-"`
+	// Options are the rule's option values the failing dry-run game played with, and Declared
+	// the options the rule declares (the check page's inputs); nil when it declares none.
+	Options  map[string]any `json:"-"`
+	Declared []sdk.Option   `json:"-"`
 }
 
 // Error returns the reason.

@@ -19,6 +19,7 @@ import (
 	"cardhouse/platform/store"
 	"cardhouse/sdk"
 	"cardhouse/sdk/engine"
+	"cardhouse/sdk/plugin"
 )
 
 // Config configures the room layer. Zero durations take the defaults named.
@@ -75,6 +76,13 @@ type Config struct {
 	// SuspendAfter is how many failures of one house rule in one game suspend it for the rest of
 	// that game (default DefaultSuspendAfter), faults.go.
 	SuspendAfter int
+	// CheckPlugin tunes the plugin processes house-rule checks run in (checkprocs.go): one per
+	// ruleset served by a plugin process, launched from that process's spec when a check needs it,
+	// never the process serving live games. The zero value takes plugin.Config's defaults.
+	CheckPlugin plugin.Config
+	// CheckIdle is how long a check process stays up after its last check (default 1 min):
+	// a modder checks again within seconds, and an idle process costs memory.
+	CheckIdle time.Duration
 }
 
 // DefaultMaxRoomsPerHost is the default of Config.MaxRoomsPerHost: a few tables to hop between,
@@ -127,6 +135,9 @@ func (c *Config) defaults() {
 	if c.SuspendAfter <= 0 {
 		c.SuspendAfter = DefaultSuspendAfter
 	}
+	if c.CheckIdle <= 0 {
+		c.CheckIdle = time.Minute
+	}
 }
 
 // Manager owns the live rooms: it creates them, reloads them at start and finds them by code.
@@ -156,6 +167,8 @@ type Manager struct {
 	instance string
 	// reconciling stops the reconciliation loop (reconcile.go); nil on a single node.
 	reconciling func()
+	// checks are the processes house-rule checks run in (checkprocs.go).
+	checks *checkProcs
 }
 
 // NewManager describes every engine (a ruleset that cannot describe itself is left out and
@@ -165,7 +178,7 @@ func NewManager(ctx context.Context, cfg Config) (*Manager, error) {
 	if cfg.Store == nil {
 		return nil, errors.New("room: Config.Store is required")
 	}
-	m := &Manager{cfg: cfg, rooms: map[string]*Room{}}
+	m := &Manager{cfg: cfg, rooms: map[string]*Room{}, checks: newCheckProcs(cfg.CheckPlugin, cfg.CheckIdle)}
 	set := &rulesetSet{engines: maps.Clone(cfg.Engines), descs: map[string]*engine.Description{}}
 	if set.engines == nil {
 		set.engines = map[string]engine.Engine{}
@@ -311,6 +324,7 @@ func (m *Manager) Close() {
 	m.stopReconciling()
 	m.stopEvents()
 	m.stopOwning()
+	m.checks.close()
 }
 
 func (m *Manager) load(ctx context.Context, sr *store.Room) (*Room, error) {

@@ -103,6 +103,10 @@ func (s *Server) describeScript(c echo.Context, sc *store.HouseRuleScript, withS
 type uploadReq struct {
 	Source   string   `json:"source"`
 	Rulesets []string `json:"rulesets"`
+	// Options are values of the rule's own options for the dry run (a check's; defaults for
+	// the rest), Extremes false plays those only instead of trying every option's extremes too.
+	Options  map[string]any `json:"options,omitempty"`
+	Extremes *bool          `json:"extremes,omitempty"`
 }
 
 func checksum(source string) string {
@@ -118,7 +122,8 @@ func (s *Server) checkUpload(c echo.Context, req uploadReq) (*store.HouseRuleVer
 	ids := slices.Clone(req.Rulesets)
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
-	check, err := s.cfg.Rooms.CheckHouseRule(c.Request().Context(), req.Source, ids, s.cfg.HouseRuleDryRun)
+	check, err := s.cfg.Rooms.CheckHouseRule(c.Request().Context(), room.CheckRequest{Source: req.Source, Rulesets: ids,
+		Options: req.Options, NoExtremes: req.Extremes != nil && !*req.Extremes}, s.cfg.HouseRuleDryRun)
 	if err != nil {
 		return nil, nil, "", err
 	}
@@ -154,7 +159,8 @@ func (s *Server) uploadHouseRule(c echo.Context) error {
 
 // checkHouseRule checks a script exactly as an upload does (the plugins' trial start and the dry
 // run) and stores nothing: the upload page's Check, and `rules check` for people without the
-// command line. The answer is what the script declares and the dry-run games.
+// command line. The answer is what the script declares, the dry-run games, the hook counts over
+// them (and the hooks that never did anything), the games cut off and the time the steps took.
 func (s *Server) checkHouseRule(c echo.Context) error {
 	var req uploadReq
 	if err := bind(c, &req); err != nil {
@@ -168,7 +174,8 @@ func (s *Server) checkHouseRule(c echo.Context) error {
 	if info.Options == nil {
 		info.Options = []sdk.Option{}
 	}
-	return c.JSON(http.StatusOK, map[string]any{"ok": true, "declared": info, "dry_run": check.Games})
+	return c.JSON(http.StatusOK, map[string]any{"ok": true, "declared": info, "dry_run": check.Games, "hooks": check.Hooks,
+		"never": check.Never, "cut_off": check.CutOff, "option_sets": check.OptionSets, "step_ms": check.StepMS, "budget_ms": check.BudgetMS})
 }
 
 func (s *Server) uploaded(c echo.Context, sc *store.HouseRuleScript, v *store.HouseRuleVersion, check *room.HouseRuleCheck) error {
@@ -180,7 +187,8 @@ func (s *Server) uploaded(c echo.Context, sc *store.HouseRuleScript, v *store.Ho
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusCreated, map[string]any{"house_rule": out, "version": toVersionJSON(v, false), "dry_run": check.Games})
+	return c.JSON(http.StatusCreated, map[string]any{"house_rule": out, "version": toVersionJSON(v, false), "dry_run": check.Games, "hooks": check.Hooks,
+		"never": check.Never, "cut_off": check.CutOff, "option_sets": check.OptionSets, "step_ms": check.StepMS, "budget_ms": check.BudgetMS})
 }
 
 func (s *Server) theScript(c echo.Context) (*store.HouseRuleScript, error) {

@@ -97,6 +97,10 @@ type rulesCheck struct {
 	plugins  string
 	// options are the ruleset's options for every game, as name=value.
 	options []string
+	// ruleOptions are values of the rule's own options, as name=value: the base set. Unless
+	// noExtremes, every option's extremes are tried too (sdk.OptionTrials).
+	ruleOptions []string
+	noExtremes  bool
 	// trace prints every hook call of every game; logLines caps the printed log lines per game
 	// (with trace, none is left out).
 	trace    bool
@@ -113,11 +117,14 @@ func newRulesCheckCmd() *cobra.Command {
 It compiles the script in the sandbox and checks its declarations (name, description, options,
 hooks, actions), then plays --games bot games of --ruleset with the rule enabled, through the
 ruleset's plugin process, and reports every problem: a hook that fails (with its line), an action
-the rule made impossible for bots, a game that does not end, a ruleset failure. Under each game it
-shows what the rule printed (print, game.log); with --trace, every hook call. At the end it counts
-how often each hook ran and how often it did something, and names the hooks that never did. The
-exit status is non-zero when the script does not load or any game had a problem. See
-docs/house-rules.md.`,
+the rule made impossible for bots, a game that does not end, a ruleset failure, each with a hint
+and the script's lines around the one at fault. The rule's own options take --rule-option
+values (defaults for the rest), and every option's extremes are tried too (an int's min and max,
+each choice, both booleans, one option at a time; --extremes=false plays the given values only),
+each game naming the values it played with. Under each game it shows what the rule printed
+(print, game.log); with --trace, every hook call. At the end it counts how often each hook ran
+and how often it did something, and names the hooks that never did. The exit status is non-zero
+when the script does not load or any game had a problem. See docs/house-rules.md.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
@@ -132,6 +139,9 @@ docs/house-rules.md.`,
 	cmd.Flags().Uint64Var(&rc.seed, "seed", 1, "seed of the first game (game i uses seed+i)")
 	cmd.Flags().IntVar(&rc.maxSteps, "max-steps", 50000, "actions after which a game counts as not ending (a Last Card game to 500 with draw-to-match took 25,790)")
 	cmd.Flags().StringArrayVar(&rc.options, "option", nil, "a ruleset option for every game, as name=value (repeatable), e.g. --option target=single")
+	cmd.Flags().StringArrayVar(&rc.ruleOptions, "rule-option", nil, "a value of the rule's own option, as name=value (repeatable), e.g. --rule-option steps=2")
+	extremes := cmd.Flags().Bool("extremes", true, "also try every rule option's extremes (min and max, each choice, both booleans), a game at least for each")
+	cmd.PreRun = func(*cobra.Command, []string) { rc.noExtremes = !*extremes }
 	cmd.Flags().BoolVar(&rc.trace, "trace", false, "print every hook call of every game: what it did (refused, changed the table, ended the round, ...) and the events it emitted")
 	cmd.Flags().IntVar(&rc.logLines, "log-lines", 20, "lines of the rule's print/game.log output shown per game (all of them with --trace)")
 	cmd.Flags().StringVar(&rc.plugins, "plugins", os.Getenv(pluginsEnv), "folder of external ruleset plugins (default $"+pluginsEnv+")")
@@ -144,6 +154,9 @@ docs/house-rules.md.`,
 func runRulesCheck(ctx context.Context, w io.Writer, open engineOpener, rc rulesCheck) error {
 	rule, info, err := houserules.FromFile(ctx, rc.file)
 	if err != nil {
+		if src, rerr := os.ReadFile(rc.file); rerr == nil {
+			printFault(w, err, string(src))
+		}
 		return err
 	}
 	fmt.Fprintf(w, "ok    compiled %s: %q\n      %s\n", rc.file, info.Name, info.Description)
@@ -186,13 +199,35 @@ func runRulesCheck(ctx context.Context, w io.Writer, open engineOpener, rc rules
 	if rc.games < 1 {
 		return fmt.Errorf("--games must be at least 1")
 	}
-	opts := map[string]any{}
-	for _, kv := range rc.options {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return fmt.Errorf("--option %q: want name=value", kv)
+	opts, err := nameValues("--option", rc.options)
+	if err != nil {
+		return err
+	}
+	for k := range opts {
+		if slices.ContainsFunc(desc.Options, func(o sdk.Option) bool { return o.Name == k }) {
+			continue
 		}
-		opts[k] = v
+		if slices.ContainsFunc(info.Options, func(o sdk.Option) bool { return o.Name == k }) {
+			return fmt.Errorf("--option %s: %s has no option %q; it is the rule's own: --rule-option %s", k, rc.ruleset, k, strings.TrimPrefix(kvOf(rc.options, k), "--option "))
+		}
+		return fmt.Errorf("--option %s: %s has no option %q (it has: %s)", k, rc.ruleset, k, optionNames(desc.Options))
+	}
+	raw, err := nameValues("--rule-option", rc.ruleOptions)
+	if err != nil {
+		return err
+	}
+	base, err := sdk.ValidateOptions(info.Options, raw)
+	if err != nil {
+		return ruleOptionError(err, info.Options, desc.Options)
+	}
+	sets := []sdk.Options{base}
+	if !rc.noExtremes {
+		sets = sdk.OptionTrials(info.Options, base)
+	}
+	games := rc.games
+	if len(sets) > games {
+		games = len(sets)
+		fmt.Fprintf(w, "      %d sets of rule options to try (%d extremes): %d games\n", len(sets), len(sets)-1, games)
 	}
 
 	var problems []string
@@ -200,7 +235,7 @@ func runRulesCheck(ctx context.Context, w io.Writer, open engineOpener, rc rules
 	ended := 0
 	var tally engine.HookTally
 	tally.Declare(info.Name, info)
-	for g := range rc.games {
+	for g := range games {
 		seats := rc.seats
 		if seats == 0 {
 			seats = desc.MinSeats + g%(desc.MaxSeats-desc.MinSeats+1)
@@ -210,12 +245,20 @@ func runRulesCheck(ctx context.Context, w io.Writer, open engineOpener, rc rules
 			level = desc.BotLevels[g%len(desc.BotLevels)]
 		}
 		rep := &gameReport{w: w, game: g + 1, trace: rc.trace, logLines: rc.logLines, tally: &tally}
+		rule.Options = sets[g%len(sets)]
+		with := ""
+		if len(info.Options) > 0 {
+			with = ", rule options " + sdk.DescribeOptions(info.Options, rule.Options)
+		}
 		res := playBotGame(ctx, eng, rule, opts, seats, level, rc.seed+uint64(g), rc.maxSteps, rep.step)
 		if res.problem == "" {
 			ended++
-			fmt.Fprintf(w, "ok    game %d: %d seats, bots of level %d, %d actions\n", g+1, seats, level, res.steps)
+			fmt.Fprintf(w, "ok    game %d: %d seats, bots of level %d%s, %d actions\n", g+1, seats, level, with, res.steps)
 		} else {
-			fmt.Fprintf(w, "FAIL  game %d: %d seats, bots of level %d: %s\n", g+1, seats, level, res.problem)
+			fmt.Fprintf(w, "FAIL  game %d: %d seats, bots of level %d%s: %s\n", g+1, seats, level, with, res.problem)
+			if !seen[res.key] {
+				printFault(w, res.err, rule.Source)
+			}
 		}
 		rep.flush()
 		if res.problem == "" {
@@ -229,10 +272,10 @@ func runRulesCheck(ctx context.Context, w io.Writer, open engineOpener, rc rules
 			break
 		}
 	}
-	printTally(w, tally.Counts(), rc.games, ended == rc.games)
-	fmt.Fprintf(w, "%d passed, %d failed\n", ended, rc.games-ended)
+	printTally(w, tally.Counts(), games, ended == games)
+	fmt.Fprintf(w, "%d passed, %d failed\n", ended, games-ended)
 	if len(problems) > 0 {
-		return fmt.Errorf("house rule %q: %d game(s) had problems", info.Name, rc.games-ended)
+		return fmt.Errorf("house rule %q: %d game(s) had problems", info.Name, games-ended)
 	}
 	return nil
 }
@@ -240,6 +283,8 @@ func runRulesCheck(ctx context.Context, w io.Writer, open engineOpener, rc rules
 type gameResult struct {
 	steps   int
 	problem string
+	// err is the failure, for its fault (line, hook) when a house rule failed.
+	err error
 	// key groups the same problem met in several games.
 	key string
 }
@@ -266,14 +311,14 @@ func playBotGame(ctx context.Context, eng engine.Engine, rule sdk.HouseRule, opt
 		onStep(0, nil, res.Start)
 	}
 	fail := func(steps int, key, format string, args ...any) gameResult {
-		return gameResult{steps: steps, key: key, problem: fmt.Sprintf(format, args...)}
+		return gameResult{steps: steps, key: key, problem: fmt.Sprintf(format, args...), err: err}
 	}
 	var pe *botplay.Error
 	switch {
 	case err == nil && res.Ended:
 		return gameResult{steps: res.Steps}
 	case err == nil:
-		return fail(maxSteps, "no end", "the game did not end within %d actions", maxSteps)
+		return fail(maxSteps, "no end", "cut off: the game did not end within %d actions (--max-steps)", maxSteps)
 	case !errors.As(err, &pe):
 		return fail(res.Steps+1, "cancelled", "%v", err)
 	case pe.Kind == botplay.KindStart:
@@ -369,5 +414,101 @@ func printTally(w io.Writer, counts []engine.HookCount, games int, allEnded bool
 	}
 	if len(never) > 0 && allEnded {
 		fmt.Fprintf(w, "note  never did anything: %s (is its condition ever true in these games?)\n", strings.Join(never, ", "))
+	}
+}
+
+// nameValues reads flag's name=value arguments.
+func nameValues(flag string, kvs []string) (map[string]any, error) {
+	out := map[string]any{}
+	for _, kv := range kvs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("%s %q: want name=value", flag, kv)
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+// kvOf is the name=value argument of kvs naming k.
+func kvOf(kvs []string, k string) string {
+	for _, kv := range kvs {
+		if strings.HasPrefix(kv, k+"=") {
+			return kv
+		}
+	}
+	return k + "=..."
+}
+
+func optionNames(schema []sdk.Option) string {
+	if len(schema) == 0 {
+		return "none"
+	}
+	names := make([]string, len(schema))
+	for i, o := range schema {
+		names[i] = o.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// ruleOptionError words a refusal of --rule-option values: each bad value, and an unknown name
+// with the options the rule declares (or the pointer to --option when the ruleset has it).
+func ruleOptionError(err error, schema, game []sdk.Option) error {
+	var oe sdk.OptionErrors
+	if !errors.As(err, &oe) {
+		return fmt.Errorf("--rule-option: %w", err)
+	}
+	var msgs []string
+	for _, e := range oe {
+		switch {
+		case slices.ContainsFunc(schema, func(o sdk.Option) bool { return o.Name == e.Field }):
+			msgs = append(msgs, fmt.Sprintf("--rule-option %s: %s", e.Field, e.Reason))
+		case slices.ContainsFunc(game, func(o sdk.Option) bool { return o.Name == e.Field }):
+			msgs = append(msgs, fmt.Sprintf("--rule-option %s: the rule has no option %q; it is the ruleset's: --option %s=...", e.Field, e.Field, e.Field))
+		default:
+			msgs = append(msgs, fmt.Sprintf("--rule-option %s: the rule has no option %q (it declares: %s)", e.Field, e.Field, optionNames(schema)))
+		}
+	}
+	return errors.New(strings.Join(msgs, "; "))
+}
+
+// printFault prints, under a failure, what the upload page shows beside the script: where in
+// the script (line, hook), the hint for such a failure (engine.HouseRuleHint) and the script's
+// lines around the one at fault. Nothing when err is no house rule's failure.
+func printFault(w io.Writer, err error, source string) {
+	var f *sdk.HouseFault
+	var he *houserules.Error // the script compiled here, in this process
+	if re, ok := sdk.AsRefusal(err); ok && re.Fault != nil {
+		f = re.Fault
+	} else if errors.As(err, &he) {
+		f = &sdk.HouseFault{Rule: he.Rule, Hook: he.Hook, Line: he.Line, Message: he.Msg}
+	} else {
+		return
+	}
+	where := "the script"
+	if f.Line > 0 {
+		where = fmt.Sprintf("line %d", f.Line)
+	}
+	if f.Hook != "" {
+		where += ", in " + f.Hook
+	}
+	msg := f.Message
+	if msg == "" {
+		msg = err.Error()
+	}
+	fmt.Fprintf(w, "      %s: %s\n", where, msg)
+	if hint := engine.HouseRuleHint(msg); hint != "" {
+		fmt.Fprintf(w, "      hint  %s\n", hint)
+	}
+	lines := strings.Split(source, "\n")
+	if f.Line < 1 || f.Line > len(lines) {
+		return
+	}
+	for n := max(1, f.Line-2); n <= min(len(lines), f.Line+2); n++ {
+		mark := " "
+		if n == f.Line {
+			mark = "\u25b6"
+		}
+		fmt.Fprintf(w, "      %4d %s %s\n", n, mark, lines[n-1])
 	}
 }

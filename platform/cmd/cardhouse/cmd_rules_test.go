@@ -51,7 +51,9 @@ func TestRulesCheck(t *testing.T) {
 		{"a rule with an action", filepath.Join("..", "..", "..", "plugins", "houserules", "seven-zero.lua"), "lastcard", true, "",
 			[]string{`action swap_hands "Swap hands with…" (blocking)`, "3 passed, 0 failed"}, nil},
 		{"a buggy rule", writeRule(t, buggy), "lastcard", true, `house rule "buggy": 3 game(s) had problems`,
-			[]string{"FAIL  game 1", `house rule "buggy": line 5: attempt to index a non-table object(nil) with key 'here' (in after_action)`, "0 passed, 3 failed"},
+			[]string{"FAIL  game 1", `house rule "buggy": line 5: attempt to index a non-table object(nil) with key 'here' (in after_action)`, "0 passed, 3 failed",
+				// what the upload page shows beside the script: the hint, the lines around the one at fault
+				"      line 5, in after_action: attempt to index", "      hint  Something on this line is nil", "         5 \u25b6     return game.nothing.here"},
 			[]string{"never did anything"}},
 		{"a syntax error", writeRule(t, "name = \"bad\"\ndescription = \"x\"\nfunction on_start(game\n"), "lastcard", true, `house rule "bad": syntax error at the end of the script`, nil, nil},
 		{"no runner in the plugin", writeRule(t, buggy), "lastcard", false, "the lastcard plugin runs no house rules", nil, nil},
@@ -77,6 +79,52 @@ func TestRulesCheck(t *testing.T) {
 			for _, n := range tc.not {
 				if strings.Contains(out.String(), n) {
 					t.Errorf("output has %q:\n%s", n, out.String())
+				}
+			}
+		})
+	}
+}
+
+// TestRulesCheckRuleOptions: --rule-option sets the rule's own options, and every option's
+// extremes are tried by default, so a bug behind steps=3 fails the check there, named; an option
+// given to the wrong flag, or one the rule lacks, is refused saying which flag takes it.
+func TestRulesCheckRuleOptions(t *testing.T) {
+	t.Parallel()
+	bug := writeRule(t, "name = \"steps-bug\"\ndescription = \"Breaks at three steps.\"\n"+
+		"options = {{name = \"steps\", type = \"int\", default = 1, min = 1, max = 3}}\n"+
+		"function after_action(game, action)\n  if game.options.steps == 3 then\n    error(\"three steps break\")\n  end\nend\n")
+	for _, tc := range []struct {
+		name    string
+		options []string
+		rule    []string
+		only    bool
+		wantErr string
+		want    []string
+	}{
+		{"extremes by default", nil, nil, false, `house rule "steps-bug": 1 game(s) had problems`,
+			[]string{"ok    game 1: 2 seats, bots of level 1, rule options steps=1,", "FAIL  game 2: 3 seats, bots of level 2, rule options steps=3: action",
+				"      line 6, in after_action: three steps break", "         6 \u25b6     error(\"three steps break\")", "1 passed, 1 failed"}},
+		{"given a value, no extremes", nil, []string{"steps=2"}, true, "", []string{"rule options steps=2", "2 passed, 0 failed"}},
+		{"given the bad value", nil, []string{"steps=3"}, true, "2 game(s) had problems", []string{"rule options steps=3: action"}},
+		{"the rule's option to --option", []string{"steps=2"}, nil, false, `--option steps: lastcard has no option "steps"; it is the rule's own: --rule-option steps=2`, nil},
+		{"an option the rule lacks", nil, []string{"stepz=2"}, false, `--rule-option stepz: the rule has no option "stepz" (it declares: steps)`, nil},
+		{"a value out of range", nil, []string{"steps=9"}, false, "--rule-option steps: want a number from 1 to 3, got 9", nil},
+		{"the ruleset's option to --rule-option", nil, []string{"target=single"}, false, `--rule-option target: the rule has no option "target"; it is the ruleset's: --option target=...`, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var out strings.Builder
+			err := runRulesCheck(context.Background(), &out, inProcess(true), rulesCheck{file: bug, ruleset: "lastcard", games: 2, seed: 1, maxSteps: 5000,
+				options: append([]string{"target=single"}, tc.options...), ruleOptions: tc.rule, noExtremes: tc.only})
+			switch {
+			case tc.wantErr == "" && err != nil:
+				t.Fatalf("error %v\n%s", err, out.String())
+			case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
+				t.Fatalf("error %v, want %q\n%s", err, tc.wantErr, out.String())
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("output lacks %q:\n%s", w, out.String())
 				}
 			}
 		})

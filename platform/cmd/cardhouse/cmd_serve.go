@@ -180,6 +180,7 @@ func runServe(ctx context.Context, o serveOptions) error {
 		Store: st, Engines: engines, Logger: log, Metrics: roomMetrics,
 		BotDelay: o.botDelay, ReactionTime: o.reaction, Grace: o.grace, PauseLimit: o.pause, MaxRoomsPerHost: maxRooms,
 		MaxSpectators: o.maxSpectators, Node: node, LeaseTTL: o.lease, Bus: bus, ClusterMetrics: clusterMetrics,
+		CheckPlugin: hostConfig(),
 	}
 	if folder != nil {
 		rcfg.Plugins = folder

@@ -1,6 +1,7 @@
 // House rules in the browser (docs/house-rules.md, "In the browser"): the page where a modder
 // checks and uploads a Lua script (pasted or from a file) and sees the check's problem beside
-// the script (line, message, hint) or the dry run's games; "my rules" with every version, its
+// the script (line, message, hint, the rule's option values) or the dry run's games, the hook
+// counts and the games cut off, with inputs for the rule's own options once a check read them; "my rules" with every version, its
 // review and the reviewer's reason; the chooser of the room form; and the room's "House rules"
 // panel, which shows every member the rules in force with their descriptions and lets the host
 // add, set and remove rules between games; and the room's "Rule output", what a rule printed, for
@@ -80,16 +81,40 @@ export async function houseRulesPage({ page, me, rulesets, register }) {
   });
   const boxes = h("div", { class: "row", role: "group", "aria-label": "rulesets" }, usable.map((d) => h("label", { class: "field row rule-ruleset" }, h("input", { type: "checkbox", name: "ruleset", value: d.id, "data-ruleset": d.id, checked: usable.length === 1 || undefined }), h("span", {}, d.name))));
   const result = h("div", { id: "rule-result", "aria-live": "polite" });
+  // The rule's own options, once a check has read what the script declares: the values the next
+  // check plays with, and whether it tries every option's extremes too (the server's default).
+  const checkOpts = h("div", { id: "rule-check-options" });
+  let schema = [];
+  const showOptions = (opts) => {
+    const prev = schema.length ? ruleOptions(form, schema, "options.") : {};
+    const extremes = form.querySelector("#rule-extremes");
+    const tryExtremes = extremes ? extremes.checked : true;
+    schema = opts || [];
+    if (!schema.length) return checkOpts.replaceChildren();
+    checkOpts.replaceChildren(h("fieldset", { class: "check-options" }, h("legend", {}, "The rule's options, for Check"),
+      h("p", { class: "help" }, "The dry run plays with these values (an upload with the defaults), and with each option's extremes too unless you untick it below."),
+      ...schema.map((o) => optionField(o, "options.", prev[o.name])),
+      h("label", { class: "field row" }, h("input", { type: "checkbox", id: "rule-extremes", checked: tryExtremes || undefined }), h("span", {}, "Also try each option's extremes (lowest and highest number, every choice, on and off)"))));
+  };
   const mine = h("div", { id: "my-rules" }, h("p", { class: "help" }, "Loading…"));
   let myRules = [];
   const form = h("form", { class: "panel", id: "rule-upload" }, h("h2", {}, "Check and upload a rule"),
     h("label", { class: "field" }, h("span", {}, "Script"), source),
     h("label", { class: "field" }, h("span", {}, "…or a file"), file),
     h("div", { class: "field" }, h("span", {}, "For"), boxes, h("span", { class: "error-text", "data-for": "rulesets" })),
+    checkOpts,
     h("p", { class: "error-text general", role: "alert" }),
     h("div", { class: "row" }, h("button", { class: "btn", type: "button", id: "rule-check" }, "Check"), h("button", { class: "btn primary", type: "submit", id: "rule-send" }, "Upload")),
     result);
   const body = () => ({ source: source.value, rulesets: [...boxes.querySelectorAll("input:checked")].map((b) => b.value) });
+  const checkBody = () => {
+    const req = body();
+    if (schema.length) {
+      req.options = ruleOptions(form, schema, "options.");
+      req.extremes = form.querySelector("#rule-extremes").checked;
+    }
+    return req;
+  };
   const busy = (on) => { for (const b of form.querySelectorAll("button")) b.disabled = on; };
   const run = async (what) => {
     busy(true);
@@ -97,18 +122,20 @@ export async function houseRulesPage({ page, me, rulesets, register }) {
     result.replaceChildren(h("p", { class: "help", "data-running": what }, what === "check" ? "Checking: the script runs in the variant's plugin, then a few bot games…" : "Uploading: checking it first…"));
     try {
       if (what === "check") {
-        const res = await api("POST", "/api/house-rules/check", body());
-        result.replaceChildren(passed(res.declared, res.dry_run, null));
+        const res = await api("POST", "/api/house-rules/check", checkBody());
+        showOptions(res.declared.options);
+        result.replaceChildren(passed(res, null));
       } else {
         const name = declaredName(source.value);
         const again = myRules.some((r) => r.name === name);
         const req = body();
         if (again && !req.rulesets.length) delete req.rulesets;
         const res = await api("POST", again ? `/api/house-rules/${encodeURIComponent(name)}/versions` : "/api/house-rules", req);
-        result.replaceChildren(passed(null, res.dry_run, res));
+        result.replaceChildren(passed(res, res));
         await loadMine();
       }
     } catch (err) {
+      if (err.problem && err.problem.schema) showOptions(err.problem.schema);
       result.replaceChildren(problemBox(err, source.value));
       if ((err.fields || []).length) showErrors(form, err);
     } finally {
@@ -157,11 +184,14 @@ export async function houseRulesPage({ page, me, rulesets, register }) {
   if (!guest) await loadMine();
 }
 
-// passed says a script checked (declared: what it declares) or was uploaded (up: the answer),
-// with one line per dry-run game.
-function passed(declared, games, up) {
-  const d = declared || (up && up.version) || {};
-  const name = declared ? declared.name : up.house_rule.name;
+// passed says a script checked (res: the check's answer) or was uploaded (up: the upload's
+// answer, which is res too): what it declares, one line per dry-run game (with the rule's option
+// values, and a game cut off before its end said so), how often each hook ran and did something,
+// the hooks that never did anything, and the time the steps with the rule took of their budget.
+function passed(res, up) {
+  const games = res.dry_run || [];
+  const d = up ? up.version || {} : res.declared || {};
+  const name = up ? up.house_rule.name : d.name;
   const head = up
     ? h("p", { class: "ok-text", "data-uploaded": `${name} v${up.version.number}` }, `\u2713 Uploaded ${name} version ${up.version.number}: ${STATUS[up.version.status]?.[0] || up.version.status}. You can use it in rooms you host now; others once an admin approves it.`)
     : h("p", { class: "ok-text", "data-checked": name }, `\u2713 ${name} checks out.`);
@@ -170,8 +200,24 @@ function passed(declared, games, up) {
   if ((d.options || []).length) parts.push(h("p", { class: "help" }, "Options: ", optionWords(d.options, {})));
   if ((d.actions || []).length) parts.push(h("p", { class: "help" }, "Actions: ", d.actions.map((a) => `${a.label} (${a.name}${a.blocking ? ", blocking" : ""})`).join(", ")));
   if ((d.hooks || []).length) parts.push(h("p", { class: "help" }, "Hooks: ", d.hooks.join(", ")));
-  const list = h("ol", { class: "dry-run" }, (games || []).map((g) => h("li", {}, `${g.ruleset}, ${g.seats} seats, bots of level ${g.bot_level}: ${g.actions} actions, ${g.ended ? "played to its end" : "stopped unfinished (the dry run's limit)"}`)));
-  return h("div", { class: "rule-ok" }, head, ...parts, (games || []).length ? [h("p", { class: "help" }, "Dry run:"), list] : "");
+  const cut = games.filter((g) => !g.ended);
+  if (cut.length) {
+    parts.push(h("p", { class: "warn-text", role: "status", "data-cut-off": cut.length }, `${cut.length} of ${games.length} dry-run games were cut off before their end (after ${cut[0].actions} actions): the check cannot say whether a game ends with this rule. Play it out with the command line (cardhouse rules check) or in a room you host.`));
+  }
+  const optionsOf = (g) => (g.options && Object.keys(g.options).length ? `, options ${Object.entries(g.options).map(([k, v]) => `${k}=${v}`).join(", ")}` : "");
+  const list = h("ol", { class: "dry-run" }, games.map((g) => h("li", { class: g.ended ? "" : "cut-off", "data-ended": String(g.ended) },
+    `${g.ruleset}, ${g.seats} seats, bots of level ${g.bot_level}${optionsOf(g)}: ${g.actions} actions, ${g.ended ? "played to its end" : "cut off before its end"}`)));
+  const hooks = res.hooks || [];
+  const counts = hooks.length
+    ? h("table", { class: "hook-counts" }, h("caption", {}, `Hooks over the ${games.length} games: how often each ran, and how often it did something (refused, changed the table, ended the round, answered, opened, emitted)`),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Hook"), h("th", { scope: "col" }, "Calls"), h("th", { scope: "col" }, "Did something"))),
+      h("tbody", {}, hooks.map((c) => h("tr", { "data-hook": c.hook, class: c.fired ? "" : "never" }, h("td", {}, c.hook), h("td", {}, String(c.calls)), h("td", {}, String(c.fired))))))
+    : "";
+  const never = (res.never || []).length
+    ? h("p", { class: "warn-text", "data-never": res.never.join(",") }, `Never did anything: ${res.never.join(", ")}. Is its condition ever true in these games?`)
+    : "";
+  const time = res.budget_ms ? h("p", { class: "help", "data-step-ms": res.step_ms }, `The steps with the rule took ${res.step_ms} ms of the check's budget of ${res.budget_ms / 1000} s (the game's moves and the rule's hooks, not the bots' thinking).`) : "";
+  return h("div", { class: "rule-ok" }, head, ...parts, games.length ? [h("p", { class: "help" }, "Dry run:"), list] : "", counts, never, time);
 }
 
 // problemBox shows why a check or an upload failed: the line (with the script's lines around it),
@@ -183,7 +229,8 @@ function problemBox(err, source) {
   const box = h("div", { class: "rule-problem", role: "alert", "data-line": p.line || 0 },
     h("p", { class: "where" }, ...where), h("p", { class: "message" }, p.message),
     p.hint ? h("p", { class: "hint" }, h("b", {}, "Hint: "), p.hint) : "",
-    p.where ? h("p", { class: "help" }, `During the ${p.where}.`) : "");
+    p.where ? h("p", { class: "help" }, `During the ${p.where}.`) : "",
+    p.options && Object.keys(p.options).length ? h("p", { class: "help", "data-options": Object.entries(p.options).map(([k, v]) => `${k}=${v}`).join(",") }, `With the rule's options ${Object.entries(p.options).map(([k, v]) => `${k}=${v}`).join(", ")}.`) : "");
   if (p.line) {
     const lines = source.split("\n");
     const from = Math.max(1, p.line - 2), to = Math.min(lines.length, p.line + 2);
