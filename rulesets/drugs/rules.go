@@ -121,6 +121,8 @@ func (*Rules) Info() sdk.Info {
 		// D-1.
 		MinSeats: 2,
 		MaxSeats: 8,
+		// A burning 10, a resetting 2 and a 7, for the lobby.
+		Sample: []sdk.Card{sdk.French(10, sdk.Spades), sdk.French(2, sdk.Hearts), sdk.French(7, sdk.Diamonds)},
 		Options: []sdk.Option{
 			{Name: OptOverdose, Label: "Overdose", Type: sdk.OptionInt, Default: 4, Min: 3, Max: 8,
 				Description: "This many cards of one rank in a row on top of the pile burn it, and the player who completed the run goes again. With one deck (2-4 players) at most 4."},

@@ -90,6 +90,8 @@ func (r *Rules) Info() sdk.Info {
 		Rules:    rulesText,
 		MinSeats: 2, MaxSeats: maxSeats, Options: slices.Clone(options),
 		BotLevels: []int{1, 2, 3, 4, 5}, StateVersion: 1,
+		// A wild Ace, an extra-go Queen and a 2 to pick up, for the lobby.
+		Sample: []sdk.Card{sdk.French(1, sdk.Spades), sdk.French(12, sdk.Hearts), sdk.French(2, sdk.Clubs)},
 	}
 }
 
@@ -294,10 +296,10 @@ func (s *State) play(a sdk.Action, now int64) ([]sdk.Event, *sdk.RuleError) {
 	}
 	wins := len(a.Cards) == len(s.Hands[seat])
 	var named sdk.Suit
-	if a.Suit != "" {
+	if choice := a.Choice(); choice != "" {
 		var ok bool
-		if named, ok = ParseSuit(a.Suit); !ok {
-			return nil, refusal(CodeBadSuit, "%q is not a suit: name S, H, D or C", a.Suit)
+		if named, ok = ParseSuit(choice); !ok {
+			return nil, refusal(CodeBadSuit, "%q is not a suit: name S, H, D or C", choice)
 		}
 		if !pl.needSuit {
 			return nil, refusal(CodeBadSuit, "a suit is named only when the play ends with an Ace")

@@ -118,7 +118,7 @@ func (t *turn) play(a sdk.Action, withCall bool) error {
 		return sdk.Refuse(CodeWrongCount, "play one card at a time, got %d", len(a.Cards))
 	}
 	c := a.Cards[0]
-	if !c.IsLastCard() {
+	if !c.IsColorCard() {
 		return sdk.Refuse(sdk.CodeUnknownCard, "%s is not a Last Card card", c)
 	}
 	hand := s.Hands[a.Seat]
@@ -144,12 +144,13 @@ func (t *turn) play(a sdk.Action, withCall bool) error {
 		return sdk.Refuse(CodeDrawFourColour, "a Joker Draw Four may be played only when you hold no card of the colour in play (%s) (L-5)", colorName(s.Color))
 	}
 	last := len(hand) == 1
+	color := a.Choice()
 	switch {
-	case isJoker(c) && a.Color == "" && !last:
+	case isJoker(c) && color == "" && !last:
 		return sdk.Refuse(CodeNoColor, "name the colour for the Joker: R, Y, G or B")
-	case isJoker(c) && a.Color != "" && !validColor(a.Color):
-		return sdk.Refuse(CodeNoColor, "unknown colour %q: name R, Y, G or B", a.Color)
-	case !isJoker(c) && a.Color != "":
+	case isJoker(c) && color != "" && !validColor(color):
+		return sdk.Refuse(CodeNoColor, "unknown colour %q: name R, Y, G or B", color)
+	case !isJoker(c) && color != "":
 		return sdk.Refuse(sdk.CodeBadAction, "only a Joker names a colour; %s has its own", c)
 	}
 	if withCall {
@@ -165,8 +166,8 @@ func (t *turn) play(a sdk.Action, withCall bool) error {
 	s.Drawn = nil
 	s.Exposed = sdk.NoSeat
 	played := sdk.Event{Name: "played", Seat: a.Seat, Cards: []sdk.Card{c}}
-	if isJoker(c) && a.Color != "" {
-		played.Data = map[string]string{"color": a.Color}
+	if isJoker(c) && color != "" {
+		played.Data = map[string]string{"color": color}
 	}
 	t.emit(played)
 	if len(s.Hands[a.Seat]) == 0 {
@@ -175,8 +176,8 @@ func (t *turn) play(a sdk.Action, withCall bool) error {
 		return nil
 	}
 	if isJoker(c) {
-		s.Color = a.Color
-		t.emit(sdk.Event{Name: "color_chosen", Seat: a.Seat, Data: map[string]string{"color": a.Color}})
+		s.Color = color
+		t.emit(sdk.Event{Name: "color_chosen", Seat: a.Seat, Data: map[string]string{"color": color}})
 	} else {
 		s.Color = colorOf(c)
 	}

@@ -95,8 +95,9 @@ func (r *Rules) Info() sdk.Info {
 		},
 		BotLevels:    slices.Clone(BotLevels),
 		StateVersion: 1,
-		// Its own deck has its own back (the client drew it by the ruleset's id before).
-		CardBack: "lastcard",
+		// The coloured cards' back, and a coloured number, action and Joker in the lobby.
+		CardBack: "color",
+		Sample:   []sdk.Card{sdk.LC(sdk.Red, 7), sdk.LC(sdk.Green, sdk.ValueSkip), sdk.Wild},
 	}
 }
 

@@ -3,7 +3,7 @@
 // one was refused.
 
 import { h } from "./dom.js";
-import { shortName, parseCard, COLORS } from "./cards.js";
+import { shortName, COLORS } from "./cards.js";
 import { zoneTarget } from "./melds.js";
 import { needsCardChoice, ownChoices, choiceOptions, choiceTitle, flagArgs, argLabel } from "./moves.js";
 
@@ -111,8 +111,7 @@ export class TableActions {
     }
     // A choice (suit, colour) is not known yet: check with the first choice, as any will do for legality.
     const probe = { ...sa.action };
-    if (needsCardChoice(sa.spec, probe.cards)) this.applyChoice(probe, sa.spec, sa.spec.choices[0]);
-    if (ownChoices(sa.spec)) probe.args = { choice: sa.spec.choices[0] };
+    if (needsCardChoice(sa.spec, probe.cards) || ownChoices(sa.spec)) probe.args = { ...(probe.args || {}), choice: sa.spec.choices[0] };
     if (sa.spec.targets && sa.spec.targets.length) probe.target = sa.spec.targets[0];
     const seq = ++this.checkSeq;
     line.textContent = `Checking ${names}…`;
@@ -125,16 +124,11 @@ export class TableActions {
     }).catch(() => {});
   }
 
-  applyChoice(a, spec, choice) {
-    const forCard = (spec.choice_for || []).find((c) => a.cards.includes(c));
-    if (forCard && parseCard(forCard).family === "lastcard") a.color = choice;
-    else a.suit = choice;
-  }
-
   // play sends the cards picked as the action spec (an action button), or as the one open action
   // they fit; when they fit several (a card both the variant's Play and a house rule's action
-  // take), the player picks the move first. Then come the suit or colour a card needs, the
-  // action's own choice (args.choice), its declared arguments (the toggles) and its target.
+  // take), the player picks the move first. Then come the choice a card needs (a suit, a colour)
+  // or the action's own (a bid), both sent as args.choice, its declared arguments (the toggles)
+  // and its target.
   async play(spec) {
     if (!this.sel.length || this.busy || this.picking) return;
     if (!spec) {
@@ -161,7 +155,7 @@ export class TableActions {
     if (needsCardChoice(spec, action.cards)) {
       const choice = await this.pick(choiceOptions(spec.choices), "Choose the " + (spec.choices.every((c) => COLORS[c]) ? "colour" : "suit"));
       if (choice === null) return;
-      this.applyChoice(action, spec, choice);
+      action.args = { ...(action.args || {}), choice };
     }
     if (!(await this.completeArgs(spec, action))) return;
     if (spec.targets && spec.targets.length) {
@@ -239,7 +233,7 @@ export class TableActions {
       }
       if (a.type === "call") {
         const d = (v.deadlines || []).find((d) => d.seat === this.me && d.kind === "last_card");
-        bar.append(h("button", { class: "btn lastcard-btn", type: "button", "data-action": "call", "data-focus-key": "act-call", onclick: () => this.act({ type: "call" }) }, a.label, d ? h("span", { class: "countdown", "data-deadline": d.id }, "") : ""));
+        bar.append(h("button", { class: "btn call-btn", type: "button", "data-action": "call", "data-focus-key": "act-call", onclick: () => this.act({ type: "call" }) }, a.label, d ? h("span", { class: "countdown", "data-deadline": d.id }, "") : ""));
         continue;
       }
       if (a.targets && a.targets.length) {

@@ -207,7 +207,7 @@ export class Table {
     const v = this.view;
     const back = this.rulesetInfo().card_back;
     if (back) return back;
-    for (const z of v.zones || []) for (const c of z.cards || []) return parseCard(c).family === "lastcard" ? "lastcard" : "french";
+    for (const z of v.zones || []) for (const c of z.cards || []) return parseCard(c).family || "french";
     return "french";
   }
 
