@@ -82,10 +82,14 @@ type Info struct {
 	// the lobby; without them the lobby draws three French cards.
 	Sample []Card `json:"sample,omitempty"`
 	// EventTexts are the move log's sentences for the variant's events, by event name, in player
-	// words. The client fills in {seat} (the acting seat's name), {cards} (the event's cards in
-	// words, or "a card" / "N cards" when hidden), {count}, {target} (Data["target"] as a seat's
-	// name) and {KEY} for any other Data key: "played": "{seat} played {cards}", "bid": "{seat}
-	// bid {bid}". An event with no text is not written to the log.
+	// words; a key "NAME KEY=VALUE" words the events of that name whose Data[KEY] is VALUE (tried
+	// before "NAME"), and "" writes no line. The client fills in {seat} (the acting seat's name),
+	// {cards} (the event's cards in words, or "a card" / "N cards" when hidden), {count}, {target}
+	// (Data["target"] as a seat's name) and {KEY} for any other Data key; {FIELD:seat} writes a
+	// seat number as its name, {FIELD:choice} a suit or colour code as its name, {FIELD:cards} a
+	// number as "N cards": "played": "{seat} played {cards}", "caught": "{seat} was caught by
+	// {by:seat}". The client has no words of its own for a variant's events: an event without a
+	// text is written as its bare name ("turn" writes none).
 	EventTexts map[string]string `json:"event_texts,omitempty"`
 }
 

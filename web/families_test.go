@@ -297,7 +297,7 @@ func TestFamilyEventTextsAndLowWins(t *testing.T) {
 	b := browser(t)
 	base := previewServer(t)
 	pg := newPage(t, b, desktopW, desktopH)
-	showFixture(t, pg, base, "spades-bid", `{"event_texts": {"bid": "{seat} bid {bid}", "played": "{seat} played {cards} to {target}"}}`)
+	showFixture(t, pg, base, "spades-bid", `{"event_texts": {"bid": "{seat} bid {bid}", "played": "{seat} played {cards} to {target}", "dealt": "New deal"}}`)
 	evalJS[bool](t, pg, `(() => { const v = structuredClone(window.cardhouse.table.view);
 		v.events = [{ name: "bid", seat: 1, data: { bid: "blind_nil" } }, { name: "played", seat: 2, cards: ["QS"], data: { target: "3" } }, { name: "dealt", seat: -1 }];
 		return window.preview(v); })()`)

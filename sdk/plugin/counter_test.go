@@ -112,7 +112,9 @@ func (r counter) Apply(ctx context.Context, req sdk.ApplyRequest[counterState]) 
 	}
 	hand, ok := sdk.RemoveCards(s.Hands[a.Seat], a.Cards)
 	if !ok {
-		return none, sdk.Refuse(sdk.CodeNotHeld, "seat %d holds no %s", a.Seat, a.Cards[0])
+		// With a ruling of its own ("C-1", no ruling page's), so that a refusal's Ruling is seen
+		// to cross the plugin boundary.
+		return none, sdk.RefuseUnder("C-1", sdk.CodeNotHeld, "seat %d holds no %s", a.Seat, a.Cards[0])
 	}
 	s.Hands[a.Seat] = hand
 	s.Pile = append(s.Pile, a.Cards[0])

@@ -72,6 +72,9 @@ func (Ruleset) Info() sdk.Info {
 		Rules: rules, MinSeats: 2, MaxSeats: 4,
 		Options:   []sdk.Option{{Name: "hand_size", Label: "Hand size", Type: sdk.OptionInt, Default: 5, Min: 1, Max: 10}},
 		BotLevels: []int{1, 2}, StateVersion: 1,
+		// The move log's words for each event ("turn" writes no line).
+		EventTexts: map[string]string{"played": "{seat} played {cards}", "suit_chosen": "{seat} named {suit:choice}",
+			"drew": "{seat} drew {cards}", "kept": "{seat} kept the card drawn", "won": "{seat} wins!", "dealt": "New deal"},
 	}
 }
 

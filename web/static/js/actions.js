@@ -7,12 +7,6 @@ import { shortName, COLORS } from "./cards.js";
 import { zoneTarget } from "./melds.js";
 import { needsCardChoice, ownChoices, choiceOptions, choiceTitle, flagArgs, argLabel } from "./moves.js";
 
-// playerWords takes the ruling ids out of a ruleset's sentence ("... three or more (H-7)"): they
-// are for the people who keep the rules, not for the table.
-export function playerWords(text) {
-  return String(text ?? "").replace(/\s*\((?:[DHLP]-\d+(?:[,;]\s*|\s+and\s+)?)+\)/g, "");
-}
-
 export class TableActions {
   // selectable makes a visible card of one of the viewer's zones pickable when an action takes cards
   // from that zone.
@@ -273,7 +267,7 @@ export class TableActions {
     }
     if (res && res.ok === false) {
       this.setBusy(false);
-      this.refused(res.reason || res.code || "refused");
+      this.refused(res.reason || res.code || "refused", res.ruling);
       return;
     }
     this.sel = [];
@@ -291,11 +285,13 @@ export class TableActions {
     this.root.classList.toggle("busy", on);
   }
 
-  // refused shows why an action was refused, above the action bar, for a few seconds.
-  refused(reason) {
+  // refused shows why an action was refused, above the action bar, for a few seconds: the
+  // ruleset's reason as it is, in player words; the id of the ruling it applies (the refusal's
+  // own field, for the people who keep the rules) only as the tooltip.
+  refused(reason, ruling) {
     const area = this.root.querySelector(".actions") || this.root;
     area.querySelector(".refusal")?.remove();
-    const r = h("div", { class: "refusal", role: "alert" }, playerWords(reason));
+    const r = h("div", { class: "refusal", role: "alert", "data-ruling": ruling || undefined, title: ruling ? `Ruling ${ruling}` : undefined }, String(reason ?? ""));
     area.style.position = "relative";
     area.append(r);
     setTimeout(() => r.remove(), 4500);
