@@ -173,48 +173,13 @@ func variantPlaces(t *testing.T, root string, ids []string) map[place][]string {
 // generated is Go's marker of a generated file.
 var generated = regexp.MustCompile(`(?m)^// Code generated .* DO NOT EDIT\.$`)
 
-// knownPlaces are the places of sdk/ and web/static/js/ that still name a variant in code, each
-// with why. Issue 28 moves variant knowledge out of the SDK and the client, so that a variant
-// needs neither: this list may only shrink. TestNoVariantInSDKOrClient fails for a place not
-// listed, and for a listed place that no longer names the variant (remove it from the list).
-var knownPlaces = map[place]string{
-	// The SDK's Card type encodes Last Card's cards beside the French ones (the scenario card
-	// codes R7, GS, W, W+4 parse everywhere), so IsLastCard tells the two families apart in the
-	// card code itself (issue 28: a variant's own card family would need a card registry).
-	{"sdk/card.go", "IsLastCard"}: "Last Card's cards are a family of sdk.Card (issue 28)",
-	// The fallback candidates of a bot whose choice a house rule refused put a choice in
-	// Action.Color for a Last Card card and in Action.Suit otherwise: Action.Suit and Color are
-	// Hotspot's and Last Card's choices where later variants use Args["choice"] (issue 28).
-	{"sdk/engine/houserule.go", "IsLastCard"}:    "house-rule bot fallback: Suit or Color by card family (issue 28)",
-	{"sdk/rulesettest/playout.go", "IsLastCard"}: "the kit's random actions: Suit or Color by card family (issue 28)",
-	// The client (web/, another owner's) still draws a few variants its own way (issue 28).
-	{"web/static/js/app.js", "drugs"}:            "the house-rule page's sample cards per variant (issue 28)",
-	{"web/static/js/app.js", "hotspot"}:          "the house-rule page's sample cards per variant (issue 28)",
-	{"web/static/js/app.js", "lastcard"}:         "the house-rule page's sample cards per variant (issue 28)",
-	{"web/static/js/cards.js", "lastcard"}:       "Last Card's card family and card back (issue 28)",
-	{"web/static/js/gallery.js", "DRUGS"}:        "the card gallery's sections per variant (issue 28)",
-	{"web/static/js/gallery.js", "Hotspot"}:      "the card gallery's sections per variant (issue 28)",
-	{"web/static/js/gallery.js", "lastcard"}:     "the card gallery's Last Card back (issue 28)",
-	{"web/static/js/table.js", "lastcard"}:       "backKind falls back to the cards' family when Info names no back (issue 28)",
-	{"web/static/js/actions.js", "lastcard"}:     "a Joker's choice goes to Action.Color (issue 28)",
-	{"web/static/js/actions.js", "lastcard-btn"}: "the call button's style is named after Last Card (issue 28)",
-}
-
 // TestNoVariantInSDKOrClient: no built-in variant's id (plugins/builtin) appears in the code of
-// sdk/ or web/static/js/ outside the variant's own folders, tests and generated files, but at the
-// places knownPlaces lists; and every place listed still names it. Words that are a suit's name
-// are not counted (see suitNames), so the check is blind to "hearts" and "spades" as ids.
+// sdk/ or web/static/js/ outside the variant's own folders, tests and generated files (issue 28:
+// a variant needs no code in the SDK or the client). Words that are a suit's name are not counted
+// (see suitNames), so the check is blind to "hearts" and "spades" as ids.
 func TestNoVariantInSDKOrClient(t *testing.T) {
-	found := variantPlaces(t, "..", variantIDs(t))
-	for p, ids := range found {
-		if _, ok := knownPlaces[p]; !ok {
-			t.Errorf("%s names the variant %s in code (%q): the sdk and the client know no variant; move it into the variant, or list the place in knownPlaces with why", p.File, strings.Join(ids, ", "), p.Word)
-		}
-	}
-	for p := range knownPlaces {
-		if _, ok := found[p]; !ok {
-			t.Errorf("%s no longer names a variant with %q: remove it from knownPlaces", p.File, p.Word)
-		}
+	for p, ids := range variantPlaces(t, "..", variantIDs(t)) {
+		t.Errorf("%s names the variant %s in code (%q): the sdk and the client know no variant; move it into the variant (its Info, its views)", p.File, strings.Join(ids, ", "), p.Word)
 	}
 }
 

@@ -87,8 +87,10 @@ func LC(c Color, value int) Card {
 // IsFrench reports whether c is a French card or the French Joker.
 func (c Card) IsFrench() bool { return c >= frenchBase && c <= Joker }
 
-// IsLastCard reports whether c is a Last Card card, Jokers included.
-func (c Card) IsLastCard() bool { return c >= lcBase && c <= WildDrawFour }
+// IsColorCard reports whether c is a card of the coloured family (the UNO-like cards: four
+// colours of 0-9, Skip, Reverse and Draw Two, and their two Jokers "W" and "W+4"), Jokers
+// included. Last Card plays them; any variant of that family may.
+func (c Card) IsColorCard() bool { return c >= lcBase && c <= WildDrawFour }
 
 // Rank is a French card's rank, 1 (Ace) to 13 (King); 0 for a Joker or a non-French card.
 func (c Card) Rank() int {
@@ -124,7 +126,7 @@ func (c Card) Value() int {
 }
 
 // Valid reports whether c is a card of a known family.
-func (c Card) Valid() bool { return c.IsFrench() || c.IsLastCard() }
+func (c Card) Valid() bool { return c.IsFrench() || c.IsColorCard() }
 
 // RankCode is the rank part of the code: "A", "10", "K" for French cards, "JK" for the Joker;
 // "7", "S", "+2" for Last Card cards, "W" and "W+4" for its Jokers. Views key card roles by it.
@@ -138,7 +140,7 @@ func (c Card) RankCode() string {
 		return "W+4"
 	case c.IsFrench():
 		return rankCodes[c.Rank()]
-	case c.IsLastCard():
+	case c.IsColorCard():
 		return lcValueCodes[c.Value()]
 	}
 	return "?"
@@ -158,7 +160,7 @@ func (c Card) code() string {
 		return c.RankCode()
 	case c.IsFrench():
 		return rankCodes[c.Rank()] + string(rune(c.Suit()))
-	case c.IsLastCard():
+	case c.IsColorCard():
 		return string(rune(c.Color())) + lcValueCodes[c.Value()]
 	case c == 0:
 		return "-"

@@ -77,10 +77,10 @@ func TestCardProperties(t *testing.T) {
 		t.Errorf("Joker properties wrong")
 	}
 	y2 := LC(Yellow, ValueDrawTwo)
-	if y2.Color() != Yellow || y2.Value() != ValueDrawTwo || y2.Rank() != 0 || !y2.IsLastCard() || y2.RankCode() != "+2" {
+	if y2.Color() != Yellow || y2.Value() != ValueDrawTwo || y2.Rank() != 0 || !y2.IsColorCard() || y2.RankCode() != "+2" {
 		t.Errorf("Y+2 properties wrong")
 	}
-	if Wild.Color() != 0 || Wild.Value() != -1 || !Wild.IsLastCard() {
+	if Wild.Color() != 0 || Wild.Value() != -1 || !Wild.IsColorCard() {
 		t.Errorf("W properties wrong")
 	}
 }

@@ -22,6 +22,9 @@ type RuleError struct {
 	Code   string `json:"code"`
 	Reason string `json:"reason"`
 	Detail string `json:"detail,omitempty"`
+	// Ruling, when set, is the id of the ruling the refusal applies ("L-5", docs/rulings): for the
+	// people who keep the rules, shown apart from Reason, which never holds it.
+	Ruling string `json:"ruling,omitempty"`
 	// Fault, when set, says the refusal is a house rule's failure (it raised an error, overran a
 	// limit, broke the card invariant...), not a choice of the rule or of the ruleset: the host
 	// counts it against the rule and may suspend the rule for the game.
@@ -55,6 +58,12 @@ func (e *RuleError) Is(target error) bool { return target == ErrIllegal }
 // Refuse returns a *RuleError with the code and a formatted reason.
 func Refuse(code, format string, args ...any) error {
 	return &RuleError{Code: code, Reason: fmt.Sprintf(format, args...)}
+}
+
+// RefuseUnder is Refuse for a refusal a ruling states: ruling is its id ("L-5"), kept in
+// RuleError.Ruling, out of the reason players read.
+func RefuseUnder(ruling, code, format string, args ...any) error {
+	return &RuleError{Code: code, Reason: fmt.Sprintf(format, args...), Ruling: ruling}
 }
 
 // Codes of refusals the SDK itself makes.

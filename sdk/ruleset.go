@@ -75,13 +75,21 @@ type Info struct {
 	// a way old blobs cannot be read with, and implement Upgrader.
 	StateVersion int `json:"state_version"`
 	// CardBack names the back the client draws on face-down cards: "french" (the default) or
-	// "lastcard"; a variant of its own deck names its own.
+	// "color" (the back of the coloured cards, Card.IsColorCard); without one the client draws the
+	// back of the family of the cards in sight.
 	CardBack string `json:"card_back,omitempty"`
+	// Sample is a few of the variant's cards (three read best), drawn face up beside its name in
+	// the lobby; without them the lobby draws three French cards.
+	Sample []Card `json:"sample,omitempty"`
 	// EventTexts are the move log's sentences for the variant's events, by event name, in player
-	// words. The client fills in {seat} (the acting seat's name), {cards} (the event's cards in
-	// words, or "a card" / "N cards" when hidden), {count}, {target} (Data["target"] as a seat's
-	// name) and {KEY} for any other Data key: "played": "{seat} played {cards}", "bid": "{seat}
-	// bid {bid}". An event with no text is not written to the log.
+	// words; a key "NAME KEY=VALUE" words the events of that name whose Data[KEY] is VALUE (tried
+	// before "NAME"), and "" writes no line. The client fills in {seat} (the acting seat's name),
+	// {cards} (the event's cards in words, or "a card" / "N cards" when hidden), {count}, {target}
+	// (Data["target"] as a seat's name) and {KEY} for any other Data key; {FIELD:seat} writes a
+	// seat number as its name, {FIELD:choice} a suit or colour code as its name, {FIELD:cards} a
+	// number as "N cards": "played": "{seat} played {cards}", "caught": "{seat} was caught by
+	// {by:seat}". The client has no words of its own for a variant's events: an event without a
+	// text is written as its bare name ("turn" writes none).
 	EventTexts map[string]string `json:"event_texts,omitempty"`
 }
 
@@ -134,9 +142,11 @@ type Action struct {
 	Seat  int    `json:"seat"`
 	Type  string `json:"type"`
 	Cards []Card `json:"cards,omitempty"`
-	// Suit names the active suit (Hotspot Ace): "S", "H", "D" or "C".
-	Suit string `json:"suit,omitempty"`
-	// Color names the active colour (Last Card Joker): "R", "Y", "G" or "B".
+	// Suit and Color are the old places of a choice (a suit "S", "H", "D", "C"; a colour "R",
+	// "Y", "G", "B"), kept so that actions stored before choices moved to Args["choice"], and the
+	// scenario format's suit: and color: keys, still apply: read a choice with Choice, never
+	// these, and send one as Args["choice"].
+	Suit  string `json:"suit,omitempty"`
 	Color string `json:"color,omitempty"`
 	// From names the zone the cards come from when not the hand ("face_up").
 	From string `json:"from,omitempty"`
@@ -148,6 +158,34 @@ type Action struct {
 	Deadline string `json:"deadline,omitempty"`
 	// Args carries the parameters of actions a ruleset or house rule adds.
 	Args map[string]string `json:"args,omitempty"`
+}
+
+// ArgChoice is the Args key of an action's choice among its ActionSpec's Choices (a suit to
+// follow, a colour, a bid, a pile): every choice travels there, whatever it names.
+const ArgChoice = "choice"
+
+// Choice is the choice the action makes among its spec's Choices: Args["choice"]; else, for an
+// action in the old form (stored before choices moved to Args, or a scenario's suit: or color:
+// key), its Suit, else its Color. "" when it makes none.
+func (a Action) Choice() string {
+	if c := a.Args[ArgChoice]; c != "" {
+		return c
+	}
+	if a.Suit != "" {
+		return a.Suit
+	}
+	return a.Color
+}
+
+// WithChoice returns the action making choice (in Args["choice"]; Args is copied, not changed).
+func (a Action) WithChoice(choice string) Action {
+	args := make(map[string]string, len(a.Args)+1)
+	for k, v := range a.Args {
+		args[k] = v
+	}
+	args[ArgChoice] = choice
+	a.Args = args
+	return a
 }
 
 // Event is something that happened, for the log and the players' animations. Events with Private

@@ -336,7 +336,7 @@ func TestRecordedViews(t *testing.T) {
 			}
 			for _, d := range v.Deadlines {
 				if d.Seat == v.Viewer && d.Kind == "last_card" {
-					waitJS(t, pg, `/\d\.\ds/.test(document.querySelector(".lastcard-btn .countdown")?.textContent || "")`)
+					waitJS(t, pg, `/\d\.\ds/.test(document.querySelector(".call-btn .countdown")?.textContent || "")`)
 				}
 			}
 			for _, ind := range v.Indicators {

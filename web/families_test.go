@@ -268,10 +268,10 @@ func TestFamilyParts(t *testing.T) {
 			}
 
 			// Gin's draw: from the discard or the stock, by tapping that pile.
-			showFixture(t, pg, base, "gin-draw", `{"card_back": "lastcard"}`)
+			showFixture(t, pg, base, "gin-draw", `{"card_back": "color"}`)
 			// The ruleset's card back (Info.CardBack), whatever its cards.
-			if got := evalJS[string](t, pg, `document.querySelector('.deck[data-zone="stock"] .card')?.dataset.back || ""`); got != "lastcard" {
-				t.Errorf("the stock's back is %q, want the ruleset's lastcard", got)
+			if got := evalJS[string](t, pg, `document.querySelector('.deck[data-zone="stock"] .card')?.dataset.back || ""`); got != "color" {
+				t.Errorf("the stock's back is %q, want the ruleset's color", got)
 			}
 			checkAxe(t, pg, axe, "gin draw")
 			shot(t, pg, "families-gin-draw-"+sz.name)
@@ -297,7 +297,7 @@ func TestFamilyEventTextsAndLowWins(t *testing.T) {
 	b := browser(t)
 	base := previewServer(t)
 	pg := newPage(t, b, desktopW, desktopH)
-	showFixture(t, pg, base, "spades-bid", `{"event_texts": {"bid": "{seat} bid {bid}", "played": "{seat} played {cards} to {target}"}}`)
+	showFixture(t, pg, base, "spades-bid", `{"event_texts": {"bid": "{seat} bid {bid}", "played": "{seat} played {cards} to {target}", "dealt": "New deal"}}`)
 	evalJS[bool](t, pg, `(() => { const v = structuredClone(window.cardhouse.table.view);
 		v.events = [{ name: "bid", seat: 1, data: { bid: "blind_nil" } }, { name: "played", seat: 2, cards: ["QS"], data: { target: "3" } }, { name: "dealt", seat: -1 }];
 		return window.preview(v); })()`)

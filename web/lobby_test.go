@@ -476,9 +476,10 @@ func TestPlayerWords(t *testing.T) {
 	})
 }
 
-// TestLogSaysWhatHappened (item 7): the table's log, fed the events the rulesets send, tells a
-// two-player Hotspot Jack as passing the turn, every penalty once with its reason, and shows the
-// automatic Last Card penalty in the middle of the table too.
+// TestLogSaysWhatHappened (item 7): the table's log, fed the events the rulesets send and worded
+// by the rulesets' own Info.EventTexts (as the server lists them), tells a two-player Hotspot
+// Jack as passing the turn, every penalty once with its reason, and shows the automatic Last Card
+// penalty in the middle of the table too.
 func TestLogSaysWhatHappened(t *testing.T) {
 	base, _ := startServer(t)
 	b := browser(t)
@@ -488,12 +489,13 @@ func TestLogSaysWhatHappened(t *testing.T) {
 		Log    []string `json:"log"`
 		Toasts []string `json:"toasts"`
 	}
-	tell := func(events string) told {
+	tell := func(ruleset, events string) told {
 		t.Helper()
 		return evalJS[told](t, ctx, `(async () => {
 			const { Table } = await import("/js/table.js");
+			const info = (await (await fetch("/api/rulesets")).json()).rulesets.find((r) => r.id === "`+ruleset+`");
 			const root = document.createElement("div");
-			const t = new Table(root, { player: (s) => ({ name: ["Ann", "Bob", "Cy"][s] }) });
+			const t = new Table(root, { player: (s) => ({ name: ["Ann", "Bob", "Cy"][s] }), rulesetInfo: () => info });
 			t.view = { phase: "playing", viewer: 1 };
 			root.append(Object.assign(document.createElement("div"), { className: "log" }));
 			t.toastLayer = document.createElement("div");
@@ -502,29 +504,36 @@ func TestLogSaysWhatHappened(t *testing.T) {
 		})()`)
 	}
 	// Hotspot, two players: a Jack passes the turn to the other player (H-8).
-	got := tell(`[{ name: "played", seat: 0, cards: ["JS"] }, { name: "reversed", seat: 0, data: { direction: "1", effect: "pass" } }, { name: "turn", seat: 1 }]`)
+	got := tell("hotspot", `[{ name: "played", seat: 0, cards: ["JS"] }, { name: "reversed", seat: 0, data: { direction: "1", effect: "pass" } }, { name: "turn", seat: 1 }]`)
 	if len(got.Log) != 2 || strings.Contains(got.Log[1], "same player") || !strings.Contains(got.Log[1], "passes the turn") {
 		t.Errorf("a two-player Jack: %q", got.Log)
 	}
 	// Last Card, caught out: caught, the draw and penalty_drawn are one line with the reason.
-	got = tell(`[{ name: "caught", seat: 0, data: { by: "1" } }, { name: "drew", seat: 0, count: 2 }, { name: "penalty_drawn", seat: 0, count: 2, data: { reason: "caught" } }]`)
+	got = tell("lastcard", `[{ name: "caught", seat: 0, data: { by: "1" } }, { name: "drew", seat: 0, count: 2 }, { name: "penalty_drawn", seat: 0, count: 2, data: { reason: "caught" } }]`)
 	if len(got.Log) != 1 || !strings.Contains(got.Log[0], "forgot to call LAST CARD") || !strings.Contains(got.Log[0], "caught out by you") || !strings.Contains(got.Log[0], "+2") {
 		t.Errorf("a catch-out: %q", got.Log)
 	}
-	// Last Card, automatic penalty: one line saying why, shown mid-table as well; the player's
-	// own cards named.
-	got = tell(`[{ name: "played", seat: 1, cards: ["R5"] }, { name: "drew", seat: 1, cards: ["G2", "B7"], count: 2 }, { name: "penalty_drawn", seat: 1, count: 2, data: { reason: "no_call" } }, { name: "turn", seat: 2 }]`)
+	// Last Card, automatic penalty: one line saying why, shown mid-table as well.
+	got = tell("lastcard", `[{ name: "played", seat: 1, cards: ["R5"] }, { name: "drew", seat: 1, cards: ["G2", "B7"], count: 2 }, { name: "penalty_drawn", seat: 1, count: 2, data: { reason: "no_call" } }, { name: "turn", seat: 2 }]`)
 	if len(got.Log) != 2 || !strings.Contains(got.Log[1], "forgot to call LAST CARD: +2 cards") || len(got.Toasts) != 1 || got.Toasts[0] != got.Log[1] {
 		t.Errorf("an automatic penalty: log %q, toasts %q", got.Log, got.Toasts)
 	}
 	// Hotspot, the LAST CARD window ran out: one line, the card drawn folded in.
-	got = tell(`[{ name: "missed_last_card", seat: 2 }, { name: "drew", seat: 2, count: 1 }]`)
+	got = tell("hotspot", `[{ name: "missed_last_card", seat: 2 }, { name: "drew", seat: 2, count: 1 }]`)
 	if len(got.Log) != 1 || !strings.Contains(got.Log[0], "Cy forgot to call LAST CARD in time: +1 card") {
 		t.Errorf("a missed LAST CARD: %q", got.Log)
 	}
-	// A refusal says no ruling id.
-	if s := evalJS[string](t, ctx, `import("/js/table.js").then((m) => m.playerWords("two cards of one rank: a group needs three or more (H-7)"))`); s != "two cards of one rank: a group needs three or more" {
-		t.Errorf("a refusal in player words: %q", s)
+	// A refusal shows its reason as the ruleset words it, and the ruling it applies (the
+	// refusal's own field, platform/server TestRefusalCarriesItsRuling) only as a tooltip.
+	shown := evalJS[[]string](t, ctx, `(async () => {
+		const { Table } = await import("/js/table.js");
+		const root = document.createElement("div");
+		new Table(root, { player: () => ({ name: "Ann" }) }).refused("two cards of one rank: a group needs three or more", "H-7");
+		const r = root.querySelector(".refusal");
+		return [r.textContent, r.dataset.ruling, r.title];
+	})()`)
+	if strings.Join(shown, "|") != "two cards of one rank: a group needs three or more|H-7|Ruling H-7" {
+		t.Errorf("a refusal shows %q", shown)
 	}
 }
 

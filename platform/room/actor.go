@@ -115,7 +115,7 @@ func engineErr(err error) error {
 		return nil
 	}
 	if re, ok := sdk.AsRefusal(err); ok {
-		return &Error{Kind: KindConflict, Code: re.Code, Reason: re.Reason, Fault: re.Fault}
+		return &Error{Kind: KindConflict, Code: re.Code, Reason: re.Reason, Ruling: re.Ruling, Fault: re.Fault}
 	}
 	if e, ok := AsError(err); ok {
 		return e

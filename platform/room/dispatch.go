@@ -18,11 +18,11 @@ func (r *Room) Handle(ctx context.Context, u *store.User, c *Client, msg Incomin
 				}
 				return
 			}
-			code, reason := "error", err.Error()
+			out := Outgoing{Type: MsgError, ID: msg.ID, Code: "error", Reason: err.Error()}
 			if e, isErr := AsError(err); isErr {
-				code, reason = e.Code, e.Reason
+				out.Code, out.Reason, out.Ruling = e.Code, e.Reason, e.Ruling
 			}
-			c.push(errorMsg(msg.ID, code, reason))
+			c.push(encode(out))
 		}
 		switch msg.Type {
 		case MsgAct:
@@ -45,7 +45,7 @@ func (r *Room) Handle(ctx context.Context, u *store.User, c *Client, msg Incomin
 			ok := err == nil
 			out := Outgoing{Type: MsgCheckRes, ID: msg.ID, OK: &ok}
 			if e, isErr := AsError(err); isErr {
-				out.Code, out.Reason = e.Code, e.Reason
+				out.Code, out.Reason, out.Ruling = e.Code, e.Reason, e.Ruling
 			} else if err != nil {
 				out.Code, out.Reason = "error", err.Error()
 			}

@@ -22,6 +22,8 @@ type Error struct {
 	Kind   string `json:"-"`
 	Code   string `json:"code"`
 	Reason string `json:"reason"`
+	// Ruling is the id of the ruling a refusal applies (sdk.RuleError.Ruling), apart from Reason.
+	Ruling string `json:"ruling,omitempty"`
 	// Fault names the house rule whose failure refused the action (sdk.RuleError.Fault); nil for
 	// every other refusal.
 	Fault *sdk.HouseFault `json:"-"`

@@ -86,6 +86,9 @@ type Outgoing struct {
 	OK     *bool  `json:"ok,omitempty"`
 	Code   string `json:"code,omitempty"`
 	Reason string `json:"reason,omitempty"`
+	// Ruling is the id of the ruling a refusal applies ("L-5", sdk.RuleError.Ruling), apart from
+	// Reason, the words players read.
+	Ruling string `json:"ruling,omitempty"`
 	// chat, hello (recent lines)
 	Chat  *ChatLine  `json:"chat,omitempty"`
 	Chats []ChatLine `json:"chats,omitempty"`

@@ -20,8 +20,10 @@ type errorBody struct {
 }
 
 type errorJSON struct {
-	Code   string     `json:"code"`
-	Reason string     `json:"reason"`
+	Code   string `json:"code"`
+	Reason string `json:"reason"`
+	// Ruling is the id of the ruling a refused action broke ("L-5"), apart from Reason.
+	Ruling string     `json:"ruling,omitempty"`
 	Fields []fieldErr `json:"fields,omitempty"`
 	// Problem splits a bad_house_rule reason for the upload page (ruleproblem.go).
 	Problem *RuleProblem `json:"problem,omitempty"`
@@ -116,7 +118,7 @@ func (s *Server) classify(err error) (int, errorJSON) {
 		if status == 0 {
 			status = http.StatusConflict
 		}
-		body := errorJSON{Code: re.Code, Reason: re.Reason}
+		body := errorJSON{Code: re.Code, Reason: re.Reason, Ruling: re.Ruling}
 		if re.Code == "bad_house_rule" {
 			body.Problem = ruleProblemOf(re)
 		}

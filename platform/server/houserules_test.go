@@ -393,11 +393,7 @@ func chooseWithColour(v sdk.View) *sdk.Action {
 	if p, ok := v.Action(sdk.ActPlay); ok {
 		a := &sdk.Action{Type: sdk.ActPlay, Cards: p.Cards[:1]}
 		if slices.Contains(p.ChoiceFor, p.Cards[0]) && len(p.Choices) > 0 {
-			if p.Cards[0].IsLastCard() {
-				a.Color = p.Choices[0]
-			} else {
-				a.Suit = p.Choices[0]
-			}
+			*a = a.WithChoice(p.Choices[0])
 		}
 		return a
 	}

@@ -315,7 +315,11 @@ func (s *Server) check(c echo.Context) error {
 	}
 	err = r.Check(c.Request().Context(), userOf(c), req.Seat, *req.Action)
 	if e, ok := room.AsError(err); ok && e.Kind == room.KindConflict {
-		return c.JSON(http.StatusOK, map[string]any{"ok": false, "code": e.Code, "reason": e.Reason})
+		out := map[string]any{"ok": false, "code": e.Code, "reason": e.Reason}
+		if e.Ruling != "" {
+			out["ruling"] = e.Ruling
+		}
+		return c.JSON(http.StatusOK, out)
 	}
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"maps"
 	"slices"
 
 	"cardhouse/sdk"
@@ -110,6 +111,30 @@ var (
 	_ sdk.TableEditor[*State] = (*Rules)(nil)
 )
 
+// eventTexts word DRUGS' events for the move log (sdk.Info.EventTexts), a Chaos Joker's by its
+// effect.
+var eventTexts = map[string]string{
+	EvPlayed:                              "{seat} played {cards}",
+	EvDrew:                                "{seat} drew {cards}",
+	EvSkipped:                             "{seat} is skipped",
+	EvReversed:                            "Direction reversed",
+	EvWon:                                 "{seat} wins!",
+	EvBurned:                              "{seat} burned the pile!",
+	EvOverdose:                            "OVERDOSE! {seat} burns the pile",
+	EvPickedUp:                            "{seat} picked up the pile ({count})",
+	EvFlipped:                             "{seat} flipped {cards}",
+	EvGift:                                "{seat} gave {cards} to {to:seat}",
+	EvDumped:                              "{seat} dumped {cards}",
+	EvJoker:                               "Chaos Joker: {effect}",
+	EvJoker + " effect=" + EffectHandSwap: "Chaos Joker: Hand swap! Hands trade with the next player",
+	EvJoker + " effect=" + EffectEveryonePasses: "Chaos Joker: Everyone passes! Every hand moves one seat along",
+	EvJoker + " effect=" + EffectSkip:           "Chaos Joker: Skip! The next player loses their turn",
+	EvJoker + " effect=" + EffectEverybodyPays:  "Chaos Joker: Everybody pays! Every other player draws a card",
+	EvJoker + " effect=" + EffectEveryoneDumps:  "Chaos Joker: Everyone dumps! Lowest cards onto the pile",
+	EvJoker + " effect=" + EffectTimeBomb:       "Chaos Joker: Time bomb! Answer with 2, 3, 10 or Joker, or eat the pile",
+	EvJoker + " effect=" + EffectGift:           "Chaos Joker: Gift! A card is given away",
+}
+
 // Info describes DRUGS: 2-8 seats, options `overdose`, `chaos` and `pause_minutes`, bots of levels 1 to 5.
 func (*Rules) Info() sdk.Info {
 	return sdk.Info{
@@ -121,6 +146,9 @@ func (*Rules) Info() sdk.Info {
 		// D-1.
 		MinSeats: 2,
 		MaxSeats: 8,
+		// A burning 10, a resetting 2 and a 7, for the lobby.
+		Sample:     []sdk.Card{sdk.French(10, sdk.Spades), sdk.French(2, sdk.Hearts), sdk.French(7, sdk.Diamonds)},
+		EventTexts: maps.Clone(eventTexts),
 		Options: []sdk.Option{
 			{Name: OptOverdose, Label: "Overdose", Type: sdk.OptionInt, Default: 4, Min: 3, Max: 8,
 				Description: "This many cards of one rank in a row on top of the pile burn it, and the player who completed the run goes again. With one deck (2-4 players) at most 4."},
@@ -289,7 +317,7 @@ func (s *State) dealFixed(d *sdk.Deal) (int, error) {
 		for seat, row := range rows {
 			for _, c := range row {
 				if c == sdk.Joker {
-					return sdk.NoSeat, sdk.Refuse(sdk.CodeBadDeal, "deal: %s of seat %d names JK: Jokers are never dealt face up or face down (D-11)", name, seat)
+					return sdk.NoSeat, sdk.RefuseUnder("D-11", sdk.CodeBadDeal, "deal: %s of seat %d names JK: Jokers are never dealt face up or face down", name, seat)
 				}
 			}
 		}

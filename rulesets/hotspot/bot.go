@@ -72,7 +72,7 @@ func (b *botTurn) fallback() *sdk.Action {
 func (b *botTurn) action(cards []sdk.Card) *sdk.Action {
 	a := &sdk.Action{Seat: b.seat, Type: sdk.ActPlay, Cards: cards}
 	if pc := checkOnly(b.pos, b.hand, cards); pc.NeedSuit && !pc.Wins {
-		a.Suit = string(rune(b.bestSuit(cards)))
+		*a = a.WithChoice(string(rune(b.bestSuit(cards))))
 	}
 	return a
 }

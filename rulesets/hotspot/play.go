@@ -166,7 +166,7 @@ func planPlay(p Position, hand, cards []sdk.Card) (plan, *sdk.RuleError) {
 		}
 		if j-i == 2 {
 			pl.incomplete = j == len(cards) && slices.ContainsFunc(rest, func(r sdk.Card) bool { return r.Rank() == c.Rank() })
-			return pl, refusal(CodeNotAGroup, "%s and %s are two cards of one rank: a group needs three or more (H-7)", cards[i], cards[i+1])
+			return pl, ruled("H-7", CodeNotAGroup, "%s and %s are two cards of one rank: a group needs three or more", cards[i], cards[i+1])
 		}
 		seg := cards[i:j]
 		cur.Top = seg[len(seg)-1]
@@ -186,13 +186,21 @@ func planPlay(p Position, hand, cards []sdk.Card) (plan, *sdk.RuleError) {
 
 func noMatch(p Position, c sdk.Card) *sdk.RuleError {
 	if p.Penalty > 0 {
-		return refusal(CodePenalty, "a pickup penalty of %d is pending: play a 2 or draw the %d cards (H-6)", p.Penalty, p.Penalty)
+		return ruled("H-6", CodePenalty, "a pickup penalty of %d is pending: play a 2 or draw the %d cards", p.Penalty, p.Penalty)
 	}
 	return refusal(CodeNoMatch, "%s matches neither the active suit %s nor the rank of %s", c, suitName(p.Suit), p.Top)
 }
 
 func refusal(code, format string, args ...any) *sdk.RuleError {
 	return &sdk.RuleError{Code: code, Reason: fmt.Sprintf(format, args...)}
+}
+
+// ruled is refusal for a refusal a ruling states: its id ("H-7") goes in RuleError.Ruling, out
+// of the reason players read.
+func ruled(ruling, code, format string, args ...any) *sdk.RuleError {
+	re := refusal(code, format, args...)
+	re.Ruling = ruling
+	return re
 }
 
 // missing names the cards of want that hand does not hold.

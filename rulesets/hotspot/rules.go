@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 
@@ -90,7 +91,27 @@ func (r *Rules) Info() sdk.Info {
 		Rules:    rulesText,
 		MinSeats: 2, MaxSeats: maxSeats, Options: slices.Clone(options),
 		BotLevels: []int{1, 2, 3, 4, 5}, StateVersion: 1,
+		// A wild Ace, an extra-go Queen and a 2 to pick up, for the lobby.
+		Sample:     []sdk.Card{sdk.French(1, sdk.Spades), sdk.French(12, sdk.Hearts), sdk.French(2, sdk.Clubs)},
+		EventTexts: maps.Clone(eventTexts),
 	}
+}
+
+// eventTexts word Hotspot's events for the move log (sdk.Info.EventTexts).
+var eventTexts = map[string]string{
+	EvPlayed:                    "{seat} played {cards}",
+	EvDrew:                      "{seat} drew {cards}",
+	EvSkipped:                   "{seat} is skipped",
+	EvReversed:                  "Direction reversed",
+	EvReversed + " effect=pass": "{seat}'s Jack passes the turn", // two players (H-8)
+	EvWon:                       "{seat} wins!",
+	EvSuitChosen:                "{seat} chose {suit:choice}",
+	EvPenaltyDrawn:              "{seat} picked up {count:cards} for the 2s",
+	EvLastCard:                  "{seat}: LAST CARD!",
+	EvMissedLastCard:            "{seat} forgot to call LAST CARD in time: +{count:cards}",
+	EvPassed:                    "{seat} ends the turn",
+	EvShuffled:                  "The pile is shuffled into a new deck",
+	EvDealt:                     "New deal: {opener:seat} opens",
 }
 
 // CheckOptions fills in the seat-dependent default of `decks` (H-1) and checks that the deal fits:
@@ -294,10 +315,10 @@ func (s *State) play(a sdk.Action, now int64) ([]sdk.Event, *sdk.RuleError) {
 	}
 	wins := len(a.Cards) == len(s.Hands[seat])
 	var named sdk.Suit
-	if a.Suit != "" {
+	if choice := a.Choice(); choice != "" {
 		var ok bool
-		if named, ok = ParseSuit(a.Suit); !ok {
-			return nil, refusal(CodeBadSuit, "%q is not a suit: name S, H, D or C", a.Suit)
+		if named, ok = ParseSuit(choice); !ok {
+			return nil, refusal(CodeBadSuit, "%q is not a suit: name S, H, D or C", choice)
 		}
 		if !pl.needSuit {
 			return nil, refusal(CodeBadSuit, "a suit is named only when the play ends with an Ace")
@@ -388,7 +409,7 @@ func (s *State) pass(a sdk.Action) ([]sdk.Event, *sdk.RuleError) {
 
 func (s *State) call(a sdk.Action) ([]sdk.Event, *sdk.RuleError) {
 	if n := len(s.Hands[a.Seat]); n != 1 {
-		return nil, refusal(CodeNotLastCard, "LAST CARD is called with exactly one card in hand; you hold %d (H-10)", n)
+		return nil, ruled("H-10", CodeNotLastCard, "LAST CARD is called with exactly one card in hand; you hold %d", n)
 	}
 	i := s.window(a.Seat)
 	if i < 0 {

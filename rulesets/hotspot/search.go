@@ -164,7 +164,7 @@ func (r *Rules) Moves(s *State, seat int) []sdk.Action {
 				a := sdk.Action{Seat: seat, Type: sdk.ActPlay, Cards: cards}
 				if pc.NeedSuit && !pc.Wins {
 					left, _ := sdk.RemoveCards(hand, cards)
-					a.Suit = string(rune(mostSuit(left)))
+					a = a.WithChoice(string(rune(mostSuit(left))))
 				}
 				out = append(out, a)
 				if pc.After.ExtraGo && !pc.Wins {
@@ -249,7 +249,7 @@ func (r *Rules) RolloutMove(s *State, seat int, rng *sdk.RNG) sdk.Action {
 	a := sdk.Action{Seat: seat, Type: sdk.ActPlay, Cards: cards}
 	if pick.Rank() == rankAce && len(hand) > len(cards) {
 		left, _ := sdk.RemoveCards(hand, cards)
-		a.Suit = string(rune(mostSuit(left)))
+		a = a.WithChoice(string(rune(mostSuit(left))))
 	}
 	return a
 }

@@ -95,7 +95,7 @@ func (t *turn) checkCall(seat int) error {
 	case s.Called[seat]:
 		return sdk.Refuse(CodeCannotCall, "you have already called \"Last card!\"")
 	case n == 1:
-		return sdk.Refuse(CodeCannotCall, "too late: \"Last card!\" is called before or with the play that leaves one card (L-8)")
+		return sdk.RefuseUnder("L-8", CodeCannotCall, "too late: \"Last card!\" is called before or with the play that leaves one card")
 	case n != 2:
 		return sdk.Refuse(CodeCannotCall, "you hold %d cards: \"Last card!\" is called with two cards, before or with playing the second-to-last", n)
 	}
@@ -118,7 +118,7 @@ func (t *turn) play(a sdk.Action, withCall bool) error {
 		return sdk.Refuse(CodeWrongCount, "play one card at a time, got %d", len(a.Cards))
 	}
 	c := a.Cards[0]
-	if !c.IsLastCard() {
+	if !c.IsColorCard() {
 		return sdk.Refuse(sdk.CodeUnknownCard, "%s is not a Last Card card", c)
 	}
 	hand := s.Hands[a.Seat]
@@ -130,10 +130,10 @@ func (t *turn) play(a sdk.Action, withCall bool) error {
 	}
 	if s.Penalty > 0 && !s.playable(c, hand) {
 		if s.PenaltyKind == kindDrawFour {
-			return sdk.Refuse(CodePenalty, "a Draw Four penalty is pending: nothing can be played on it, draw %d cards (L-4)", s.Penalty)
+			return sdk.RefuseUnder("L-4", CodePenalty, "a Draw Four penalty is pending: nothing can be played on it, draw %d cards", s.Penalty)
 		}
 		if s.Settings.StackDrawTwo {
-			return sdk.Refuse(CodePenalty, "a Draw Two penalty of %d is pending: answer with a Draw Two or draw the %d cards (L-4)", s.Penalty, s.Penalty)
+			return sdk.RefuseUnder("L-4", CodePenalty, "a Draw Two penalty of %d is pending: answer with a Draw Two or draw the %d cards", s.Penalty, s.Penalty)
 		}
 		return sdk.Refuse(CodePenalty, "a Draw Two penalty of %d is pending: draw the cards (stacking is off)", s.Penalty)
 	}
@@ -141,15 +141,16 @@ func (t *turn) play(a sdk.Action, withCall bool) error {
 		return sdk.Refuse(CodeNoMatch, "%s matches neither the colour in play (%s) nor the value of %s", c, colorName(s.Color), s.top())
 	}
 	if !s.playable(c, hand) {
-		return sdk.Refuse(CodeDrawFourColour, "a Joker Draw Four may be played only when you hold no card of the colour in play (%s) (L-5)", colorName(s.Color))
+		return sdk.RefuseUnder("L-5", CodeDrawFourColour, "a Joker Draw Four may be played only when you hold no card of the colour in play (%s)", colorName(s.Color))
 	}
 	last := len(hand) == 1
+	color := a.Choice()
 	switch {
-	case isJoker(c) && a.Color == "" && !last:
+	case isJoker(c) && color == "" && !last:
 		return sdk.Refuse(CodeNoColor, "name the colour for the Joker: R, Y, G or B")
-	case isJoker(c) && a.Color != "" && !validColor(a.Color):
-		return sdk.Refuse(CodeNoColor, "unknown colour %q: name R, Y, G or B", a.Color)
-	case !isJoker(c) && a.Color != "":
+	case isJoker(c) && color != "" && !validColor(color):
+		return sdk.Refuse(CodeNoColor, "unknown colour %q: name R, Y, G or B", color)
+	case !isJoker(c) && color != "":
 		return sdk.Refuse(sdk.CodeBadAction, "only a Joker names a colour; %s has its own", c)
 	}
 	if withCall {
@@ -165,8 +166,8 @@ func (t *turn) play(a sdk.Action, withCall bool) error {
 	s.Drawn = nil
 	s.Exposed = sdk.NoSeat
 	played := sdk.Event{Name: "played", Seat: a.Seat, Cards: []sdk.Card{c}}
-	if isJoker(c) && a.Color != "" {
-		played.Data = map[string]string{"color": a.Color}
+	if isJoker(c) && color != "" {
+		played.Data = map[string]string{"color": color}
 	}
 	t.emit(played)
 	if len(s.Hands[a.Seat]) == 0 {
@@ -175,8 +176,8 @@ func (t *turn) play(a sdk.Action, withCall bool) error {
 		return nil
 	}
 	if isJoker(c) {
-		s.Color = a.Color
-		t.emit(sdk.Event{Name: "color_chosen", Seat: a.Seat, Data: map[string]string{"color": a.Color}})
+		s.Color = color
+		t.emit(sdk.Event{Name: "color_chosen", Seat: a.Seat, Data: map[string]string{"color": color}})
 	} else {
 		s.Color = colorOf(c)
 	}

@@ -196,11 +196,11 @@ func movesOf(seat int, specs []sdk.ActionSpec) []move {
 				}
 				for _, col := range colors {
 					m := move{Kind: movePlay, Card: c, Color: col,
-						Action: sdk.Action{Seat: seat, Type: sdk.ActPlay, Cards: []sdk.Card{c}, Color: col}}
+						Action: sdk.Action{Seat: seat, Type: sdk.ActPlay, Cards: []sdk.Card{c}, Args: playArgs(col, false)}}
 					out = append(out, m)
 					if canCall {
 						m.Calls = true
-						m.Action.Args = map[string]string{ArgCall: "true"}
+						m.Action.Args = playArgs(col, true)
 						out = append(out, m)
 					}
 				}

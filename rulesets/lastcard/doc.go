@@ -14,8 +14,9 @@
 //
 // # Actions
 //
-//   - play: one card (Action.Cards), with Action.Color for a Joker (not needed for a last card,
-//     L-7). With Action.Args["call"] = "true" it also announces "Last card!" (L-8 "with").
+//   - play: one card (Action.Cards), with the colour for a Joker as Action.Args["choice"] (not
+//     needed for a last card, L-7; the old Action.Color is still read, sdk.Action.Choice). With
+//     Action.Args["call"] = "true" it also announces "Last card!" (L-8 "with").
 //   - draw: the pending penalty (L-4), or one card; a playable drawn card may then be played
 //     (play) or kept (pass) (L-3).
 //   - call: "Last card!"; with Cards it is the call and the play in one action.

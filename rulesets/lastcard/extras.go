@@ -149,7 +149,7 @@ func (r *Rules) SetTable(s *State, t sdk.Table) (*State, error) {
 	}
 	for key, cards := range t.Zones {
 		for _, card := range cards {
-			if !card.IsLastCard() {
+			if !card.IsColorCard() {
 				return nil, bad("zone %q holds %s, which is not a Last Card card", key, card)
 			}
 		}
@@ -235,7 +235,7 @@ func (r *Rules) SetTable(s *State, t sdk.Table) (*State, error) {
 				continue
 			}
 			card, err := sdk.ParseCard(v)
-			if err != nil || !card.IsLastCard() {
+			if err != nil || !card.IsColorCard() {
 				return nil, bad("drawn must be a Last Card card code, got %q", v)
 			}
 			c.Drawn = &card

@@ -3,6 +3,7 @@ package lastcard
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
 
 	"cardhouse/sdk"
@@ -95,9 +96,34 @@ func (r *Rules) Info() sdk.Info {
 		},
 		BotLevels:    slices.Clone(BotLevels),
 		StateVersion: 1,
-		// Its own deck has its own back (the client drew it by the ruleset's id before).
-		CardBack: "lastcard",
+		// The coloured cards' back, and a coloured number, action and Joker in the lobby.
+		CardBack:   "color",
+		Sample:     []sdk.Card{sdk.LC(sdk.Red, 7), sdk.LC(sdk.Green, sdk.ValueSkip), sdk.Wild},
+		EventTexts: maps.Clone(eventTexts),
 	}
+}
+
+// eventTexts word Last Card's events for the move log (sdk.Info.EventTexts); a penalty's line
+// says why by its reason.
+var eventTexts = map[string]string{
+	"played":       "{seat} played {cards}",
+	"drew":         "{seat} drew {cards}",
+	"last_card":    "{seat}: LAST CARD!",
+	"color_chosen": "{seat} chose {color:choice}",
+	"reversed":     "Direction reversed",
+	// L-6: with two players a Reverse is a Skip.
+	"reversed as=skip":               "{seat} reversed: with two players that skips, {seat} goes again",
+	"skipped":                        "{seat} is skipped",
+	"caught":                         "{seat} forgot to call LAST CARD: caught out by {by:seat}, +{count:cards}",
+	"penalty_drawn":                  "{seat} picked up {count:cards} as a penalty",
+	"penalty_drawn reason=no_call":   "{seat} forgot to call LAST CARD: +{count:cards}",
+	"penalty_drawn reason=draw_two":  "{seat} picked up {count:cards} for the Draw Two",
+	"penalty_drawn reason=draw_four": "{seat} picked up {count:cards} for the Draw Four",
+	"penalty_drawn reason=caught":    "{seat} picked up {count:cards} for being caught out",
+	"reshuffled":                     "The pile is shuffled into a new deck",
+	"won":                            "{seat} wins!",
+	"round_scored":                   "{seat} scores {count} points",
+	"dealt":                          "Round {round} is dealt",
 }
 
 // CheckOptions completes options already validated field by field: every option gets its value
@@ -233,7 +259,7 @@ func (s *State) dealHands() {
 }
 
 // errNoStartCard is refused when a fixed deal leaves no number card to start the pile with.
-var errNoStartCard = sdk.Refuse(sdk.CodeBadDeal, "deal: the pile is empty and the deck holds no number card to turn up (L-2)")
+var errNoStartCard = sdk.RefuseUnder("L-2", sdk.CodeBadDeal, "deal: the pile is empty and the deck holds no number card to turn up")
 
 // turnStartCard turns cards from the deck until a number card turns up; each special card goes
 // back into the deck at a random place (L-2).

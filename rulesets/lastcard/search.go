@@ -244,11 +244,7 @@ func (r *Rules) Moves(s *State, seat int) []sdk.Action {
 			colors = colorChoices
 		}
 		for _, col := range colors {
-			a := sdk.Action{Seat: seat, Type: sdk.ActPlay, Cards: []sdk.Card{c}, Color: col}
-			if call {
-				a.Args = callArgs
-			}
-			out = append(out, a)
+			out = append(out, sdk.Action{Seat: seat, Type: sdk.ActPlay, Cards: []sdk.Card{c}, Args: playArgs(col, call)})
 		}
 	}
 	if s.Drawn != nil {
@@ -259,8 +255,40 @@ func (r *Rules) Moves(s *State, seat int) []sdk.Action {
 	return out
 }
 
-// callArgs announce "Last card!" with a play. Shared, never written to.
-var callArgs = map[string]string{ArgCall: "true"}
+// playArgs are the Args of a play naming color (a Joker's colour, as Args["choice"]; "" for none)
+// and announcing "Last card!" when call; nil for neither. The maps are shared and never written
+// to, so that the search's move lists allocate none.
+func playArgs(color string, call bool) map[string]string {
+	if color == "" {
+		if call {
+			return callArgs
+		}
+		return nil
+	}
+	i := colourIndex(color)
+	if i < 0 {
+		return sdk.Action{}.WithChoice(color).Args // not a colour: the rules refuse it
+	}
+	if call {
+		return colourCallArgs[i]
+	}
+	return colourArgs[i]
+}
+
+// callArgs announce "Last card!" with a play; colourArgs name a colour (by colourIndex), and
+// colourCallArgs do both. Shared, never written to.
+var (
+	callArgs                   = map[string]string{ArgCall: "true"}
+	colourArgs, colourCallArgs = colourArgMaps()
+)
+
+func colourArgMaps() (plain, withCall [4]map[string]string) {
+	for i, col := range colorChoices {
+		plain[i] = map[string]string{sdk.ArgChoice: col}
+		withCall[i] = map[string]string{sdk.ArgChoice: col, ArgCall: "true"}
+	}
+	return plain, withCall
+}
 
 // RolloutMove is the simulated players' policy, level 2's habits made cheap: play a drawn card
 // that fits, stack a Draw Two rather than draw, hit a next player close to going out with a Draw
@@ -275,11 +303,7 @@ func (r *Rules) RolloutMove(s *State, seat int, rng *sdk.RNG) sdk.Action {
 		}
 		return sdk.Action{Seat: seat, Type: sdk.ActDraw}
 	}
-	a := sdk.Action{Seat: seat, Type: sdk.ActPlay, Cards: []sdk.Card{card}, Color: color}
-	if len(s.Hands[seat]) == 2 && !s.Called[seat] {
-		a.Args = callArgs
-	}
-	return a
+	return sdk.Action{Seat: seat, Type: sdk.ActPlay, Cards: []sdk.Card{card}, Args: playArgs(color, len(s.Hands[seat]) == 2 && !s.Called[seat])}
 }
 
 // rolloutChoice is RolloutMove's choice: the card to play and the colour it names, or no card

@@ -157,7 +157,7 @@ func isJoker(c sdk.Card) bool { return c == sdk.Wild || c == sdk.WildDrawFour }
 func isNumber(c sdk.Card) bool { v := c.Value(); return v >= 0 && v <= 9 }
 
 // isSpecial reports whether c has an effect: Skip, Reverse, Draw Two or a Joker.
-func isSpecial(c sdk.Card) bool { return c.IsLastCard() && !isNumber(c) }
+func isSpecial(c sdk.Card) bool { return c.IsColorCard() && !isNumber(c) }
 
 // Points is what card c scores for the round's winner when left in an opponent's hand (L-9):
 // digits at face value, 20 for Skip, Reverse and Draw Two, 40 for a Joker, 60 for a Joker Draw Four.
@@ -169,7 +169,7 @@ func Points(c sdk.Card) int {
 		return 40
 	case isNumber(c):
 		return c.Value()
-	case c.IsLastCard():
+	case c.IsColorCard():
 		return 20
 	}
 	return 0

@@ -918,11 +918,7 @@ func candidates(v sdk.View, seat int) []sdk.Action {
 				a := base
 				a.Cards = []sdk.Card{c}
 				if slices.Contains(sp.ChoiceFor, c) && len(sp.Choices) > 0 {
-					if c.IsLastCard() {
-						a.Color = sp.Choices[0]
-					} else {
-						a.Suit = sp.Choices[0]
-					}
+					a = a.WithChoice(sp.Choices[0])
 				}
 				out = append(out, a)
 			}

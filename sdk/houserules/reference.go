@@ -138,14 +138,16 @@ func (r *reference) action(a sdk.Action) {
 	for _, f := range []struct {
 		name string
 		set  bool
-	}{{"cards", len(a.Cards) > 0}, {"suit", a.Suit != ""}, {"color", a.Color != ""}, {"from", a.From != ""},
+	}{{"cards", len(a.Cards) > 0}, {"choice", a.Choice() != ""}, {"from", a.From != ""},
 		{"target", a.Target != nil}, {"index", a.Index != nil}, {"deadline", a.Deadline != ""}} {
 		if f.set {
 			ar.fields[f.name] = true
 		}
 	}
 	for k := range a.Args {
-		ar.fields["args."+k] = true
+		if k != sdk.ArgChoice { // the choice, above
+			ar.fields["args."+k] = true
+		}
 	}
 }
 
@@ -296,7 +298,7 @@ func (r *reference) markdown() string {
 				f = "cards (one or several)"
 			case f == "from" && len(a.from) > 0:
 				f = "from (" + strings.Join(quoted(a.from), ", ") + ")"
-			case (f == "suit" || f == "color") && len(a.choices) > 0:
+			case f == "choice" && len(a.choices) > 0:
 				f += " (" + strings.Join(quoted(a.choices), ", ") + ")"
 			}
 			fields = append(fields, f)

@@ -2,6 +2,7 @@ package houserules
 
 import (
 	"math"
+	"slices"
 
 	"cardhouse/sdk"
 	"cardhouse/sdk/engine"
@@ -426,17 +427,28 @@ func (v *vm) stringMap(m map[string]string) *lua.LTable {
 	return t
 }
 
-// actionTable is the `action` argument: {seat, type, cards, suit, color, from, target, index,
-// deadline, args}.
+// actionTable is the `action` argument: {seat, type, cards, choice, suit, color, from, target,
+// index, deadline, args}. choice is the action's choice (sdk.Action.Choice: args.choice, or the
+// old suit or color field); suit and color stay for the scripts written when a choice travelled
+// in them: suit is a choice that is a French suit ("S", "H", "D", "C"), color one that is a
+// colour of the coloured cards ("R", "Y", "G", "B").
 func (v *vm) actionTable(a *sdk.Action) *lua.LTable {
-	t := v.L.CreateTable(0, 10)
+	t := v.L.CreateTable(0, 11)
 	if a == nil {
 		return t
 	}
 	t.RawSetString("seat", lua.LNumber(a.Seat))
 	t.RawSetString("type", lua.LString(a.Type))
 	t.RawSetString("cards", v.cardList(a.Cards))
-	for _, kv := range [...][2]string{{"color", a.Color}, {"deadline", a.Deadline}, {"from", a.From}, {"suit", a.Suit}} {
+	choice := a.Choice()
+	suit, color := a.Suit, a.Color
+	if suit == "" && len(choice) == 1 && slices.Contains(sdk.Suits, sdk.Suit(choice[0])) {
+		suit = choice
+	}
+	if color == "" && len(choice) == 1 && slices.Contains(sdk.Colors, sdk.Color(choice[0])) {
+		color = choice
+	}
+	for _, kv := range [...][2]string{{"choice", choice}, {"color", color}, {"deadline", a.Deadline}, {"from", a.From}, {"suit", suit}} {
 		if kv[1] != "" {
 			t.RawSetString(kv[0], lua.LString(kv[1]))
 		}

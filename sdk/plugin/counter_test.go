@@ -31,6 +31,15 @@ func (c counter) Apply(ctx context.Context, req sdk.ApplyRequest[toy.State]) (sd
 	case "hang":
 		fmt.Fprintf(origStderr, "counter: hanging pid=%d\n", os.Getpid())
 		select {} // never returns: the host must time out and kill this process
+	case sdk.ActPlay:
+		a, s := req.Action, req.State
+		if a.Seat >= 0 && a.Seat < len(s.Hands) && len(a.Cards) == 1 {
+			if _, ok := sdk.RemoveCards(s.Hands[a.Seat], a.Cards); !ok {
+				// With a ruling of its own ("C-1", no ruling page's), so that a refusal's Ruling
+				// is seen to cross the plugin boundary.
+				return sdk.ApplyResponse[toy.State]{}, sdk.RefuseUnder("C-1", sdk.CodeNotHeld, "seat %d holds no %s", a.Seat, a.Cards[0])
+			}
+		}
 	}
 	return c.Ruleset.Apply(ctx, req)
 }

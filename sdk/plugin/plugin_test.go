@@ -263,6 +263,9 @@ func TestRefusalsCrossTyped(t *testing.T) {
 			if got.Code != c.code {
 				t.Errorf("code %q, want %q (reason %q)", got.Code, c.code, got.Reason)
 			}
+			if c.code == sdk.CodeNotHeld && got.Ruling != "C-1" {
+				t.Errorf("the refusal's ruling is %q, want the ruleset's C-1", got.Ruling)
+			}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("refusal differs (-in-process +plugin):\n%s", diff)
 			}

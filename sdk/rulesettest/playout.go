@@ -202,12 +202,7 @@ func RandomAction(rng *sdk.RNG, seat int, spec sdk.ActionSpec) sdk.Action {
 			needs = needs || slices.Contains(spec.ChoiceFor, c)
 		}
 		if needs {
-			switch spec.Type {
-			case sdk.ActPlay:
-				a.Suit, a.Color = choiceFields(choice, a.Cards)
-			default:
-				a.Args = map[string]string{"choice": choice}
-			}
+			a = a.WithChoice(choice)
 		}
 	}
 	if len(spec.Targets) > 0 {
@@ -219,17 +214,6 @@ func RandomAction(rng *sdk.RNG, seat int, spec sdk.ActionSpec) sdk.Action {
 		a.Index = &i
 	}
 	return a
-}
-
-// choiceFields puts a choice where the cards need it: a colour for Last Card cards, a suit for
-// French ones.
-func choiceFields(choice string, cards []sdk.Card) (suit, color string) {
-	for _, c := range cards {
-		if c.IsLastCard() {
-			return "", choice
-		}
-	}
-	return choice, ""
 }
 
 // bad tries, with the share Bad, one deliberately bad action, which must be refused.

@@ -72,6 +72,9 @@ func (Ruleset) Info() sdk.Info {
 		Rules: rules, MinSeats: 2, MaxSeats: 4,
 		Options:   []sdk.Option{{Name: "hand_size", Label: "Hand size", Type: sdk.OptionInt, Default: 5, Min: 1, Max: 10}},
 		BotLevels: []int{1, 2}, StateVersion: 1,
+		// The move log's words for each event ("turn" writes no line).
+		EventTexts: map[string]string{"played": "{seat} played {cards}", "suit_chosen": "{seat} named {suit:choice}",
+			"drew": "{seat} drew {cards}", "kept": "{seat} kept the card drawn", "won": "{seat} wins!", "dealt": "New deal"},
 	}
 }
 
@@ -179,7 +182,7 @@ func (Ruleset) Apply(_ context.Context, req sdk.ApplyRequest[State]) (sdk.ApplyR
 		if len(a.Cards) != 1 {
 			return refuse(sdk.CodeBadAction, "play exactly one card")
 		}
-		c := a.Cards[0]
+		c, suit := a.Cards[0], a.Choice() // the suit an eight names: Args["choice"]
 		hand, ok := sdk.RemoveCards(s.Hands[a.Seat], a.Cards)
 		switch {
 		case !ok:
@@ -188,17 +191,17 @@ func (Ruleset) Apply(_ context.Context, req sdk.ApplyRequest[State]) (sdk.ApplyR
 			return refuse(sdk.CodeBadAction, "after drawing you may play only %s, or keep it", s.Drawn)
 		case !s.playable(c):
 			return refuse("no_match", "%s matches neither the suit %s nor the rank of %s", c, s.Suit, s.top())
-		case isEight(c) && !slices.Contains(suits, a.Suit):
+		case isEight(c) && !slices.Contains(suits, suit):
 			return refuse(sdk.CodeBadAction, "an eight names the suit to follow: S, H, D or C")
-		case !isEight(c) && a.Suit != "":
+		case !isEight(c) && suit != "":
 			return refuse(sdk.CodeBadAction, "only an eight names a suit")
 		}
 		s.Hands[a.Seat], s.Pile, s.Drawn = hand, append(s.Pile, c), 0
 		evs = append(evs, sdk.Event{Name: "played", Seat: a.Seat, Cards: []sdk.Card{c}})
 		s.Suit = suitOf(c)
 		if isEight(c) {
-			s.Suit = a.Suit
-			evs = append(evs, sdk.Event{Name: "suit_chosen", Seat: a.Seat, Data: map[string]string{"suit": a.Suit}})
+			s.Suit = suit
+			evs = append(evs, sdk.Event{Name: "suit_chosen", Seat: a.Seat, Data: map[string]string{"suit": suit}})
 		}
 		if len(hand) == 0 {
 			s.Phase, s.Winner, s.Turn = sdk.PhaseGameOver, a.Seat, sdk.NoSeat
@@ -344,10 +347,11 @@ func (Ruleset) Bot(_ context.Context, req sdk.BotRequest) (*sdk.Action, error) {
 		}
 		a := &sdk.Action{Seat: req.Seat, Type: sdk.ActPlay, Cards: []sdk.Card{c}}
 		if slices.Contains(p.ChoiceFor, c) {
-			a.Suit = p.Choices[req.RNG.Intn("bot", len(p.Choices))]
+			suit := p.Choices[req.RNG.Intn("bot", len(p.Choices))]
 			if req.Level >= 2 {
-				a.Suit = longestSuit(hand.Cards, c)
+				suit = longestSuit(hand.Cards, c)
 			}
+			*a = a.WithChoice(suit)
 		}
 		return a, nil
 	case v.Has(ActKeep):

@@ -3,15 +3,9 @@
 // one was refused.
 
 import { h } from "./dom.js";
-import { shortName, parseCard, COLORS } from "./cards.js";
+import { shortName, COLORS } from "./cards.js";
 import { zoneTarget, meldName } from "./melds.js";
 import { needsCardChoice, ownChoices, choiceOptions, choiceTitle, flagArgs, argLabel } from "./moves.js";
-
-// playerWords takes the ruling ids out of a ruleset's sentence ("... three or more (H-7)"): they
-// are for the people who keep the rules, not for the table.
-export function playerWords(text) {
-  return String(text ?? "").replace(/\s*\((?:[DHLP]-\d+(?:[,;]\s*|\s+and\s+)?)+\)/g, "");
-}
 
 // DONE words what the check line says a picked card can be, by the move it makes: "played" for
 // any move not named here.
@@ -115,8 +109,7 @@ export class TableActions {
     }
     // A choice (suit, colour) is not known yet: check with the first choice, as any will do for legality.
     const probe = { ...sa.action };
-    if (needsCardChoice(sa.spec, probe.cards)) this.applyChoice(probe, sa.spec, sa.spec.choices[0]);
-    if (ownChoices(sa.spec)) probe.args = { choice: sa.spec.choices[0] };
+    if (needsCardChoice(sa.spec, probe.cards) || ownChoices(sa.spec)) probe.args = { ...(probe.args || {}), choice: sa.spec.choices[0] };
     if (sa.spec.targets && sa.spec.targets.length) probe.target = sa.spec.targets[0];
     // A move onto a zone (a layoff onto a meld) is legal when it goes onto one of the zones it
     // names: each is checked in turn until one takes it.
@@ -140,16 +133,11 @@ export class TableActions {
     }).catch(() => {});
   }
 
-  applyChoice(a, spec, choice) {
-    const forCard = (spec.choice_for || []).find((c) => a.cards.includes(c));
-    if (forCard && parseCard(forCard).family === "lastcard") a.color = choice;
-    else a.suit = choice;
-  }
-
   // play sends the cards picked as the action spec (an action button), or as the one open action
   // they fit; when they fit several (a card both the variant's Play and a house rule's action
-  // take), the player picks the move first. Then come the suit or colour a card needs, the
-  // action's own choice (args.choice), its declared arguments (the toggles) and its target.
+  // take), the player picks the move first. Then come the choice a card needs (a suit, a colour)
+  // or the action's own (a bid), both sent as args.choice, its declared arguments (the toggles)
+  // and its target.
   async play(spec) {
     if (!this.sel.length || this.busy || this.picking) return;
     if (!spec) {
@@ -176,7 +164,7 @@ export class TableActions {
     if (needsCardChoice(spec, action.cards)) {
       const choice = await this.pick(choiceOptions(spec.choices), "Choose the " + (spec.choices.every((c) => COLORS[c]) ? "colour" : "suit"));
       if (choice === null) return;
-      this.applyChoice(action, spec, choice);
+      action.args = { ...(action.args || {}), choice };
     }
     if (!(await this.completeArgs(spec, action))) return;
     if (spec.targets && spec.targets.length) {
@@ -254,7 +242,7 @@ export class TableActions {
       }
       if (a.type === "call") {
         const d = (v.deadlines || []).find((d) => d.seat === this.me && d.kind === "last_card");
-        bar.append(h("button", { class: "btn lastcard-btn", type: "button", "data-action": "call", "data-focus-key": "act-call", onclick: () => this.act({ type: "call" }) }, a.label, d ? h("span", { class: "countdown", "data-deadline": d.id }, "") : ""));
+        bar.append(h("button", { class: "btn call-btn", type: "button", "data-action": "call", "data-focus-key": "act-call", onclick: () => this.act({ type: "call" }) }, a.label, d ? h("span", { class: "countdown", "data-deadline": d.id }, "") : ""));
         continue;
       }
       if (a.targets && a.targets.length) {
@@ -294,7 +282,7 @@ export class TableActions {
     }
     if (res && res.ok === false) {
       this.setBusy(false);
-      this.refused(res.reason || res.code || "refused");
+      this.refused(res.reason || res.code || "refused", res.ruling);
       return;
     }
     this.sel = [];
@@ -312,11 +300,13 @@ export class TableActions {
     this.root.classList.toggle("busy", on);
   }
 
-  // refused shows why an action was refused, above the action bar, for a few seconds.
-  refused(reason) {
+  // refused shows why an action was refused, above the action bar, for a few seconds: the
+  // ruleset's reason as it is, in player words; the id of the ruling it applies (the refusal's
+  // own field, for the people who keep the rules) only as the tooltip.
+  refused(reason, ruling) {
     const area = this.root.querySelector(".actions") || this.root;
     area.querySelector(".refusal")?.remove();
-    const r = h("div", { class: "refusal", role: "alert" }, playerWords(reason));
+    const r = h("div", { class: "refusal", role: "alert", "data-ruling": ruling || undefined, title: ruling ? `Ruling ${ruling}` : undefined }, String(reason ?? ""));
     area.style.position = "relative";
     area.append(r);
     setTimeout(() => r.remove(), 4500);

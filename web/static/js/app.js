@@ -69,13 +69,12 @@ function entry(mode0 = "guest") {
 
 // ---- Lobby ---------------------------------------------------------------------------------------
 
-const SAMPLE = { hotspot: ["AS", "QH", "2C"], drugs: ["10S", "2H", "7D"], lastcard: ["R7", "GS", "W"] };
-
 async function lobby() {
   const [rs, rooms] = await Promise.all([api("GET", "/api/rulesets"), api("GET", "/api/rooms").catch(() => ({ rooms: [] }))]);
   state.rulesets = rs.rulesets || [];
   const variants = h("div", { class: "variants" }, state.rulesets.map((d) => {
-    const sample = SAMPLE[d.id] || ["AS", "KH", "QD"];
+    // The variant's own sample cards (Info.Sample), else French ones.
+    const sample = (d.sample || []).length ? d.sample : ["AS", "KH", "QD"];
     return h("article", { class: "variant", "data-ruleset": d.id },
       h("div", { class: "mini", "aria-hidden": "true" }, sample.map((c, i) => { const e = cardEl(c, { roles: {} }); e.style.setProperty("--i", i); return e; })),
       h("h3", {}, d.name), h("p", {}, d.summary || ""), h("p", { class: "help" }, `${d.min_seats}–${d.max_seats} players`),

@@ -3,8 +3,8 @@
 // cardEl(code, {roles, back}) returns an element <div class="card"> holding one SVG. French cards
 // ("QH", "10S", "JK"), Last Card cards ("R7", "GS", "BR", "Y+2", "W", "W+4"), the role faces a
 // view's Roles names (DRUGS: burn, reset, any, max7, reverse; Hotspot/Last Card roles add a small
-// badge) and the backs ("french", "lastcard"). Colour is never the only cue: every suit and every
-// Last Card colour has its own symbol.
+// badge) and the backs ("french", and "color" for the coloured family). Colour is never the only
+// cue: every suit and every colour of the coloured cards has its own symbol.
 
 const NS = "http://www.w3.org/2000/svg";
 
@@ -21,13 +21,14 @@ const RED_INK = "#c8202f";
 const BLACK_INK = "#1d1f24";
 
 // parseCard reads a card code into {code, family, rank, suit, color, value}; family is "french",
-// "lastcard" or "" (unknown: drawn as a plain labelled card).
+// "color" (the coloured, UNO-like cards: sdk.Card.IsColorCard) or "" (unknown: drawn as a plain
+// labelled card).
 export function parseCard(code) {
   const s = String(code || "").toUpperCase().trim();
   if (s === "JK") return { code: s, family: "french", rank: "JK", suit: "" };
-  if (s === "W" || s === "W+4") return { code: s, family: "lastcard", rank: s, value: s, color: "" };
+  if (s === "W" || s === "W+4") return { code: s, family: "color", rank: s, value: s, color: "" };
   const lc = /^([RYGB])([0-9]|S|R|\+2)$/.exec(s);
-  if (lc) return { code: s, family: "lastcard", color: lc[1], value: lc[2], rank: lc[2] };
+  if (lc) return { code: s, family: "color", color: lc[1], value: lc[2], rank: lc[2] };
   const fr = /^(A|[2-9]|10|J|Q|K)([SHDC])$/.exec(s);
   if (fr) return { code: s, family: "french", rank: fr[1], suit: fr[2] };
   return { code: s, family: "", rank: s };
@@ -45,7 +46,7 @@ export function cardName(code) {
     if (c.rank === "JK") return "Joker";
     return `${RANK_NAMES[c.rank] || c.rank} of ${SUITS[c.suit]}`;
   }
-  if (c.family === "lastcard") {
+  if (c.family === "color") {
     if (c.value === "W") return "Joker";
     if (c.value === "W+4") return "Joker Draw Four";
     return `${COLORS[c.color]} (${COLOR_SYMBOL_NAME[c.color]}) ${LC_VALUE_NAMES[c.value] || c.value}`;
@@ -320,7 +321,7 @@ function lcFace(svg, c) {
 // ---- Backs -------------------------------------------------------------------------------------
 
 function backFace(svg, kind) {
-  if (kind === "lastcard") {
+  if (kind === "color") {
     svg.appendChild(frame("#17171c", "rgba(0,0,0,.4)"));
     svg.appendChild(el("rect", { x: 7, y: 7, width: 86, height: 126, rx: 6, fill: "none", stroke: "#fff", "stroke-width": 2 }));
     svg.appendChild(el("ellipse", { cx: 50, cy: 70, rx: 32, ry: 50, fill: "#e0393e", transform: "rotate(28 50 70)" }));
@@ -383,7 +384,7 @@ export function cardSVG(code, opts = {}) {
     if (c.rank === "JK") jokerFace(svg);
     else if (full) roleFace(svg, c, role);
     else frenchFace(svg, c);
-  } else if (c.family === "lastcard") {
+  } else if (c.family === "color") {
     lcFace(svg, c);
   } else {
     unknownFace(svg, c);

@@ -9,7 +9,6 @@
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
-import { playerWords } from "./actions.js";
 import { optionField, optionValue, optionLabel, choiceLabel } from "./options.js";
 
 const STATUS = { approved: ["approved", "green"], pending: ["pending review", "gold"], rejected: ["rejected", "red"], disabled: ["disabled", "red"] };
@@ -56,7 +55,7 @@ function ruleOptions(form, schema, prefix) {
 function showErrors(form, err) {
   for (const e of form.querySelectorAll(".error-text[data-for]")) e.textContent = "";
   const general = form.querySelector(".error-text.general");
-  if (general) general.textContent = playerWords(err.message);
+  if (general) general.textContent = String(err.message ?? "");
   for (const f of err.fields || []) {
     const slot = form.querySelector(`.error-text[data-for="${CSS.escape(f.field)}"]`);
     if (slot) slot.textContent = f.reason;
@@ -224,7 +223,7 @@ function passed(res, up) {
 // the hook, the dry-run game, the message and the hint.
 function problemBox(err, source) {
   const p = err.problem;
-  if (!p) return h("div", { class: "rule-problem", role: "alert" }, h("p", { class: "message" }, playerWords(err.message)));
+  if (!p) return h("div", { class: "rule-problem", role: "alert" }, h("p", { class: "message" }, String(err.message ?? "")));
   const where = [p.line ? h("b", { "data-line": p.line }, `Line ${p.line}`) : h("b", {}, "The script"), p.hook ? ` \u00b7 in ${p.hook}` : ""];
   const box = h("div", { class: "rule-problem", role: "alert", "data-line": p.line || 0 },
     h("p", { class: "where" }, ...where), h("p", { class: "message" }, p.message),
@@ -340,7 +339,7 @@ async function removeRule(room, name) {
     await api("DELETE", `/api/rooms/${room.code}/house-rules/${encodeURIComponent(name)}`);
   } catch (err) {
     const e = document.querySelector("#room-rules .rules-error");
-    if (e) e.textContent = playerWords(err.message);
+    if (e) e.textContent = String(err.message ?? "");
   }
 }
 
@@ -367,7 +366,7 @@ async function ruleDialog(room, name) {
   }
   const list = form.querySelector(".rule-choices");
   if (failed && !name) {
-    list.replaceChildren(h("p", { class: "error-text", role: "alert" }, playerWords(failed.message)));
+    list.replaceChildren(h("p", { class: "error-text", role: "alert" }, String(failed.message ?? "")));
   } else if (name) {
     const cur = enabled.find((r) => r.name === name);
     const r = rules.find((x) => x.name === name) || { name, description: cur.description, versions: [] };

@@ -6,98 +6,74 @@ import { cardEl, shortName, choiceName, SUITS, COLORS } from "./cards.js";
 import { play as playSound } from "./sound.js";
 import { burnMoment } from "./summary.js";
 
-const JOKER_EFFECTS = {
-  hand_swap: "Hand swap! Hands trade with the next player",
-  everyone_passes: "Everyone passes! Every hand moves one seat along",
-  skip: "Skip! The next player loses their turn",
-  everybody_pays: "Everybody pays! Every other player draws a card",
-  everyone_dumps: "Everyone dumps! Lowest cards onto the pile",
-  time_bomb: "Time bomb! Answer with 2, 3, 10 or Joker, or eat the pile",
-  gift: "Gift! A card is given away",
+// ENGINE_TEXTS word the events the SDK's engine adds to any variant's (sdk/engine), as a
+// variant's Info.EventTexts word its own.
+const ENGINE_TEXTS = {
+  house_rule_suspended: 'House rule "{rule}" is off for the rest of this game (it kept failing)',
 };
+
+// countWords is a number of cards in words: "1 card", "3 cards".
+function countWords(n) {
+  return `${n} card${n === 1 ? "" : "s"}`;
+}
 
 export class TableLog {
   // ---- events, log and animations -----------------------------------------------------------------
 
+  // describe is the move log's line for an event, or null for none: the ruleset's sentence for it
+  // (Info.EventTexts: "NAME KEY=VALUE" for an event whose data has that value, before "NAME"); an
+  // empty sentence writes no line. An event with none (a house rule's own, a variant that words
+  // nothing) is written as its name in words, its cards, and the suits or colours its data names
+  // ("Ada wild eight 8♠: Diamonds"); "turn" writes no line.
   describe(e) {
+    const texts = { ...ENGINE_TEXTS, ...(this.rulesetInfo().event_texts || {}) };
+    const d = e.data || {};
+    const special = Object.keys(d).sort().map((k) => `${e.name} ${k}=${d[k]}`).find((k) => Object.hasOwn(texts, k));
+    const text = special ? texts[special] : Object.hasOwn(texts, e.name) ? texts[e.name] : undefined;
+    if (typeof text === "string") return this.eventText(text, e) || null;
+    if (e.name === "turn") return null;
     const who = e.seat >= 0 ? this.player(e.seat).name : "";
     const cards = (e.cards || []).map(shortName).join(" ");
-    const n = e.count || (e.cards || []).length;
-    const d = e.data || {};
-    // The ruleset's own sentence for the event (Info.EventTexts), when it has one.
-    const text = (this.rulesetInfo().event_texts || {})[e.name];
-    if (typeof text === "string") return this.eventText(text, e, who, cards, n) || null;
-    switch (e.name) {
-      case "played": return `${who} played ${cards}`;
-      case "drew": return `${who} drew ${cards || n + (n === 1 ? " card" : " cards")}`;
-      case "penalty_drawn": return this.penaltyLine(e, who, n);
-      case "picked_up": return `${who} picked up the pile (${n})`;
-      case "turn": return null;
-      case "skipped": return `${who} is skipped`;
-      // Two players: a Hotspot Jack simply passes the turn (H-8); a Last Card Reverse acts as a
-      // Skip, so its player goes again (L-6).
-      case "reversed": return d.effect === "pass" ? `${who}'s Jack passes the turn` : d.as === "skip" ? `${who} reversed: with two players that skips, ${who} goes again` : "Direction reversed";
-      case "suit_chosen": return `${who} chose ${choiceName(d.suit)}`;
-      case "color_chosen": return `${who} chose ${choiceName(d.color)}`;
-      case "won": return `${who} wins!`;
-      case "burned": return `${who} burned the pile!`;
-      case "overdose": return `OVERDOSE! ${who} burns the pile`;
-      case "flipped": return `${who} flipped ${cards}`;
-      case "joker": return `Chaos Joker: ${JOKER_EFFECTS[d.effect] || d.effect}`;
-      case "gift": return `${who} gave ${cards || "a card"} to ${this.player(Number(d.to)).name}`;
-      case "dumped": return `${who} dumped ${cards}`;
-      case "last_card": return `${who}: LAST CARD!`;
-      case "missed_last_card": return `${who} forgot to call LAST CARD in time: +${e.penaltyCount || 1} card${(e.penaltyCount || 1) === 1 ? "" : "s"}`;
-      case "caught": return `${who} forgot to call LAST CARD: caught out by ${d.by === String(this.me) ? "you" : this.player(Number(d.by)).name}, +${e.penaltyCount || 2} cards`;
-      case "round_scored": return `${who} scores ${n} points`;
-      case "shuffled": case "reshuffled": return "The pile is shuffled into a new deck";
-      case "dealt": return "New deal";
-      case "passed": return `${who} ends the turn`;
-      case "house_rule_suspended": return `House rule "${d.rule}" is off for the rest of this game (it kept failing)`;
-      // Any other event (a house rule's own): its name in words, its cards, and the suits or
-      // colours its data names ("Ada wild eight 8♠: Diamonds").
-      default: {
-        const named = Object.values(d).filter((x) => SUITS[x] || COLORS[x]).map(choiceName).join(", ");
-        return `${who} ${e.name.replace(/_/g, " ")}${cards ? " " + cards : ""}${named ? ": " + named : ""}`.trim();
-      }
-    }
+    const hidden = !cards && e.private && e.count ? countWords(e.count) : "";
+    const named = Object.values(d).filter((x) => SUITS[x] || COLORS[x]).map(choiceName).join(", ");
+    return `${who} ${e.name.replace(/_/g, " ")}${cards || hidden ? " " + (cards || hidden) : ""}${named ? ": " + named : ""}`.trim();
   }
 
-  // eventText fills in a ruleset's sentence: {seat}, {cards} (in words, or "a card" / "N cards"
-  // when hidden), {count}, {target} (a seat's name) and {KEY} for any other key of the data.
-  eventText(text, e, who, cards, n) {
+  // eventText fills in a ruleset's sentence: {seat} (the acting seat's name), {cards} (in words,
+  // or "a card" / "N cards" when hidden), {count}, {target} (Data "target" as a seat's name) and
+  // {KEY} for any other key of the data (underscores as spaces). {FIELD:FORMAT} writes FIELD's
+  // value (the seat number, the count, or Data[FIELD]) as: seat, the name of that seat ("you" for
+  // the viewer's own); choice, a suit's or a colour's name; cards, "1 card" / "N cards".
+  eventText(text, e) {
     const d = e.data || {};
-    return text.replace(/\{(\w+)\}/g, (m, k) => {
+    const n = e.count || (e.cards || []).length;
+    const cards = (e.cards || []).map(shortName).join(" ");
+    const raw = (k) => (k === "seat" ? e.seat : k === "count" ? n : d[k]);
+    return text.replace(/\{(\w+)(?::(\w+))?\}/g, (m, k, format) => {
+      if (format) {
+        const v = raw(k);
+        if (v === undefined || v === "") return "";
+        switch (format) {
+          case "seat": return Number(v) === this.me && this.me >= 0 ? "you" : this.player(Number(v)).name;
+          case "choice": return choiceName(String(v));
+          case "cards": return countWords(Number(v));
+        }
+        return m;
+      }
       switch (k) {
-        case "seat": return who;
+        case "seat": return e.seat >= 0 ? this.player(e.seat).name : "";
         case "cards": return cards || (n === 1 ? "a card" : `${n} cards`);
         case "count": return String(n);
         case "target": return d.target !== undefined ? this.player(Number(d.target)).name : "";
       }
       return d[k] !== undefined ? String(d[k]).replace(/_/g, " ") : m;
-    }).trim();
-  }
-
-  // penaltyLine says who drew penalty cards and why: the reason a ruleset gives (Last Card:
-  // draw_two, draw_four, no_call; Hotspot: a run of 2s), with the cards drawn when they are yours.
-  penaltyLine(e, who, n) {
-    const reason = (e.data || {}).reason;
-    const cards = `${n} card${n === 1 ? "" : "s"}`;
-    const seen = (e.drawnCards || []).length ? ` (${e.drawnCards.map(shortName).join(" ")})` : "";
-    switch (reason) {
-      case "no_call": return `${who} forgot to call LAST CARD: +${cards}${seen}`;
-      case "draw_two": return `${who} picked up ${cards} for the Draw Two${seen}`;
-      case "draw_four": return `${who} picked up ${cards} for the Draw Four${seen}`;
-      case "caught": return `${who} picked up ${cards} for being caught out${seen}`;
-    }
-    if ((e.data || {}).penalty) return `${who} picked up ${cards} for the 2s${seen}`;
-    return `${who} picked up ${cards} as a penalty${seen}`;
+    }).replace(/\s+/g, " ").trim();
   }
 
   // tellOnce folds what one penalty sends into one line: a ruleset reports the penalty (caught,
   // missed_last_card, penalty_drawn) and the draw that carries it out ("drew", just before or
   // after); Last Card's catch-out also says penalty_drawn after caught. The draw and the repeat go;
-  // the penalty line keeps the count and, for its player, the cards.
+  // the penalty event takes the draw's count and, for its player, its cards ({count}, {cards}).
   tellOnce(events) {
     const penalty = new Set(["caught", "missed_last_card", "penalty_drawn"]);
     const out = events.map((e) => ({ ...e }));
@@ -108,8 +84,8 @@ export class TableLog {
         const d = out[j];
         if (d && d.name === "drew" && d.seat === e.seat && !drop.has(j)) {
           drop.add(j);
-          e.penaltyCount = d.count || (d.cards || []).length;
-          e.drawnCards = d.cards || [];
+          e.count = d.count || (d.cards || []).length;
+          if ((d.cards || []).length) e.cards = d.cards;
           break;
         }
       }
@@ -118,7 +94,7 @@ export class TableLog {
       const prev = out[k];
       if (e.name === "penalty_drawn" && prev && prev.name === "caught" && prev.seat === e.seat) {
         drop.add(i);
-        prev.penaltyCount = e.count || prev.penaltyCount;
+        prev.count = e.count || prev.count;
       }
     });
     return out.filter((_, i) => !drop.has(i));

@@ -4,7 +4,6 @@
 import { api, ApiError, RoomSocket } from "./api.js";
 import { Table } from "./table.js";
 import { h } from "./dom.js";
-import { playerWords } from "./actions.js";
 import { roomRules, ruleLog } from "./houserules.js";
 import { AVATARS, MODES, state, app, colourOf, avatar, topbar, page, inviteLink, copyButton, invite, lookDialog, eye, nameOf, settingWords, reroute } from "./shell.js";
 
@@ -32,7 +31,7 @@ function refusedJoin(code, err) {
     case "no_room": return `There is no open room ${code}. Check the code, or pick a room in the lobby.`;
     case "banned": return "This account is banned.";
   }
-  return playerWords(err.message);
+  return String(err.message ?? "");
 }
 
 // BYE are the reasons a room sends a member away (the "bye" message's code), as the lobby says them.
@@ -112,7 +111,7 @@ class RoomView {
       await api("POST", `/api/rooms/${this.code}/leave`);
     } catch (err) {
       if (!(err instanceof ApiError && err.code === "not_member")) {
-        this.bannerEl.replaceChildren(h("div", { class: "banner bad", "data-banner": "error" }, playerWords(err.message)));
+        this.bannerEl.replaceChildren(h("div", { class: "banner bad", "data-banner": "error" }, String(err.message ?? "")));
         return;
       }
     }
@@ -223,14 +222,14 @@ class RoomView {
         this.renderRuleLog();
         break;
       case "error":
-        if (!m.id) this.table.refused(m.reason || m.code);
+        if (!m.id) this.table.refused(m.reason || m.code, m.ruling);
         break;
       case "bye":
         // A server stopping (a restart, or its room moving to another node of a cluster) says
         // going_away: the socket closes with 1001 next and reconnects, the player staying at the
         // table. Kicked, declined, left (in another tab), banned: back to the lobby, which says why.
         if (m.code === "going_away") break;
-        this.goBack((BYE[m.code] || (() => playerWords(m.reason || m.code)))(this.code, m));
+        this.goBack((BYE[m.code] || (() => String(m.reason || m.code || "")))(this.code, m));
         break;
     }
   }
@@ -454,23 +453,23 @@ class RoomView {
   // (the server sends the views of an action before its accepted answer).
   async act(action) {
     const res = await this.sock.request({ type: "act", seat: this.actingSeat(), action });
-    if (res.type !== "accepted") return { ok: false, reason: res.reason || res.code };
+    if (res.type !== "accepted") return { ok: false, reason: res.reason || res.code, ruling: res.ruling };
     return { ok: true, seen: this.viewSeq !== undefined && res.seq !== undefined && this.viewSeq >= res.seq };
   }
 
   async check(action) {
     const res = await this.sock.request({ type: "check", seat: this.actingSeat(), action });
-    return { ok: res.ok === true, reason: res.reason };
+    return { ok: res.ok === true, reason: res.reason, ruling: res.ruling };
   }
 
   async deal() {
     const res = await this.sock.request({ type: "deal" });
     if (res.type !== "error") return;
-    if (this.table.view) return this.table.refused(res.reason);
+    if (this.table.view) return this.table.refused(res.reason, res.ruling);
     // Before the first deal the waiting panel says why the deal was refused (too few players).
     const panel = this.tableEl.querySelector(".panel");
     panel?.querySelector(".deal-error")?.remove();
-    panel?.append(h("p", { class: "error-text deal-error", role: "alert" }, playerWords(res.reason)));
+    panel?.append(h("p", { class: "error-text deal-error", role: "alert" }, String(res.reason ?? "")));
   }
 
   close() {

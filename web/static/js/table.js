@@ -15,7 +15,7 @@
 import { cardEl, cardName, symbolSVG, choiceName, parseCard, SUITS, COLORS } from "./cards.js";
 import { summary, celebration, askNote } from "./summary.js";
 import { h, mixin } from "./dom.js";
-import { TableActions, playerWords } from "./actions.js";
+import { TableActions } from "./actions.js";
 import { TableLog } from "./log.js";
 import { fitting } from "./moves.js";
 import { trickArea } from "./trick.js";
@@ -23,8 +23,8 @@ import { teamChip, teamPanel } from "./teams.js";
 import { sheetButton } from "./sheet.js";
 import { meldGroup } from "./melds.js";
 
-// h and playerWords are the app's too (app.js).
-export { h, playerWords };
+// h is the app's too (app.js).
+export { h };
 
 const TAG_LABELS = {
   called: ["Called", "gold"], last_card: ["Last card", "red"], last_card_open: ["Last card!", "red"],
@@ -210,7 +210,7 @@ export class Table {
     const v = this.view;
     const back = this.rulesetInfo().card_back;
     if (back) return back;
-    for (const z of v.zones || []) for (const c of z.cards || []) return parseCard(c).family === "lastcard" ? "lastcard" : "french";
+    for (const z of v.zones || []) for (const c of z.cards || []) return parseCard(c).family || "french";
     return "french";
   }
 

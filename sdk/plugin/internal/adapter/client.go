@@ -114,7 +114,7 @@ func noAnswer(op string) error {
 func errorFromPB(e *pb.Error) error {
 	switch k := e.GetKind().(type) {
 	case *pb.Error_Refusal:
-		re := &sdk.RuleError{Code: k.Refusal.GetCode(), Reason: k.Refusal.GetReason(), Detail: k.Refusal.GetDetail()}
+		re := &sdk.RuleError{Code: k.Refusal.GetCode(), Reason: k.Refusal.GetReason(), Detail: k.Refusal.GetDetail(), Ruling: k.Refusal.GetRuling()}
 		if f := k.Refusal.GetFault(); f != nil {
 			re.Fault = &sdk.HouseFault{Rule: f.GetRule(), Version: int(f.GetVersion()), Hook: f.GetHook(), Line: int(f.GetLine()), Message: f.GetMessage()}
 		}

@@ -47,7 +47,7 @@ func (s *Server) errorToPB(op string, err error) (*pb.Error, error) {
 		return &pb.Error{Kind: &pb.Error_Failure{Failure: &pb.Failure{Ruleset: fe.Ruleset, Op: fe.Op, Message: fmt.Sprint(fe.Err)}}}, nil
 	}
 	if re, ok := sdk.AsRefusal(err); ok {
-		ref := &pb.Refusal{Code: re.Code, Reason: re.Reason, Detail: re.Detail}
+		ref := &pb.Refusal{Code: re.Code, Reason: re.Reason, Detail: re.Detail, Ruling: re.Ruling}
 		if f := re.Fault; f != nil {
 			ref.Fault = &pb.HouseFault{Rule: f.Rule, Version: int32(f.Version), Hook: f.Hook, Line: int32(f.Line), Message: f.Message}
 		}

@@ -303,7 +303,9 @@ type Refusal struct {
 	// fault is set when a house rule failed (sdk.HouseFault).
 	Fault *HouseFault `protobuf:"bytes,3,opt,name=fault,proto3" json:"fault,omitempty"`
 	// detail is sdk.RuleError.Detail: the full error for the rule's author and admins.
-	Detail        string `protobuf:"bytes,4,opt,name=detail,proto3" json:"detail,omitempty"`
+	Detail string `protobuf:"bytes,4,opt,name=detail,proto3" json:"detail,omitempty"`
+	// ruling is sdk.RuleError.Ruling: the id of the ruling the refusal applies ("L-5").
+	Ruling        string `protobuf:"bytes,5,opt,name=ruling,proto3" json:"ruling,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -362,6 +364,13 @@ func (x *Refusal) GetFault() *HouseFault {
 func (x *Refusal) GetDetail() string {
 	if x != nil {
 		return x.Detail
+	}
+	return ""
+}
+
+func (x *Refusal) GetRuling() string {
+	if x != nil {
+		return x.Ruling
 	}
 	return ""
 }
@@ -2597,12 +2606,13 @@ const file_ruleset_proto_rawDesc = "" +
 	"\x04tail\x18\x03 \x03(\v2\x1c.cardhouse.ruleset.v1.LoggedR\x04tail\"P\n" +
 	"\x06Logged\x124\n" +
 	"\x06action\x18\x01 \x01(\v2\x1c.cardhouse.ruleset.v1.ActionR\x06action\x12\x10\n" +
-	"\x03now\x18\x02 \x01(\x03R\x03now\"\x85\x01\n" +
+	"\x03now\x18\x02 \x01(\x03R\x03now\"\x9d\x01\n" +
 	"\aRefusal\x12\x12\n" +
 	"\x04code\x18\x01 \x01(\tR\x04code\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\x126\n" +
 	"\x05fault\x18\x03 \x01(\v2 .cardhouse.ruleset.v1.HouseFaultR\x05fault\x12\x16\n" +
-	"\x06detail\x18\x04 \x01(\tR\x06detail\"|\n" +
+	"\x06detail\x18\x04 \x01(\tR\x06detail\x12\x16\n" +
+	"\x06ruling\x18\x05 \x01(\tR\x06ruling\"|\n" +
 	"\n" +
 	"HouseFault\x12\x12\n" +
 	"\x04rule\x18\x01 \x01(\tR\x04rule\x12\x18\n" +
