@@ -107,7 +107,7 @@ func TestLiveProblemsInChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 	bot := alice.createRoom(map[string]any{"ruleset": "hotspot", "mode": "computer", "seats": 2, "bots": []int{1},
-		"house_rules": []map[string]any{{"name": "shaky", "options": map[string]any{"break_bot": true}}}})
+		"house_rules": []map[string]any{{"name": "shaky", "options": map[string]any{"break_bot": 1}}}})
 	alice.connect(bot.Code) // a game with every human gone pauses
 	alice.must("POST", "/api/rooms/"+bot.Code+"/deal", nil, nil)
 	var suspendedAt int

@@ -31,7 +31,7 @@ func TestLiveHouseRuleFailures(t *testing.T) {
 		bob.must("POST", "/api/house-rules", map[string]any{"source": exampleRule(t, "testdata/shaky.lua"), "rulesets": []string{"lastcard"}}, nil)
 		e.approve("shaky", 1, admin.id)
 		info := bob.createRoom(map[string]any{"ruleset": "lastcard", "mode": "computer", "seats": 2, "bots": []int{1},
-			"options": map[string]any{"target": "single"}, "house_rules": []map[string]any{{"name": "shaky", "options": map[string]any{"break_bot": true}}}})
+			"options": map[string]any{"target": "single"}, "house_rules": []map[string]any{{"name": "shaky", "options": map[string]any{"break_bot": 1}}}})
 		cb := bob.connect(info.Code)
 		bob.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
 		ctx := context.Background()
@@ -119,16 +119,16 @@ func TestLiveHouseRuleFailures(t *testing.T) {
 // line) for the rule's author and the admins.
 func TestAPlayerSeesAFailedRuleAsFailed(t *testing.T) {
 	p := lastcardPlugin(t)
-	// Off by default, so that the upload's dry run passes; turned on in the room.
-	failing := "name = \"failing\"\ndescription = \"Fails on seat 0's draws.\"\noptions = {{name = \"fail\", type = \"bool\", default = false}}\n" +
+	// 1 breaks it: the upload's dry run plays the default (0) and the extremes (0, 2), not 1.
+	failing := "name = \"failing\"\ndescription = \"Fails on seat 0's draws.\"\noptions = {{name = \"fail\", type = \"int\", default = 0, min = 0, max = 2}}\n" +
 		"function before_action(game, action)\n" +
-		"  if not game.options.fail or action.seat ~= 0 or action.type ~= \"draw\" then return end\n  local x = nil\n  return x.boom\nend\n"
+		"  if game.options.fail ~= 1 or action.seat ~= 0 or action.type ~= \"draw\" then return end\n  local x = nil\n  return x.boom\nend\n"
 	eachDialect(t, func(t *testing.T, dialect string) {
 		e := newHouseEnv(t, dialect, map[string]engine.Engine{"lastcard": p})
 		bob := e.register("Bob")
 		bob.must("POST", "/api/house-rules", map[string]any{"source": failing, "rulesets": []string{"lastcard"}}, nil)
 		info := bob.createRoom(map[string]any{"ruleset": "lastcard", "mode": "computer", "seats": 2, "bots": []int{1},
-			"options": map[string]any{"target": "single"}, "house_rules": []map[string]any{{"name": "failing", "options": map[string]any{"fail": true}}}})
+			"options": map[string]any{"target": "single"}, "house_rules": []map[string]any{{"name": "failing", "options": map[string]any{"fail": 1}}}})
 		cb := bob.connect(info.Code)
 		bob.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
 		for v := cb.latestView(); v == nil || !v.Has(sdk.ActDraw); v = cb.latestView() {
