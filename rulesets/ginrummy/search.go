@@ -29,7 +29,7 @@ var errNoGame = errors.New("ginrummy: the view shows no hand in play")
 // scores and the options shown; the cards it cannot see (the rest of the other hand, the stock,
 // a face-down knock card, cards out of play) are dealt at random with rng. It reads nothing but
 // its arguments.
-func (r *Rules) Sample(seat int, v sdk.View, _ []sdk.Event, rng *sdk.RNG) (*State, error) {
+func (r *Rules) Sample(seat int, v sdk.View, history []sdk.Event, rng *sdk.RNG) (*State, error) {
 	if v.Phase != sdk.PhasePlaying || seat < 0 || seat >= Seats || len(v.Players) != Seats {
 		return nil, errNoGame
 	}
@@ -142,7 +142,24 @@ func (r *Rules) Sample(seat int, v sdk.View, _ []sdk.Event, rng *sdk.RNG) (*Stat
 		pool = pool[n:]
 		return out
 	}
-	s.Hands[opp] = append(slices.Clone(s.Known[opp]), take(oppCount-len(s.Known[opp]))...)
+	var oppShed, refused []sdk.Card
+	for _, e := range history {
+		switch {
+		case e.Name != EvShed:
+		case e.Seat == opp:
+			oppShed = append(oppShed, e.Cards...)
+		case e.Seat == seat:
+			for _, c := range e.Cards {
+				if slices.Contains(s.Pile, c) {
+					refused = append(refused, c)
+				}
+			}
+		}
+	}
+	hidden := weightedTake(pool, oppWeights(pool, s.Known[opp], oppShed, refused), oppCount-len(s.Known[opp]), rng)
+	pool = pool[len(hidden):]
+	rng.ShuffleCards(sdk.DrawShuffle, pool) // the stock's order, whatever the draws above moved
+	s.Hands[opp] = append(slices.Clone(s.Known[opp]), hidden...)
 	s.Stock = take(stockCount)
 	if knockHidden {
 		s.KnockCard = take(1)[0]
@@ -320,7 +337,91 @@ func (r *Rules) Evaluate(s *State) []float64 {
 
 var _ sdk.Historian[*State] = (*Rules)(nil)
 
-// History is what seat has seen happen this hand, for bots that remember: Gin Rummy keeps no log,
-// because its views already carry all a seat has seen that matters to its play (the whole discard
-// pile and the cards the other player took from it), so it returns none.
-func (r *Rules) History(*State, int) []sdk.Event { return nil }
+// EvShed is the name of History's events: the cards Seat discarded face up this hand, in order.
+const EvShed = "shed"
+
+// History is what seat has seen happen this hand that its view no longer shows: the cards each
+// seat discarded face up (both saw them go; the pile shows them but not whose they were). The
+// views already carry the rest a bot needs (the whole pile, the cards the other took from it).
+func (r *Rules) History(s *State, _ int) []sdk.Event {
+	if !s.playing() || s.Shed == nil {
+		return nil
+	}
+	out := make([]sdk.Event, 0, Seats)
+	for seat, cards := range s.Shed {
+		if len(cards) > 0 {
+			out = append(out, sdk.Event{Name: EvShed, Seat: seat, Cards: slices.Clone(cards), Count: len(cards)})
+		}
+	}
+	return out
+}
+
+// Weights of Sample's deal of the other hand: a hidden card is likelier to be there when it would
+// meld with a card the other took from the pile (level 2 and better take a card only to meld it),
+// and less likely when it would meld with a card the other discarded or left on the pile when it
+// was the top (a player keeps its meld candidates).
+const (
+	wantWeight   = 3.0
+	refuseWeight = 0.4
+)
+
+// related reports whether a and b could be in one meld: the same rank, or the same suit at most
+// two ranks apart.
+func related(a, b sdk.Card) bool {
+	if a == b {
+		return false
+	}
+	d := a.Rank() - b.Rank()
+	return a.Rank() == b.Rank() || a.Suit() == b.Suit() && d >= -2 && d <= 2
+}
+
+// oppWeights are the weights of pool's cards for the other seat's hidden cards, from what seat
+// has seen: the cards the other took (known), the cards it shed, and the cards seat shed that
+// are still on the pile (each was the top when the other drew, and it left them).
+func oppWeights(pool, known, oppShed, refused []sdk.Card) []float64 {
+	w := make([]float64, len(pool))
+	for i, c := range pool {
+		w[i] = 1
+		for _, k := range known {
+			if related(c, k) {
+				w[i] = wantWeight
+				break
+			}
+		}
+		for _, d := range oppShed {
+			if related(c, d) {
+				w[i] *= refuseWeight
+			}
+		}
+		for _, d := range refused {
+			if related(c, d) {
+				w[i] *= refuseWeight
+			}
+		}
+	}
+	return w
+}
+
+// weightedTake moves n cards of pool to the front, drawn without replacement with weights w
+// (rearranged alongside), and returns them.
+func weightedTake(pool []sdk.Card, w []float64, n int, rng *sdk.RNG) []sdk.Card {
+	n = max(0, min(n, len(pool)))
+	total := 0.0
+	for _, x := range w {
+		total += x
+	}
+	for i := range n {
+		x := float64(rng.Uint64()>>11) / (1 << 53) * total
+		j := i
+		for ; j < len(pool)-1; j++ {
+			if x < w[j] {
+				break
+			}
+			x -= w[j]
+		}
+		pool[i], pool[j] = pool[j], pool[i]
+		w[i], w[j] = w[j], w[i]
+		total -= w[i]
+	}
+	return slices.Clone(pool[:n])
+}
