@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/search"
 )
 
 // This file gives Gin Rummy to sdk/search (bot levels 3 to 5): sampling worlds consistent with a
@@ -424,4 +425,25 @@ func weightedTake(pool []sdk.Card, w []float64, n int, rng *sdk.RNG) []sdk.Card 
 		total -= w[i]
 	}
 	return slices.Clone(pool[:n])
+}
+
+var _ search.Simulator[*State] = (*Rules)(nil)
+
+// Simulate plays the hand on with RolloutMove until it ends or limit actions are played: Apply's
+// own steps on one clone of s, without a clone and an event list per action, so it reaches the
+// state Apply would (a simulated world asks no house rule); s itself is left as it was.
+func (r *Rules) Simulate(s *State, limit int, rng *sdk.RNG) (*State, int) {
+	if !s.playing() {
+		return s, 0
+	}
+	t := &turn{s: s.clone()}
+	n := 0
+	for ; n < limit && t.s.playing(); n++ {
+		t.evs = t.evs[:0]
+		if err := t.apply(r.RolloutMove(t.s, t.s.Turn, rng)); err != nil {
+			// RolloutMove makes legal moves only (TestSimulateAgreesWithApply); stop where it did not.
+			break
+		}
+	}
+	return t.s, n
 }
