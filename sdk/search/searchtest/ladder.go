@@ -71,8 +71,8 @@ func (g Rung) String() string {
 var DefaultPairs = [][2]int{{2, 1}, {3, 2}, {4, 3}, {5, 4}}
 
 // Play plays the ladder's pair on e's bots and returns its rung; each finished game is reported
-// to progress (may be nil) with the number finished so far.
-func (l Ladder) Play(ctx context.Context, e engine.Engine, pair [2]int, progress func(done int)) (Rung, error) {
+// to progress (may be nil) with the number finished so far and the upper level's share of them.
+func (l Ladder) Play(ctx context.Context, e engine.Engine, pair [2]int, progress func(done int, rate float64)) (Rung, error) {
 	if l.Deals <= 0 {
 		return Rung{}, fmt.Errorf("searchtest: a ladder of %d deals", l.Deals)
 	}
@@ -90,7 +90,7 @@ func (l Ladder) Play(ctx context.Context, e engine.Engine, pair [2]int, progress
 	jobs := make(chan game)
 	var mu sync.Mutex
 	var firstErr error
-	done := 0
+	done, wins := 0, 0.0
 	var wg sync.WaitGroup
 	for range max(1, l.Workers) {
 		wg.Add(1)
@@ -120,8 +120,9 @@ func (l Ladder) Play(ctx context.Context, e engine.Engine, pair [2]int, progress
 					}
 				}
 				done++
+				wins += won[g.deal][g.swap]
 				if progress != nil && err == nil {
-					progress(done)
+					progress(done, wins/float64(done))
 				}
 				mu.Unlock()
 			}
@@ -247,9 +248,10 @@ func RunLadder(t *testing.T, e engine.Engine, f *LadderFlags, l Ladder, short La
 	var out []Rung
 	for _, p := range l.Pairs {
 		step := max(1, l.Deals/5)
-		g, err := l.Play(context.Background(), e, p, func(done int) {
+		g, err := l.Play(context.Background(), e, p, func(done int, rate float64) {
+			t.Helper()
 			if strict && done%(2*step) == 0 && done < 2*l.Deals {
-				t.Logf("level %d vs %d: %d of %d games", p[0], p[1], done, 2*l.Deals)
+				t.Logf("level %d vs %d: %d of %d games, %.1f%% so far", p[0], p[1], done, 2*l.Deals, 100*rate)
 			}
 		})
 		if err != nil {
