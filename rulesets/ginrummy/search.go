@@ -178,8 +178,8 @@ func (r *Rules) Decider(s *State) int {
 }
 
 // Moves lists seat's sensible actions: in the upcard offer take or pass; before drawing each pile
-// it may draw from; after drawing the maxDiscards discards that leave the least deadwood, the best
-// knock, and big gin where allowed; when laying off each single card onto each meld it extends,
+// it may draw from; after drawing the maxDiscards discards that leave the least deadwood and level
+// 2's, the knock that leaves the least and level 2's, and big gin where allowed; when laying off each single card onto each meld it extends,
 // and pass.
 func (r *Rules) Moves(s *State, seat int) []sdk.Action {
 	if !s.playing() || seat != s.Turn {
@@ -230,13 +230,29 @@ func (r *Rules) Moves(s *State, seat int) []sdk.Action {
 		}
 		return Value(b.c) - Value(a.c)
 	})
-	for i, o := range opts {
-		if i == 0 && o.dead <= s.KnockLimit {
+	// Level 2's own discard and knock (its card kept for its meld candidates) are always among
+	// them: they are the search's default, which it keeps unless another move beats it.
+	allowed := make([]sdk.Card, 0, len(opts))
+	var knockable []sdk.Card
+	for _, o := range opts {
+		allowed = append(allowed, o.c)
+		if o.dead <= s.KnockLimit {
+			knockable = append(knockable, o.c)
+		}
+	}
+	if len(knockable) > 0 {
+		k := act(sdk.ActKnock)
+		k.Cards = []sdk.Card{knockable[0]}
+		out = append(out, k)
+		if c := bestDiscard(s.Hands[seat], knockable); c != knockable[0] {
 			k := act(sdk.ActKnock)
-			k.Cards = []sdk.Card{o.c}
+			k.Cards = []sdk.Card{c}
 			out = append(out, k)
 		}
-		if i < maxDiscards {
+	}
+	l2 := bestDiscard(s.Hands[seat], allowed)
+	for i, o := range opts {
+		if i < maxDiscards || o.c == l2 {
 			a := act(sdk.ActDiscard)
 			a.Cards = []sdk.Card{o.c}
 			out = append(out, a)

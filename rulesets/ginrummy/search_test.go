@@ -3,10 +3,12 @@ package ginrummy_test
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"cardhouse/rulesets/ginrummy"
 	"cardhouse/sdk"
+	"cardhouse/sdk/search"
 	"cardhouse/sdk/search/searchtest"
 )
 
@@ -54,5 +56,38 @@ func TestSimulateAgreesWithApply(t *testing.T) {
 	})
 	if checked < 50 || ended < 20 {
 		t.Errorf("only %d playouts compared, %d to the hand's end", checked, ended)
+	}
+}
+
+// TestMovesOfferLevelTwosMove: at every decision of whole games, the search's candidate moves
+// include level 2's choice, the default a search level keeps unless another move beats it (were it
+// missing, the search would take the best-looking of its candidates on noise alone).
+func TestMovesOfferLevelTwosMove(t *testing.T) {
+	t.Parallel()
+	r := ginrummy.New()
+	ctx := context.Background()
+	n := 0
+	searchtest.Games(t, r, searchtest.Config{Seats: 2, Options: map[string]any{"target": 60, "big_gin": true}, Seeds: []uint64{1, 2, 3, 4}}, func(d searchtest.Decision[*ginrummy.State]) {
+		if r.Decider(d.State) != d.Seat {
+			return
+		}
+		rng := sdk.NewRNG(d.Seed + uint64(d.Step))
+		a, err := r.Bot(ctx, sdk.BotRequest{Seat: d.Seat, Level: 2, View: r.View(d.State, d.Seat), History: r.History(d.State, d.Seat), RNG: &rng})
+		if err != nil || a == nil {
+			t.Fatalf("seed %d step %d: level 2 gave %v, %v", d.Seed, d.Step, a, err)
+		}
+		a.Seat = d.Seat
+		moves := r.Moves(d.State, d.Seat)
+		if !slices.ContainsFunc(moves, func(m sdk.Action) bool { return search.Key(m) == search.Key(*a) }) {
+			keys := make([]string, len(moves))
+			for i, m := range moves {
+				keys[i] = search.Key(m)
+			}
+			t.Fatalf("seed %d step %d: level 2 chose %s, not among the search's moves %v", d.Seed, d.Step, search.Key(*a), keys)
+		}
+		n++
+	})
+	if n < 100 {
+		t.Errorf("only %d decisions checked", n)
 	}
 }
