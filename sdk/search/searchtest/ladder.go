@@ -257,7 +257,11 @@ func RunLadder(t *testing.T, e engine.Engine, f *LadderFlags, l Ladder, short La
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%s, scale %g, seeds %d..%d", g, l.Scale, l.Seed, l.Seed+uint64(l.Deals)-1)
+		budget := "budgets as built"
+		if l.Scale != 0 {
+			budget = fmt.Sprintf("budgets scaled %g", l.Scale)
+		}
+		t.Logf("%s; %s, clock off, seeds %d..%d", g, budget, l.Seed, l.Seed+uint64(l.Deals)-1)
 		switch {
 		case strict && !g.Separated():
 			t.Errorf("level %d is not ahead of level %d with 95%% confidence: %s", p[0], p[1], g)
