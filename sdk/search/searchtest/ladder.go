@@ -71,8 +71,9 @@ func (g Rung) String() string {
 var DefaultPairs = [][2]int{{2, 1}, {3, 2}, {4, 3}, {5, 4}}
 
 // Play plays the ladder's pair on e's bots and returns its rung; each finished game is reported
-// to progress (may be nil) with the number finished so far and the upper level's share of them.
-func (l Ladder) Play(ctx context.Context, e engine.Engine, pair [2]int, progress func(done int, rate float64)) (Rung, error) {
+// to progress (may be nil) with the number of games finished so far and the rung of the deals
+// whose two games are both finished (a run stopped early still has its figure).
+func (l Ladder) Play(ctx context.Context, e engine.Engine, pair [2]int, progress func(done int, sofar Rung)) (Rung, error) {
 	if l.Deals <= 0 {
 		return Rung{}, fmt.Errorf("searchtest: a ladder of %d deals", l.Deals)
 	}
@@ -90,7 +91,9 @@ func (l Ladder) Play(ctx context.Context, e engine.Engine, pair [2]int, progress
 	jobs := make(chan game)
 	var mu sync.Mutex
 	var firstErr error
-	done, wins := 0, 0.0
+	done := 0
+	played := make([]int, l.Deals)
+	var full []float64
 	var wg sync.WaitGroup
 	for range max(1, l.Workers) {
 		wg.Add(1)
@@ -120,9 +123,11 @@ func (l Ladder) Play(ctx context.Context, e engine.Engine, pair [2]int, progress
 					}
 				}
 				done++
-				wins += won[g.deal][g.swap]
+				if played[g.deal]++; played[g.deal] == 2 {
+					full = append(full, (won[g.deal][0]+won[g.deal][1])/2)
+				}
 				if progress != nil && err == nil {
-					progress(done, wins/float64(done))
+					progress(done, rung(pair, full, unfinished))
 				}
 				mu.Unlock()
 			}
@@ -151,9 +156,14 @@ func (l Ladder) Play(ctx context.Context, e engine.Engine, pair [2]int, progress
 	for d, w := range won {
 		shares[d] = (w[0] + w[1]) / 2
 	}
+	return rung(pair, shares, unfinished), nil
+}
+
+// rung is the result of pair over the deals' shares.
+func rung(pair [2]int, shares []float64, unfinished int) Rung {
 	mean, half := MeanCI(shares)
-	return Rung{Upper: pair[0], Lower: pair[1], Deals: l.Deals, Games: 2 * l.Deals, Rate: mean,
-		Low: mean - half, High: mean + half, Unfinished: unfinished}, nil
+	return Rung{Upper: pair[0], Lower: pair[1], Deals: len(shares), Games: 2 * len(shares), Rate: mean,
+		Low: mean - half, High: mean + half, Unfinished: unfinished}
 }
 
 // MeanCI is the mean of xs and the half-width of its normal 95% interval (1.96 standard errors).
@@ -247,11 +257,11 @@ func RunLadder(t *testing.T, e engine.Engine, f *LadderFlags, l Ladder, short La
 	}
 	var out []Rung
 	for _, p := range l.Pairs {
-		step := max(1, l.Deals/5)
-		g, err := l.Play(context.Background(), e, p, func(done int, rate float64) {
+		step := max(1, l.Deals/10)
+		g, err := l.Play(context.Background(), e, p, func(done int, sofar Rung) {
 			t.Helper()
 			if strict && done%(2*step) == 0 && done < 2*l.Deals {
-				t.Logf("level %d vs %d: %d of %d games, %.1f%% so far", p[0], p[1], done, 2*l.Deals, 100*rate)
+				t.Logf("%d of %d games; so far %s", done, 2*l.Deals, sofar)
 			}
 		})
 		if err != nil {
