@@ -5,34 +5,22 @@ import (
 
 	"cardhouse/rulesets/ginrummy"
 	"cardhouse/sdk/engine"
-	"cardhouse/sdk/search"
 	"cardhouse/sdk/search/searchtest"
 )
 
-// TestEveryLevelSeesOnlyItsView is the information-set test for every bot level: at decisions of
-// whole games, with the same seed, a bot chooses the same action whether or not the cards its
-// seat cannot see are dealt again (sdk.Redealer), and the real state accepts it.
+// TestEveryLevelSeesOnlyItsView is the information-set test (L-11) for every bot level: at
+// decisions of whole games, with the same seed, a bot chooses the same action whether or not the
+// cards its seat cannot see are dealt again (sdk.Redealer), and the real state accepts it; search
+// budgets scaled down, the clock off (searchtest.EveryLevelSeesOnlyItsView).
 func TestEveryLevelSeesOnlyItsView(t *testing.T) {
-	t.Parallel()
-	n := searchtest.InformationSet(t, ginrummy.New(), searchtest.Config{
-		Seats: 2, Options: map[string]any{"target": 30}, Seeds: []uint64{1, 2}, Levels: []int{1, 2, 3, 4, 5},
-		Every: 3, Max: 10, Scale: 0.05,
-	})
-	if n < 16 {
-		t.Errorf("only %d decisions checked", n)
-	}
+	searchtest.EveryLevelSeesOnlyItsView(t, ginrummy.New(), 3,
+		searchtest.Case{Name: "two seats", Seats: 2, Options: map[string]any{"target": 30}})
 }
 
-// TestSearchPlaysLegally runs the flat and the tree search at decisions of whole games: every
-// action the sampled worlds' Moves and RolloutMove produce is accepted, and so is the choice.
+// TestSearchPlaysLegally runs the flat and the tree search at decisions of a whole game: every
+// action the sampled worlds' moves and playouts produce is accepted, and so is the choice.
 func TestSearchPlaysLegally(t *testing.T) {
-	t.Parallel()
-	for _, sc := range []search.Config{{Iterations: 40}, {Iterations: 40, Tree: true}} {
-		n, plies := searchtest.SearchPlays(t, ginrummy.New(), searchtest.Config{Seats: 2, Options: map[string]any{"big_gin": true, "target": 30}, Seeds: []uint64{5}, Every: 4, Scale: 1}, sc)
-		if n < 5 || plies == 0 {
-			t.Errorf("tree %v: only %d searches (%d simulated actions)", sc.Tree, n, plies)
-		}
-	}
+	searchtest.SearchPlaysLegally(t, ginrummy.New(), searchtest.Case{Seats: 2, Options: map[string]any{"big_gin": true, "target": 30}}, 4, 40)
 }
 
 // ladder's flags: -ginrummy.deals N plays the long ladder (docs/bots.md).

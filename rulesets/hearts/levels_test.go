@@ -5,49 +5,24 @@ import (
 
 	"cardhouse/rulesets/hearts"
 	"cardhouse/sdk/engine"
-	"cardhouse/sdk/search"
 	"cardhouse/sdk/search/searchtest"
 )
 
-// TestEveryLevelSeesOnlyItsView is the information-set test for every bot level: at decisions of
-// whole games, with the same seed, a bot chooses the same action whether or not the cards its
-// seat cannot see are dealt again (sdk.Redealer), and the real state accepts it. Search budgets
-// are scaled down and the clock is off.
+// TestEveryLevelSeesOnlyItsView is the information-set test (L-11) for every bot level: at
+// decisions of whole games (with and without the pass), with the same seed, a bot chooses the same
+// action whether or not the cards its seat cannot see are dealt again (sdk.Redealer), and the real
+// state accepts it; search budgets scaled down, the clock off
+// (searchtest.EveryLevelSeesOnlyItsView).
 func TestEveryLevelSeesOnlyItsView(t *testing.T) {
-	t.Parallel()
-	r := hearts.New()
-	for _, tc := range []struct {
-		name string
-		opts map[string]any
-	}{
-		{"passing", map[string]any{}},
-		{"no passing", map[string]any{"passing": false, "moon": "subtract"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			n := searchtest.InformationSet(t, r, searchtest.Config{
-				Seats: 4, Options: tc.opts, Seeds: []uint64{1, 2}, Levels: []int{1, 2, 3, 4, 5},
-				Every: 5, Max: 10, Scale: 0.05,
-			})
-			if n < 16 {
-				t.Errorf("only %d decisions checked", n)
-			}
-		})
-	}
+	searchtest.EveryLevelSeesOnlyItsView(t, hearts.New(), 5,
+		searchtest.Case{Name: "passing", Seats: 4, Options: map[string]any{}},
+		searchtest.Case{Name: "no passing", Seats: 4, Options: map[string]any{"passing": false, "moon": "subtract"}})
 }
 
-// TestSearchPlaysLegally runs the flat and the tree search at decisions of whole games: every
-// action the sampled worlds' Moves, RolloutMove and Simulate produce is accepted, and so is the
-// choice.
+// TestSearchPlaysLegally runs the flat and the tree search at decisions of a whole game: every
+// action the sampled worlds' moves and playouts produce is accepted, and so is the choice.
 func TestSearchPlaysLegally(t *testing.T) {
-	t.Parallel()
-	r := hearts.New()
-	for _, sc := range []search.Config{{Iterations: 40}, {Iterations: 40, Tree: true}} {
-		n, plies := searchtest.SearchPlays(t, r, searchtest.Config{Seats: 4, Options: map[string]any{}, Seeds: []uint64{5}, Every: 4, Scale: 1}, sc)
-		if n < 5 || plies == 0 {
-			t.Errorf("tree %v: only %d searches (%d simulated actions)", sc.Tree, n, plies)
-		}
-	}
+	searchtest.SearchPlaysLegally(t, hearts.New(), searchtest.Case{Seats: 4, Options: map[string]any{}}, 4, 40)
 }
 
 // ladder's flags: -hearts.deals N plays the long ladder (docs/bots.md).

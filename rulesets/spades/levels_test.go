@@ -5,47 +5,24 @@ import (
 
 	"cardhouse/rulesets/spades"
 	"cardhouse/sdk/engine"
-	"cardhouse/sdk/search"
 	"cardhouse/sdk/search/searchtest"
 )
 
-// TestEveryLevelSeesOnlyItsView: at decisions of whole games, with the same seed, every level
-// chooses the same action whether or not the cards its seat cannot see are dealt again, and the
-// real state accepts it. Search budgets are scaled down and the clock is off.
+// TestEveryLevelSeesOnlyItsView is the information-set test (L-11) for every bot level: at
+// decisions of whole games (with and without blind nil), with the same seed, a bot chooses the same
+// action whether or not the cards its seat cannot see are dealt again (sdk.Redealer), and the real
+// state accepts it; search budgets scaled down, the clock off
+// (searchtest.EveryLevelSeesOnlyItsView).
 func TestEveryLevelSeesOnlyItsView(t *testing.T) {
-	t.Parallel()
-	r := spades.New()
-	for _, tc := range []struct {
-		name string
-		opts map[string]any
-	}{
-		{"classic", map[string]any{"target": 100}},
-		{"blind nil", map[string]any{"target": 100, "blind_nil": true}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			n := searchtest.InformationSet(t, r, searchtest.Config{
-				Seats: 4, Options: tc.opts, Seeds: []uint64{1, 2}, Levels: []int{1, 2, 3, 4, 5},
-				Every: 5, Max: 10, Scale: 0.05,
-			})
-			if n < 16 {
-				t.Errorf("only %d decisions checked", n)
-			}
-		})
-	}
+	searchtest.EveryLevelSeesOnlyItsView(t, spades.New(), 5,
+		searchtest.Case{Name: "classic", Seats: 4, Options: map[string]any{"target": 100}},
+		searchtest.Case{Name: "blind nil", Seats: 4, Options: map[string]any{"target": 100, "blind_nil": true}})
 }
 
-// TestSearchPlaysLegally runs the flat and the tree search at decisions of whole games: every
-// action the sampled worlds' Moves and playouts produce is accepted, and so is the choice.
+// TestSearchPlaysLegally runs the flat and the tree search at decisions of a whole game: every
+// action the sampled worlds' moves and playouts produce is accepted, and so is the choice.
 func TestSearchPlaysLegally(t *testing.T) {
-	t.Parallel()
-	r := spades.New()
-	for _, sc := range []search.Config{{Iterations: 30}, {Iterations: 30, Tree: true}} {
-		n, plies := searchtest.SearchPlays(t, r, searchtest.Config{Seats: 4, Options: map[string]any{"target": 100}, Seeds: []uint64{5}, Every: 6, Scale: 1}, sc)
-		if n < 5 || plies == 0 {
-			t.Errorf("tree %v: only %d searches (%d simulated actions)", sc.Tree, n, plies)
-		}
-	}
+	searchtest.SearchPlaysLegally(t, spades.New(), searchtest.Case{Seats: 4, Options: map[string]any{"target": 100}}, 6, 30)
 }
 
 // ladder's flags: -spades.deals N plays the long ladder (docs/bots.md).
