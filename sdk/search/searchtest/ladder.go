@@ -287,8 +287,11 @@ func RunLadder(t *testing.T, e engine.Engine, f *LadderFlags, l Ladder, short La
 // budget on, as in a room) at the decisions of cfg's games (played by cfg.Driver, level 2 by
 // default) where the seat asked decides and has more than one move, and keep (when not nil)
 // accepts the decision: the positions a search runs at, from a hand's first card to its last.
-// Each iteration asks at the next position in turn. It reports ms/move (the mean) and slowest-ms;
-// run it with -count 5 for a median (benchstat).
+// Each iteration asks at the next position in turn. It reports ms/move (the mean wall time),
+// slowest-ms and, where the system tells, cpu-ms/move (the process's CPU time per move, which a
+// loaded machine does not inflate), in two sub-benchmarks: "clock", the time budget on as in a
+// room, and "no-clock", the node budget alone (what a move costs where the clock never binds, as
+// on an idle core). Run it with -count 5 for a median (benchstat).
 func BenchmarkMove[S any](b *testing.B, r Ruleset[S], cfg Config, level int, keep func(d Decision[S]) bool) {
 	mover, ok := any(r).(sdk.Mover[S])
 	if !ok {
@@ -303,9 +306,19 @@ func BenchmarkMove[S any](b *testing.B, r Ruleset[S], cfg Config, level int, kee
 	if len(at) == 0 {
 		b.Fatal("no decision with a choice in the games played")
 	}
-	ctx := context.Background()
-	var slowest time.Duration
-	var total time.Duration
+	for _, clock := range []bool{true, false} {
+		name, ctx := "clock", context.Background()
+		if !clock {
+			name, ctx = "no-clock", search.WithOverride(ctx, search.Override{NoClock: true})
+		}
+		b.Run(name, func(b *testing.B) { timeMoves(b, ctx, r, at, level) })
+	}
+}
+
+// timeMoves is BenchmarkMove's loop under ctx.
+func timeMoves[S any](b *testing.B, ctx context.Context, r Ruleset[S], at []Decision[S], level int) {
+	var slowest, total time.Duration
+	cpu0, cpuOK := cpuTime()
 	for i := 0; b.Loop(); i++ {
 		d := at[i%len(at)]
 		rng := sdk.NewRNG(uint64(i))
@@ -318,8 +331,14 @@ func BenchmarkMove[S any](b *testing.B, r Ruleset[S], cfg Config, level int, kee
 		total += el
 		slowest = max(slowest, el)
 	}
+	cpu1, _ := cpuTime()
 	b.ReportMetric(0, "ns/op")
 	b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms/move")
 	b.ReportMetric(float64(slowest.Microseconds())/1000, "slowest-ms")
+	if cpuOK {
+		// the process's CPU time over the moves: on a loaded machine a move's wall time includes
+		// its wait for a core (and stops at the time budget), its CPU time does not
+		b.ReportMetric(float64((cpu1-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/move")
+	}
 	b.ReportMetric(float64(len(at)), "positions")
 }
