@@ -157,8 +157,23 @@ func (r *Rules) Sample(seat int, v sdk.View, history []sdk.Event, rng *sdk.RNG) 
 			}
 		}
 	}
-	hidden := weightedTake(pool, oppWeights(pool, s.Known[opp], oppShed, refused), oppCount-len(s.Known[opp]), rng)
-	pool = pool[len(hidden):]
+	// The other has played its turns to lower its deadwood, as a dealt hand has not: of a few
+	// hands drawn (one more per two discards it made, at most sampleTries), the world keeps the
+	// one with the least. A world of a random hand for the other overrates slow plans.
+	weights := oppWeights(pool, s.Known[opp], oppShed, refused)
+	need := oppCount - len(s.Known[opp])
+	known := setOf(s.Known[opp])
+	var hidden []sdk.Card
+	best := 1 << 10
+	for range 1 + min(len(oppShed)/2, sampleTries-1) {
+		p, w := slices.Clone(pool), slices.Clone(weights)
+		h := weightedTake(p, w, need, rng)
+		if d := deadwood(known | setOf(h)); d < best {
+			hidden, best = h, d
+		}
+	}
+	held := setOf(hidden)
+	pool = slices.DeleteFunc(pool, func(c sdk.Card) bool { return held&bitOf(c) != 0 })
 	rng.ShuffleCards(sdk.DrawShuffle, pool) // the stock's order, whatever the draws above moved
 	s.Hands[opp] = append(slices.Clone(s.Known[opp]), hidden...)
 	s.Stock = take(stockCount)
@@ -382,6 +397,8 @@ func (r *Rules) History(s *State, _ int) []sdk.Event {
 const (
 	wantWeight   = 3.0
 	refuseWeight = 0.4
+	// sampleTries bounds the hands Sample draws for the other to keep the one of least deadwood.
+	sampleTries = 4
 )
 
 // related reports whether a and b could be in one meld: the same rank, or the same suit at most
