@@ -3,6 +3,7 @@ package ginrummy
 import (
 	"context"
 	"slices"
+	"time"
 
 	"cardhouse/sdk"
 	"cardhouse/sdk/search"
@@ -44,32 +45,29 @@ func (r *Rules) Bot(ctx context.Context, req sdk.BotRequest) (*sdk.Action, error
 	return b.smart(), nil
 }
 
-// searchConfidence is, per search level, how many standard errors of the paired difference a
-// move must beat level 2's by before the level plays it instead: the fewer its playouts, the
-// more a level's departures come from noise (with sdk/search's usual 1 and playouts cut short,
-// level 3 lost 54.8% of 800 games to level 2), so the small searches keep to level 2's move
-// unless it is clearly beaten.
-var searchConfidence = map[int]float64{3: 2, 4: 1.5, 5: 1}
+// searchLevels are the budgets of levels 3 to 5, each three times the one below, and how many
+// standard errors of the paired difference a move must beat level 2's by before the level plays
+// it instead: the fewer its playouts, the more a level's departures come from noise, so the small
+// searches keep to level 2's move unless it is clearly beaten. sdk/search's generic budgets (60,
+// 240 and 900 playouts) left levels 3 to 5 level with level 2 and with each other; Simulate makes
+// a playout cheap enough for level 5 to weigh 1,800 within its 280 ms.
+var searchLevels = map[int]search.Config{
+	3: {Iterations: 200, Time: 60 * time.Millisecond, Confidence: 1.5},
+	4: {Iterations: 600, Time: 150 * time.Millisecond, Confidence: 1.25},
+	5: {Iterations: 1800, Time: 280 * time.Millisecond, Confidence: 1},
+}
 
-// searchBot is levels 3 to 5: sdk/search's generic level, departing from level 2's move h only
-// with searchConfidence. Its playouts go to the hand's end: cutting them short and scoring the
-// deadwood left (a horizon of 10 actions) made level 5 three times faster but pulled it toward
-// shedding high cards, against level 2's rule of keeping meld candidates.
+// searchBot is levels 3 to 5: sdk/search over Sample's worlds with the level's searchLevels,
+// departing from level 2's move h only with confidence. Its playouts go to the hand's end:
+// cutting them short and scoring the deadwood left (a horizon of 10 actions) made level 5 three
+// times faster but pulled it toward shedding high cards, against level 2's rule of keeping meld
+// candidates.
 func (r *Rules) searchBot(ctx context.Context, req sdk.BotRequest, h *sdk.Action) (*sdk.Action, error) {
-	cfg, ok := search.Level(req.Level)
+	cfg, ok := searchLevels[req.Level]
 	if !ok {
-		cfg, _ = search.Level(5)
+		cfg = searchLevels[5]
 	}
-	cfg.Default, cfg.Confidence = h, searchConfidence[req.Level]
-	res, err := search.Search(ctx, r, req, cfg)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return h, nil
-	}
-	a := res.Action
-	return &a, nil
+	return search.BotWith(ctx, r, req, cfg, func() (*sdk.Action, error) { return h, nil })
 }
 
 // botView is what a bot reads of its view.

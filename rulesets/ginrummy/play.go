@@ -67,6 +67,10 @@ func (t *turn) discard(a sdk.Action) error {
 	}
 	s.remove(a.Seat, c)
 	s.Pile = append(s.Pile, c)
+	if s.Shed == nil {
+		s.Shed = [][]sdk.Card{{}, {}}
+	}
+	s.Shed[a.Seat] = append(s.Shed[a.Seat], c)
 	s.Drawn, s.Taken = false, 0
 	t.emit(sdk.Event{Name: EvPlayed, Seat: a.Seat, Cards: []sdk.Card{c}, Count: 1})
 	if len(s.Stock) <= 2 {
@@ -281,6 +285,7 @@ func (t *turn) deal() error {
 		}
 	}
 	s.dealRandom()
+	s.Shed = nil
 	t.emit(sdk.Event{Name: EvDealt, Seat: s.Dealer, Cards: []sdk.Card{s.top()}, Count: 1,
 		Data: map[string]string{"hand": strconv.Itoa(s.Hand), "game": strconv.Itoa(s.Game)}})
 	t.emit(sdk.Event{Name: EvTurn, Seat: s.Turn})

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"cardhouse/sdk"
+	"cardhouse/sdk/search"
 )
 
 // This file gives Gin Rummy to sdk/search (bot levels 3 to 5): sampling worlds consistent with a
@@ -29,7 +30,7 @@ var errNoGame = errors.New("ginrummy: the view shows no hand in play")
 // scores and the options shown; the cards it cannot see (the rest of the other hand, the stock,
 // a face-down knock card, cards out of play) are dealt at random with rng. It reads nothing but
 // its arguments.
-func (r *Rules) Sample(seat int, v sdk.View, _ []sdk.Event, rng *sdk.RNG) (*State, error) {
+func (r *Rules) Sample(seat int, v sdk.View, history []sdk.Event, rng *sdk.RNG) (*State, error) {
 	if v.Phase != sdk.PhasePlaying || seat < 0 || seat >= Seats || len(v.Players) != Seats {
 		return nil, errNoGame
 	}
@@ -142,7 +143,39 @@ func (r *Rules) Sample(seat int, v sdk.View, _ []sdk.Event, rng *sdk.RNG) (*Stat
 		pool = pool[n:]
 		return out
 	}
-	s.Hands[opp] = append(slices.Clone(s.Known[opp]), take(oppCount-len(s.Known[opp]))...)
+	var oppShed, refused []sdk.Card
+	for _, e := range history {
+		switch {
+		case e.Name != EvShed:
+		case e.Seat == opp:
+			oppShed = append(oppShed, e.Cards...)
+		case e.Seat == seat:
+			for _, c := range e.Cards {
+				if slices.Contains(s.Pile, c) {
+					refused = append(refused, c)
+				}
+			}
+		}
+	}
+	// The other has played its turns to lower its deadwood, as a dealt hand has not: of a few
+	// hands drawn (one more per two discards it made, at most sampleTries), the world keeps the
+	// one with the least. A world of a random hand for the other overrates slow plans.
+	weights := oppWeights(pool, s.Known[opp], oppShed, refused)
+	need := oppCount - len(s.Known[opp])
+	known := setOf(s.Known[opp])
+	var hidden []sdk.Card
+	best := 1 << 10
+	for range 1 + min(len(oppShed)/2, sampleTries-1) {
+		p, w := slices.Clone(pool), slices.Clone(weights)
+		h := weightedTake(p, w, need, rng)
+		if d := deadwood(known | setOf(h)); d < best {
+			hidden, best = h, d
+		}
+	}
+	held := setOf(hidden)
+	pool = slices.DeleteFunc(pool, func(c sdk.Card) bool { return held&bitOf(c) != 0 })
+	rng.ShuffleCards(sdk.DrawShuffle, pool) // the stock's order, whatever the draws above moved
+	s.Hands[opp] = append(slices.Clone(s.Known[opp]), hidden...)
 	s.Stock = take(stockCount)
 	if knockHidden {
 		s.KnockCard = take(1)[0]
@@ -160,8 +193,8 @@ func (r *Rules) Decider(s *State) int {
 }
 
 // Moves lists seat's sensible actions: in the upcard offer take or pass; before drawing each pile
-// it may draw from; after drawing the maxDiscards discards that leave the least deadwood, the best
-// knock, and big gin where allowed; when laying off each single card onto each meld it extends,
+// it may draw from; after drawing the maxDiscards discards that leave the least deadwood and level
+// 2's, the knock that leaves the least and level 2's, and big gin where allowed; when laying off each single card onto each meld it extends,
 // and pass.
 func (r *Rules) Moves(s *State, seat int) []sdk.Action {
 	if !s.playing() || seat != s.Turn {
@@ -212,13 +245,29 @@ func (r *Rules) Moves(s *State, seat int) []sdk.Action {
 		}
 		return Value(b.c) - Value(a.c)
 	})
-	for i, o := range opts {
-		if i == 0 && o.dead <= s.KnockLimit {
+	// Level 2's own discard and knock (its card kept for its meld candidates) are always among
+	// them: they are the search's default, which it keeps unless another move beats it.
+	allowed := make([]sdk.Card, 0, len(opts))
+	var knockable []sdk.Card
+	for _, o := range opts {
+		allowed = append(allowed, o.c)
+		if o.dead <= s.KnockLimit {
+			knockable = append(knockable, o.c)
+		}
+	}
+	if len(knockable) > 0 {
+		k := act(sdk.ActKnock)
+		k.Cards = []sdk.Card{knockable[0]}
+		out = append(out, k)
+		if c := bestDiscard(s.Hands[seat], knockable); c != knockable[0] {
 			k := act(sdk.ActKnock)
-			k.Cards = []sdk.Card{o.c}
+			k.Cards = []sdk.Card{c}
 			out = append(out, k)
 		}
-		if i < maxDiscards {
+	}
+	l2 := bestDiscard(s.Hands[seat], allowed)
+	for i, o := range opts {
+		if i < maxDiscards || o.c == l2 {
 			a := act(sdk.ActDiscard)
 			a.Cards = []sdk.Card{o.c}
 			out = append(out, a)
@@ -247,7 +296,8 @@ func layoffMoves(s *State, seat int) []sdk.Action {
 // RolloutMove is the simulated players' policy, level 2's rules of thumb on the state: take the
 // discard pile's top when it makes a meld, else the stock; knock as soon as it may (the discard
 // that leaves the least deadwood); otherwise discard that card; lay off every card it can. One
-// move in eight, before drawing and when discarding, is random, so that the playouts vary.
+// discard in eight is its second best instead, so that the playouts vary (a random card, as it
+// was, often broke a meld no player would).
 func (r *Rules) RolloutMove(s *State, seat int, rng *sdk.RNG) sdk.Action {
 	a := sdk.Action{Seat: seat}
 	hand := s.Hands[seat]
@@ -287,8 +337,9 @@ func (r *Rules) RolloutMove(s *State, seat int, rng *sdk.RNG) sdk.Action {
 	a.Type = sdk.ActDiscard
 	if deadwood(setOf(hand)&^bitOf(c)) <= s.KnockLimit {
 		a.Type = sdk.ActKnock
-	} else if rng.Intn("rollout", 8) == 0 {
-		a.Cards = []sdk.Card{allowed[rng.Intn("rollout", len(allowed))]}
+	} else if len(allowed) > 1 && rng.Intn("rollout", 8) == 0 {
+		// the second best: variety without the blunder of breaking a meld at random
+		a.Cards = []sdk.Card{bestDiscard(hand, slices.DeleteFunc(allowed, func(d sdk.Card) bool { return d == c }))}
 	}
 	return a
 }
@@ -320,7 +371,114 @@ func (r *Rules) Evaluate(s *State) []float64 {
 
 var _ sdk.Historian[*State] = (*Rules)(nil)
 
-// History is what seat has seen happen this hand, for bots that remember: Gin Rummy keeps no log,
-// because its views already carry all a seat has seen that matters to its play (the whole discard
-// pile and the cards the other player took from it), so it returns none.
-func (r *Rules) History(*State, int) []sdk.Event { return nil }
+// EvShed is the name of History's events: the cards Seat discarded face up this hand, in order.
+const EvShed = "shed"
+
+// History is what seat has seen happen this hand that its view no longer shows: the cards each
+// seat discarded face up (both saw them go; the pile shows them but not whose they were). The
+// views already carry the rest a bot needs (the whole pile, the cards the other took from it).
+func (r *Rules) History(s *State, _ int) []sdk.Event {
+	if !s.playing() || s.Shed == nil {
+		return nil
+	}
+	out := make([]sdk.Event, 0, Seats)
+	for seat, cards := range s.Shed {
+		if len(cards) > 0 {
+			out = append(out, sdk.Event{Name: EvShed, Seat: seat, Cards: slices.Clone(cards), Count: len(cards)})
+		}
+	}
+	return out
+}
+
+// Weights of Sample's deal of the other hand: a hidden card is likelier to be there when it would
+// meld with a card the other took from the pile (level 2 and better take a card only to meld it),
+// and less likely when it would meld with a card the other discarded or left on the pile when it
+// was the top (a player keeps its meld candidates).
+const (
+	wantWeight   = 3.0
+	refuseWeight = 0.4
+	// sampleTries bounds the hands Sample draws for the other to keep the one of least deadwood.
+	sampleTries = 4
+)
+
+// related reports whether a and b could be in one meld: the same rank, or the same suit at most
+// two ranks apart.
+func related(a, b sdk.Card) bool {
+	if a == b {
+		return false
+	}
+	d := a.Rank() - b.Rank()
+	return a.Rank() == b.Rank() || a.Suit() == b.Suit() && d >= -2 && d <= 2
+}
+
+// oppWeights are the weights of pool's cards for the other seat's hidden cards, from what seat
+// has seen: the cards the other took (known), the cards it shed, and the cards seat shed that
+// are still on the pile (each was the top when the other drew, and it left them).
+func oppWeights(pool, known, oppShed, refused []sdk.Card) []float64 {
+	w := make([]float64, len(pool))
+	for i, c := range pool {
+		w[i] = 1
+		for _, k := range known {
+			if related(c, k) {
+				w[i] = wantWeight
+				break
+			}
+		}
+		for _, d := range oppShed {
+			if related(c, d) {
+				w[i] *= refuseWeight
+			}
+		}
+		for _, d := range refused {
+			if related(c, d) {
+				w[i] *= refuseWeight
+			}
+		}
+	}
+	return w
+}
+
+// weightedTake moves n cards of pool to the front, drawn without replacement with weights w
+// (rearranged alongside), and returns them.
+func weightedTake(pool []sdk.Card, w []float64, n int, rng *sdk.RNG) []sdk.Card {
+	n = max(0, min(n, len(pool)))
+	total := 0.0
+	for _, x := range w {
+		total += x
+	}
+	for i := range n {
+		x := float64(rng.Uint64()>>11) / (1 << 53) * total
+		j := i
+		for ; j < len(pool)-1; j++ {
+			if x < w[j] {
+				break
+			}
+			x -= w[j]
+		}
+		pool[i], pool[j] = pool[j], pool[i]
+		w[i], w[j] = w[j], w[i]
+		total -= w[i]
+	}
+	return slices.Clone(pool[:n])
+}
+
+var _ search.Simulator[*State] = (*Rules)(nil)
+
+// Simulate plays the hand on with RolloutMove until it ends or limit actions are played: Apply's
+// own steps on one clone of s, without a clone and an event list per action, so it reaches the
+// state Apply would (a simulated world asks no house rule); s itself is left as it was.
+func (r *Rules) Simulate(s *State, limit int, rng *sdk.RNG) (*State, int) {
+	if !s.playing() {
+		return s, 0
+	}
+	t := &turn{s: s.clone()}
+	n := 0
+	for ; n < limit && t.s.playing(); n++ {
+		t.evs = t.evs[:0]
+		if err := t.apply(r.RolloutMove(t.s, t.s.Turn, rng)); err != nil {
+			// RolloutMove makes legal moves only (TestSimulateAgreesWithApply); stop where it did not.
+			break
+		}
+	}
+	return t.s, n
+}

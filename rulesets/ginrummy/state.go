@@ -44,6 +44,9 @@ type State struct {
 	// Known are, per seat, the cards it took from the discard pile and still holds: both players
 	// know them (GR-10).
 	Known [][]sdk.Card `json:"known"`
+	// Shed are, per seat, the cards it discarded face up this hand, in order (nil before the
+	// first): public, as both players saw them go (GR-10); the bots' History.
+	Shed [][]sdk.Card `json:"shed,omitempty"`
 
 	// Melds and Dead are, per seat, the hand laid out after a knock (GR-6, GR-11): the melds in the
 	// order of their lowest card, each in rank order (a meld keeps its index as cards are laid off
@@ -91,6 +94,7 @@ func (s *State) clone() *State {
 	c := *s
 	c.Hands = cloneRows(s.Hands)
 	c.Known = cloneRows(s.Known)
+	c.Shed = cloneRows(s.Shed)
 	c.Dead = cloneRows(s.Dead)
 	if s.Melds != nil {
 		c.Melds = make([][][]sdk.Card, len(s.Melds))

@@ -3,6 +3,7 @@ package hearts
 import (
 	"context"
 	"slices"
+	"time"
 
 	"cardhouse/sdk"
 	"cardhouse/sdk/search"
@@ -19,7 +20,21 @@ func (r *Rules) Bot(ctx context.Context, req sdk.BotRequest) (*sdk.Action, error
 	case req.Level == 2:
 		return level2()
 	}
-	return search.Bot(ctx, r, req, level2)
+	cfg, ok := searchLevels[req.Level]
+	if !ok {
+		cfg = searchLevels[5]
+	}
+	return search.BotWith(ctx, r, req, cfg, level2)
+}
+
+// searchLevels are the budgets of levels 3 to 5: sdk/search's for 3 and 4 (60 and 240 playouts),
+// and for 5 ten times level 4's. With the generic 900, level 5 won only some 54% of its games
+// against level 4 (docs/bots.md); a Hearts playout is cheap (Simulate), so level 5's move stays
+// well within its 280 ms.
+var searchLevels = map[int]search.Config{
+	3: {Iterations: 60, Time: 60 * time.Millisecond},
+	4: {Iterations: 240, Time: 150 * time.Millisecond},
+	5: {Iterations: 2400, Time: 280 * time.Millisecond},
 }
 
 // random is level 1: three random cards to pass, a random legal card to play.

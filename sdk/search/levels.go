@@ -31,7 +31,17 @@ func Level(level int) (Config, bool) {
 // req (L-11).
 func Bot[S any](ctx context.Context, r sdk.Ruleset[S], req sdk.BotRequest, fallback func() (*sdk.Action, error)) (*sdk.Action, error) {
 	cfg, ok := Level(req.Level)
-	if !ok || req.View.Turn != req.Seat || !Searchable(r) {
+	if !ok {
+		return fallback()
+	}
+	return BotWith(ctx, r, req, cfg, fallback)
+}
+
+// BotWith is Bot with the variant's own Config for the level (its budgets, its Confidence), for a
+// ruleset whose levels need other budgets than Level's to be told apart: cfg.Default is set to
+// fallback's move.
+func BotWith[S any](ctx context.Context, r sdk.Ruleset[S], req sdk.BotRequest, cfg Config, fallback func() (*sdk.Action, error)) (*sdk.Action, error) {
+	if req.View.Turn != req.Seat || !Searchable(r) {
 		return fallback()
 	}
 	h, err := fallback()

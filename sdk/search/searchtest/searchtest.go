@@ -1,9 +1,12 @@
 // Package searchtest checks the bots of a ruleset the way issue 9's "done when" asks: at many
 // decisions of real games, a bot of every level chooses the same when the cards its seat cannot
 // see are dealt again (sdk.Redealer), with the same seed; and the search bots' simulations only
-// ever make moves the ruleset accepts. It imports sdk, sdk/search and the standard library.
+// ever make moves the ruleset accepts; and it measures them: the level ladder (each level
+// against the one below over duplicate deals, with a paired 95% interval) and the time of a
+// move. It imports sdk, sdk/engine, sdk/botplay, sdk/search and the standard library.
 //
-// Start at [InformationSet]; [SearchPlays] checks a ruleset's sdk.Sampler and sdk.Mover.
+// Start at [InformationSet]; [SearchPlays] checks a ruleset's sdk.Sampler and sdk.Mover;
+// [RunLadder] is a variant's TestLevelsLadder and [BenchmarkMove] its level-5 move benchmark.
 package searchtest
 
 import (
@@ -246,4 +249,46 @@ func BenchmarkSearch[S any](b *testing.B, r sdk.Ruleset[S], seats int, opts map[
 	}
 	b.ReportMetric(float64(plies)/b.Elapsed().Seconds(), "plies/s")
 	b.ReportMetric(float64(plies)/float64(b.N), "plies/op")
+}
+
+// Case is one setting a variant's bots are checked in: a name for its subtest, seats and options.
+type Case struct {
+	Name    string
+	Seats   int
+	Options map[string]any
+}
+
+// EveryLevelSeesOnlyItsView is a variant's TestEveryLevelSeesOnlyItsView (L-11): for each case, in
+// a parallel subtest, InformationSet for levels 1 to 5 at one decision in every of two whole games
+// (seeds 1 and 2), at most 10 per game, the search budgets at a twentieth and the clock off; a
+// case that checks fewer than 16 decisions fails.
+func EveryLevelSeesOnlyItsView[S any](t *testing.T, r Ruleset[S], every int, cases ...Case) {
+	t.Helper()
+	t.Parallel()
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			t.Parallel()
+			n := InformationSet(t, r, Config{
+				Seats: c.Seats, Options: c.Options, Seeds: []uint64{1, 2}, Levels: []int{1, 2, 3, 4, 5},
+				Every: every, Max: 10, Scale: 0.05,
+			})
+			if n < 16 {
+				t.Errorf("only %d decisions checked", n)
+			}
+		})
+	}
+}
+
+// SearchPlaysLegally is a variant's TestSearchPlaysLegally: SearchPlays with the flat and the tree
+// search of iterations playouts at one decision in every of a whole game of c (seed 5), each at
+// least five searches that simulated something.
+func SearchPlaysLegally[S any](t *testing.T, r Ruleset[S], c Case, every, iterations int) {
+	t.Helper()
+	t.Parallel()
+	for _, sc := range []search.Config{{Iterations: iterations}, {Iterations: iterations, Tree: true}} {
+		n, plies := SearchPlays(t, r, Config{Seats: c.Seats, Options: c.Options, Seeds: []uint64{5}, Every: every, Scale: 1}, sc)
+		if n < 5 || plies == 0 {
+			t.Errorf("tree %v: only %d searches (%d simulated actions)", sc.Tree, n, plies)
+		}
+	}
 }
