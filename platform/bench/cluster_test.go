@@ -1,9 +1,9 @@
 package bench_test
 
 import (
-	"flag"
 	"bufio"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
