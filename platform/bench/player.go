@@ -829,9 +829,11 @@ func watchSilent(ctx context.Context, rooms []*benchRoom) {
 				switch silent := time.Duration(now - p.heard.Load()); {
 				case silent >= deadAfter:
 					p.heard.Store(now) // once: the reconnection sets it again
-					_ = c.CloseNow()
+					// Never on the watch's goroutine: a write stuck on a frozen peer may hold the
+					// socket's lock, and one stuck player must not stop the watch of all the others.
+					go func() { _ = c.CloseNow() }()
 				case silent >= pingAfter && !p.pinged.Swap(true):
-					p.write(ping)
+					go p.write(ping)
 				}
 			}
 		}

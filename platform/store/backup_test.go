@@ -25,24 +25,8 @@ func TestBackupWhileWriting(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	name := "host"
-	u := &store.User{Username: &name, DisplayName: "Host", PasswordHash: "x"}
-	if err := st.CreateUser(ctx, u); err != nil {
-		t.Fatal(err)
-	}
 	const games, actions = 6, 400
-	ids := make([]int64, games)
-	for i := range ids {
-		r := &store.Room{Code: fmt.Sprintf("BK%04d", i), HostID: u.ID, Ruleset: "x", Options: "{}", Mode: store.ModeOnline, Capacity: 2, Status: store.RoomOpen}
-		if err := st.CreateRoom(ctx, r, nil); err != nil {
-			t.Fatal(err)
-		}
-		g := &store.Game{RoomID: r.ID, Number: 1, Ruleset: "x", Seats: 2, Options: "{}", SeatMembers: "[]", StartNow: 1, State: []byte("s0"), Phase: "playing", Status: store.GameLive, StartedAt: time.Now()}
-		if err := st.StartGame(ctx, g, r, nil); err != nil {
-			t.Fatal(err)
-		}
-		ids[i] = g.ID
-	}
+	ids := liveGames(t, st, "BK", games)
 	var wg sync.WaitGroup
 	errs := make(chan error, games)
 	for i, id := range ids {

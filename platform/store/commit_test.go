@@ -23,24 +23,8 @@ func TestGroupCommit(t *testing.T) {
 			t.Parallel()
 			st := storetest.Open(t, dialect)
 			ctx := context.Background()
-			name := "host"
-			u := &store.User{Username: &name, DisplayName: "Host", PasswordHash: "x"}
-			if err := st.CreateUser(ctx, u); err != nil {
-				t.Fatal(err)
-			}
 			const games, actions = 24, 30
-			ids := make([]int64, games)
-			for i := range ids {
-				r := &store.Room{Code: fmt.Sprintf("GC%04d", i), HostID: u.ID, Ruleset: "x", Options: "{}", Mode: store.ModeOnline, Capacity: 2, Status: store.RoomOpen}
-				if err := st.CreateRoom(ctx, r, nil); err != nil {
-					t.Fatal(err)
-				}
-				g := &store.Game{RoomID: r.ID, Number: 1, Ruleset: "x", Seats: 2, Options: "{}", SeatMembers: "[]", StartNow: 1, State: []byte("s0"), Phase: "playing", Status: store.GameLive, StartedAt: time.Now()}
-				if err := st.StartGame(ctx, g, r, nil); err != nil {
-					t.Fatal(err)
-				}
-				ids[i] = g.ID
-			}
+			ids := liveGames(t, st, "GC", games)
 			at := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 			var wg sync.WaitGroup
 			errs := make(chan error, games*actions*2)
@@ -121,4 +105,29 @@ func TestCommitAfterClose(t *testing.T) {
 	if err := st.CommitAction(ctx, 1, &store.ActionRecord{Seq: 1, Action: "{}"}, nil); err == nil {
 		t.Fatal("a commit after Close succeeded")
 	}
+}
+
+// liveGames makes n rooms (codes prefix0000, prefix0001, ...) of one host, each with a live game
+// of ruleset "x" at its start, and returns the games' ids.
+func liveGames(t *testing.T, st *store.Store, prefix string, n int) []int64 {
+	t.Helper()
+	ctx := context.Background()
+	name := "host-" + prefix
+	u := &store.User{Username: &name, DisplayName: "Host", PasswordHash: "x"}
+	if err := st.CreateUser(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]int64, n)
+	for i := range ids {
+		r := &store.Room{Code: fmt.Sprintf("%s%04d", prefix, i), HostID: u.ID, Ruleset: "x", Options: "{}", Mode: store.ModeOnline, Capacity: 2, Status: store.RoomOpen}
+		if err := st.CreateRoom(ctx, r, nil); err != nil {
+			t.Fatal(err)
+		}
+		g := &store.Game{RoomID: r.ID, Number: 1, Ruleset: "x", Seats: 2, Options: "{}", SeatMembers: "[]", StartNow: 1, State: []byte("s0"), Phase: "playing", Status: store.GameLive, StartedAt: time.Now()}
+		if err := st.StartGame(ctx, g, r, nil); err != nil {
+			t.Fatal(err)
+		}
+		ids[i] = g.ID
+	}
+	return ids
 }

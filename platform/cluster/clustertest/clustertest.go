@@ -57,7 +57,12 @@ func Namespace(t testing.TB) string {
 // which must be t's own (a subtest's helper that calls it with its parent's t panics).
 func NATS(t testing.TB, node string) cluster.Bus {
 	t.Helper()
-	url := RequireNATS(t)
+	return dial(t, RequireNATS(t), node)
+}
+
+// dial connects node to the broker at url under t's namespace, closed when t ends.
+func dial(t testing.TB, url, node string) cluster.Bus {
+	t.Helper()
 	nb, err := cluster.DialNATS(context.Background(), url, node, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -99,16 +104,7 @@ func NATSLinked(t testing.TB, node string) (cluster.Bus, *Link) {
 	t.Cleanup(func() { ln.Close(); l.Cut() })
 	via := *u
 	via.Host = ln.Addr().String()
-	nb, err := cluster.DialNATS(context.Background(), via.String(), node, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { nb.Close() })
-	bus, err := cluster.Namespaced(nb, Namespace(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return bus, l
+	return dial(t, via.String(), node), l
 }
 
 func (l *Link) serve() {
