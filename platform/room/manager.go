@@ -567,13 +567,21 @@ func (m *Manager) DisconnectUser(ctx context.Context, uid int64, code, reason st
 
 func (m *Manager) disconnectHere(ctx context.Context, uid int64, code, reason string) {
 	for _, r := range m.Live() {
-		_ = r.do(ctx, func() error {
-			if r.connected(uid) {
-				r.dropUser(uid, code, reason)
-				r.broadcastRoom()
-				r.updatePause()
-			}
-			return nil
-		})
+		r.disconnect(ctx, uid, code, reason)
 	}
+}
+
+// disconnect closes user uid's connections to the room with a bye of code and reason, and
+// reports whether it had any.
+func (r *Room) disconnect(ctx context.Context, uid int64, code, reason string) bool {
+	had := false
+	_ = r.do(ctx, func() error {
+		if had = r.connected(uid); had {
+			r.dropUser(uid, code, reason)
+			r.broadcastRoom()
+			r.updatePause()
+		}
+		return nil
+	})
+	return had
 }

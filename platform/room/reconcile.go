@@ -67,45 +67,61 @@ func (m *Manager) stopReconciling() {
 }
 
 // reconcile brings this node's live rooms in line with the database (above) and returns how many
-// users' connections it closed.
+// users' connections it closed. It asks each live room once for its users, reads their accounts in
+// batches, and acts only in the rooms each one is in.
 func (m *Manager) reconcile(ctx context.Context) int {
-	users := map[int64]bool{}
+	in := map[int64][]*Room{} // each user's rooms: a member, or connected (a spectator too)
 	for _, r := range m.Live() {
 		_ = r.do(ctx, func() error {
+			seen := map[int64]bool{}
 			for c := range r.clients {
-				users[c.UserID] = true
+				seen[c.UserID] = true
 			}
 			for _, mem := range r.members {
 				if mem.UserID != nil {
-					users[*mem.UserID] = true
+					seen[*mem.UserID] = true
 				}
+			}
+			for uid := range seen {
+				in[uid] = append(in[uid], r)
 			}
 			return nil
 		})
 	}
+	accounts, err := m.cfg.Store.AccountStates(ctx, slices.Sorted(maps.Keys(in)))
+	if err != nil {
+		m.cfg.Logger.Warn("reconciling: reading the rooms' accounts", "err", err)
+	}
 	closed := 0
-	for _, uid := range slices.Sorted(maps.Keys(users)) {
-		u, err := m.cfg.Store.UserByID(ctx, uid)
+	for _, a := range accounts {
 		switch {
-		case errors.Is(err, store.ErrNotFound):
-			continue
-		case err != nil:
-			m.cfg.Logger.Warn("reconciling: reading a user", "user", uid, "err", err)
-			continue
-		case u.Banned:
-			// A deleted account is banned too: it leaves the rooms, as the deletion's event does.
-			if deleted, err := m.cfg.Store.Deleted(ctx, uid); err == nil && deleted {
-				m.removeHere(ctx, uid, "deleted", "this account was deleted")
-				if m.connectedHere(ctx, uid) {
-					m.disconnectHere(ctx, uid, "deleted", "this account was deleted")
+		case a.Deleted: // deleted accounts are banned too: they leave the rooms, as the deletion's event does
+			for _, r := range in[a.ID] {
+				if _, err := r.AdminRemoveUser(ctx, a.ID, "deleted", "this account was deleted"); err != nil && !errors.Is(err, ErrClosed) {
+					r.log.Warn("reconciling: removing a deleted account", "user", a.ID, "err", err)
 				}
-				closed++
-			} else if m.connectedHere(ctx, uid) {
-				m.disconnectHere(ctx, uid, "banned", "this account is banned")
+				r.disconnect(ctx, a.ID, "deleted", "this account was deleted")
+			}
+			closed++
+		case a.Banned:
+			dropped := false
+			for _, r := range in[a.ID] {
+				dropped = r.disconnect(ctx, a.ID, "banned", "this account is banned") || dropped
+			}
+			if dropped {
 				closed++
 			}
 		default:
-			m.noteLookIfChanged(ctx, u)
+			u := &store.User{ID: a.ID, Avatar: a.Avatar, Colour: a.Colour}
+			for _, r := range in[a.ID] {
+				_ = r.do(ctx, func() error {
+					if r.looks[u.ID] != (look{avatar: u.Avatar, colour: u.Colour}) {
+						r.noteLook(u)
+						r.broadcastRoom()
+					}
+					return nil
+				})
+			}
 		}
 	}
 	if ds, err := m.cfg.Store.DisabledRulesets(ctx); err != nil {
@@ -128,33 +144,4 @@ func (m *Manager) reconcile(ctx context.Context) int {
 		}
 	}
 	return closed
-}
-
-// connectedHere reports whether user uid has a connection in one of this node's live rooms.
-func (m *Manager) connectedHere(ctx context.Context, uid int64) bool {
-	found := false
-	for _, r := range m.Live() {
-		_ = r.do(ctx, func() error {
-			found = found || r.connected(uid)
-			return nil
-		})
-	}
-	return found
-}
-
-// noteLookIfChanged updates u's look in the live rooms where it is a member and differs.
-func (m *Manager) noteLookIfChanged(ctx context.Context, u *store.User) {
-	for _, r := range m.Live() {
-		_ = r.do(ctx, func() error {
-			if len(r.membersOf(u.ID)) == 0 || r.looks[u.ID] == (look{avatar: u.Avatar, colour: u.Colour}) {
-				return nil
-			}
-			if _, had := r.looks[u.ID]; !had && u.Avatar == "" && u.Colour == "" {
-				return nil
-			}
-			r.noteLook(u)
-			r.broadcastRoom()
-			return nil
-		})
-	}
 }

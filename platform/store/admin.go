@@ -123,11 +123,37 @@ func (s *Store) SetPasswordHash(ctx context.Context, id int64, hash string) erro
 	})
 }
 
-// Deleted reports whether account id was deleted (DeleteAccount).
-func (s *Store) Deleted(ctx context.Context, id int64) (bool, error) {
-	var n int64
-	err := s.db.WithContext(ctx).Model(&User{}).Where("id = ? AND deleted_at IS NOT NULL", id).Count(&n).Error
-	return n > 0, err
+// AccountState is what a node's live rooms must follow of an account (room.Manager's
+// reconciliation): whether it is banned or deleted, and its look.
+type AccountState struct {
+	ID             int64
+	Banned         bool
+	Deleted        bool
+	Avatar, Colour string
+}
+
+// AccountStates reads the accounts ids, in batches of a few hundred; an id with no account is
+// left out.
+func (s *Store) AccountStates(ctx context.Context, ids []int64) ([]AccountState, error) {
+	var out []AccountState
+	for len(ids) > 0 {
+		batch := ids[:min(len(ids), 500)]
+		ids = ids[len(batch):]
+		var rows []struct {
+			ID             int64
+			Banned         bool
+			DeletedAt      *time.Time
+			Avatar, Colour string
+		}
+		if err := s.db.WithContext(ctx).Model(&User{}).Select("id, banned, deleted_at, avatar, colour").
+			Where("id IN ?", batch).Find(&rows).Error; err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			out = append(out, AccountState{ID: r.ID, Banned: r.Banned, Deleted: r.DeletedAt != nil, Avatar: r.Avatar, Colour: r.Colour})
+		}
+	}
+	return out, nil
 }
 
 // DeleteAccount deletes an account, keeping a tombstone row so the rooms it hosted and the games
