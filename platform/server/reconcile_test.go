@@ -26,11 +26,12 @@ func TestMissedEventsReconciledOnReconnect(t *testing.T) {
 	b := a.nodeOn(nameB, clustertest.NATS(t, nameB))
 	alice := a.register("Alice")
 	code := alice.createRoom(map[string]any{"ruleset": matcherID, "seats": 3, "options": map[string]any{"hand_size": 4, "call_seconds": 0}}).Code
-	bob, carol := a.register("Bob"), a.register("Carol")
+	bob, carol, dave := a.register("Bob"), a.register("Carol"), a.register("Dave")
 	bob.must("POST", "/api/rooms/"+code+"/join", nil, nil)
 	carol.must("POST", "/api/rooms/"+code+"/join", nil, nil)
+	dave.must("POST", "/api/rooms/"+code+"/join", map[string]any{"spectate": true}, nil)
 	alice.connect(code) // a player at the table besides Bob
-	cb := bob.connect(code)
+	cb, cd := bob.connect(code), dave.connect(code)
 
 	link.Cut()
 	for i := 0; cluster.Connected(busA); i++ {
@@ -44,14 +45,21 @@ func TestMissedEventsReconciledOnReconnect(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.rooms.DisconnectUser(ctx, bob.id, "banned", "this account is banned: cheating")
+	if err := b.st.DeleteAccount(ctx, dave.id, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	b.rooms.RemoveUserElsewhere(dave.id, "deleted", "this account was deleted")
+	b.rooms.DisconnectUser(ctx, dave.id, "deleted", "this account was deleted")
 	carol.via(b).must("PATCH", "/api/me", map[string]any{"avatar": "moon", "colour": "#2f6fd6"}, nil)
 	if err := b.st.SetRulesetDisabled(ctx, matcherID, &store.DisabledRuleset{Ruleset: matcherID, Reason: "maintenance", DisabledAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	b.rooms.SetRulesetDisabled(matcherID, true, "maintenance")
-	for _, m := range cb.sync() {
-		if str(m["type"]) == "bye" {
-			t.Fatalf("Bob's socket on node-a got %s while node-a was cut off from the broker: the cut did not cut", m)
+	for _, c := range []*conn{cb, cd} {
+		for _, m := range c.sync() {
+			if str(m["type"]) == "bye" {
+				t.Fatalf("%s's socket on node-a got %s while node-a was cut off from the broker: the cut did not cut", c.u.name, m)
+			}
 		}
 	}
 	if _, off := a.rooms.DisabledRulesets()[matcherID]; off {
@@ -66,6 +74,13 @@ func TestMissedEventsReconciledOnReconnect(t *testing.T) {
 	t.Logf("Bob's socket on node-a got its bye %s after the link came back", time.Since(restored).Round(time.Millisecond))
 	if st := closedWith(cb); st != websocket.StatusPolicyViolation {
 		t.Errorf("Bob's socket closed with %v, want policy violation", st)
+	}
+	// Dave's account was deleted meanwhile: he is sent away and is no longer in the room.
+	if m := cd.expect("bye"); str(m["code"]) != "deleted" {
+		t.Errorf("Dave's socket: bye %s %s, want deleted", m["code"], m["reason"])
+	}
+	if slices.ContainsFunc(alice.roomInfo(code).Members, func(m room.MemberInfo) bool { return m.Name == "Dave" }) {
+		t.Error("node-a's room still lists the deleted Dave")
 	}
 	// The room's members as node-a serves them (the socket's room message may have come with the
 	// bye's, before any wait could start).
