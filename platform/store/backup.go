@@ -83,8 +83,9 @@ func isPostgres(dsn string) bool {
 		strings.Contains(dsn, "dbname=") || strings.Contains(dsn, "host=")
 }
 
-// knownVersion is the newest migration version this build carries.
-func knownVersion() int64 {
+// SchemaVersion is the newest migration version this build carries: a database it opens is
+// migrated to it.
+func SchemaVersion() int64 {
 	entries, _ := fs.ReadDir(migrations, "migrations/sqlite")
 	var v int64
 	for _, e := range entries {
@@ -151,7 +152,7 @@ func Inspect(ctx context.Context, path string) (BackupInfo, error) {
 	if check != "ok" {
 		return BackupInfo{}, fmt.Errorf("%s is damaged: SQLite's integrity check says %q", path, check)
 	}
-	info := BackupInfo{Path: path, Bytes: st.Size(), Known: knownVersion()}
+	info := BackupInfo{Path: path, Bytes: st.Size(), Known: SchemaVersion()}
 	if err := db.QueryRowContext(ctx, `SELECT coalesce(max(version_id), 0) FROM goose_db_version WHERE is_applied`).Scan(&info.Version); err != nil {
 		return BackupInfo{}, fmt.Errorf("%s is a SQLite database but not Cardhouse's (no migration table): %w", path, err)
 	}

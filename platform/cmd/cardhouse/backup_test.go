@@ -5,9 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"cardhouse/sdk"
 )
 
 // TestBackupRestoreMidPlay is docs/operations.md's "Back up and restore" as an operator does it,
@@ -130,17 +127,11 @@ func acceptedSoFar(tables []*clusterTable) []map[gameSeq]string {
 	return out
 }
 
-// reopen is the same room and people on the servers of ce (a restored database): everyone
-// connects to n1, nothing yet seen.
+// reopen is the same room and people on the server of ce (a restored database): nothing yet seen.
 func (tb *clusterTable) reopen(ce *clusterEnv) *clusterTable {
-	n := &clusterTable{ce: ce, variant: tb.variant, bot: tb.bot, code: tb.code, roomID: tb.roomID,
-		host: tb.host, guest: tb.guest, watcher: tb.watcher, users: tb.users, rng: sdk.NewRNG(uint64(tb.roomID) + 99),
-		dealt: map[int]bool{}, conns: map[*e2eUser]*e2eConn{}, down: map[*e2eUser]time.Time{},
-		accepted: map[gameSeq]string{}, byes: map[string]int{}, more: func() bool { return false }}
-	n.prefer = map[*e2eUser][]string{}
-	for _, u := range n.users {
-		n.prefer[u] = []string{"n1", "n1", "n1"}
-	}
+	n := ce.emptyTable(tb.variant, uint64(tb.roomID)+99)
+	n.code, n.roomID = tb.code, tb.roomID
+	n.seatOn(tb.host, tb.guest, tb.watcher)
 	return n
 }
 

@@ -442,12 +442,19 @@ func (u *e2eUser) call(t *testing.T, base, method, path string, body, out any) {
 }
 
 func newE2EUser(t *testing.T, base, name string) *e2eUser {
+	return signedInUser(t, base, name, "/api/guest", map[string]any{"name": name})
+}
+
+// signedInUser is a new browser signed in by a POST of body to path (/api/guest, /api/register,
+// /api/login), keeping its cookie and CSRF token.
+func signedInUser(t *testing.T, base, name, path string, body any) *e2eUser {
+	t.Helper()
 	jar, _ := cookiejar.New(nil)
 	u := &e2eUser{name: name, c: &http.Client{Jar: jar, Timeout: 30 * time.Second}}
 	var a struct {
 		CSRF string `json:"csrf_token"`
 	}
-	u.call(t, base, "POST", "/api/guest", map[string]any{"name": name}, &a)
+	u.call(t, base, "POST", path, body, &a)
 	u.csrf = a.CSRF
 	return u
 }
@@ -573,6 +580,31 @@ type clusterTable struct {
 	rehomeErr    error          // why a user could not go back to the node it prefers, last
 }
 
+// emptyTable is a table of variant on ce with nothing seen yet and no room or users: the caller
+// sets them. seed seeds the bots' choices; more says no more games.
+func (ce *clusterEnv) emptyTable(variant string, seed uint64) *clusterTable {
+	tb := &clusterTable{ce: ce, variant: variant, rng: sdk.NewRNG(seed), dealt: map[int]bool{},
+		conns: map[*e2eUser]*e2eConn{}, down: map[*e2eUser]time.Time{}, accepted: map[gameSeq]string{}, byes: map[string]int{}, more: func() bool { return false }}
+	for _, v := range clusterVariants {
+		if v.id == variant {
+			tb.bot = v.bot
+		}
+	}
+	return tb
+}
+
+// seatOn seats host (0), guest (1) and watcher (a spectator) at tb, each connecting to n1 only
+// (a single server).
+func (tb *clusterTable) seatOn(host, guest, watcher *e2eUser) {
+	tb.host, tb.guest, tb.watcher = host, guest, watcher
+	tb.users = []*e2eUser{host, guest, watcher}
+	host.seat, guest.seat, watcher.seat = 0, 1, sdk.Spectator
+	tb.prefer = map[*e2eUser][]string{}
+	for _, u := range tb.users {
+		tb.prefer[u] = []string{"n1", "n1", "n1"}
+	}
+}
+
 // newClusterTable makes a room of variant on node made (its host joins there) and seats a guest
 // and a spectator. Each user keeps to a node that is not made while it lives, else the next one
 // (on a single server, everyone to n1).
@@ -587,8 +619,7 @@ func newClusterTable(t *testing.T, ce *clusterEnv, i int, made string) *clusterT
 		}
 	}
 	a, b, c := names[at], names[(at+1)%len(names)], names[(at+2)%len(names)]
-	tb := &clusterTable{ce: ce, variant: v.id, bot: v.bot, rng: sdk.NewRNG(uint64(i) + 1), dealt: map[int]bool{},
-		conns: map[*e2eUser]*e2eConn{}, down: map[*e2eUser]time.Time{}, accepted: map[gameSeq]string{}, byes: map[string]int{}, more: func() bool { return false }}
+	tb := ce.emptyTable(v.id, uint64(i)+1)
 	tb.host = newE2EUser(t, ce.node(a).url, fmt.Sprintf("Host%d", i))
 	tb.guest = newE2EUser(t, ce.node(b).url, fmt.Sprintf("Guest%d", i))
 	tb.watcher = newE2EUser(t, ce.node(c).url, fmt.Sprintf("Watcher%d", i))

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"net/http"
-	"net/http/cookiejar"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,7 +13,7 @@ import (
 	"time"
 
 	"cardhouse/platform/room"
-	"cardhouse/sdk"
+	"cardhouse/platform/store"
 )
 
 // Upgrades from a recorded release (docs/operations.md, "Upgrade"). testdata/upgrade holds, per
@@ -56,18 +54,10 @@ type fixtureTable struct {
 // register is set), with the fixture's password.
 func newAccountUser(t *testing.T, base, username string, register bool) *e2eUser {
 	t.Helper()
-	jar, _ := cookiejar.New(nil)
-	u := &e2eUser{name: username, c: &http.Client{Jar: jar, Timeout: 30 * time.Second}}
-	var a struct {
-		CSRF string `json:"csrf_token"`
-	}
 	if register {
-		u.call(t, base, "POST", "/api/register", map[string]any{"username": username, "password": fixturePassword, "display_name": username}, &a)
-	} else {
-		u.call(t, base, "POST", "/api/login", map[string]any{"username": username, "password": fixturePassword}, &a)
+		return signedInUser(t, base, username, "/api/register", map[string]any{"username": username, "password": fixturePassword, "display_name": username})
 	}
-	u.csrf = a.CSRF
-	return u
+	return signedInUser(t, base, username, "/api/login", map[string]any{"username": username, "password": fixturePassword})
 }
 
 // TestMakeUpgradeFixture records testdata/upgrade/NAME.{sql,json} with an older release's binary:
@@ -88,23 +78,17 @@ func TestMakeUpgradeFixture(t *testing.T) {
 	tables := make([]*clusterTable, len(clusterVariants))
 	for i, v := range clusterVariants {
 		n := ce.node("n1")
-		tb := &clusterTable{ce: ce, variant: v.id, bot: v.bot, rng: sdk.NewRNG(uint64(i) + 7), dealt: map[int]bool{},
-			conns: map[*e2eUser]*e2eConn{}, down: map[*e2eUser]time.Time{}, accepted: map[gameSeq]string{}, byes: map[string]int{}}
+		tb := ce.emptyTable(v.id, uint64(i)+7)
 		ft := fixtureTable{Variant: v.id, Host: fmt.Sprintf("host%d", i), Guest: fmt.Sprintf("guest%d", i), Watcher: fmt.Sprintf("watcher%d", i)}
-		tb.host = newAccountUser(t, n.url, ft.Host, true)
-		tb.guest = newAccountUser(t, n.url, ft.Guest, true)
-		tb.watcher = newAccountUser(t, n.url, ft.Watcher, true)
-		tb.users = []*e2eUser{tb.host, tb.guest, tb.watcher}
+		tb.seatOn(newAccountUser(t, n.url, ft.Host, true), newAccountUser(t, n.url, ft.Guest, true), newAccountUser(t, n.url, ft.Watcher, true))
 		var created struct{ Room room.Info }
 		tb.host.call(t, n.url, "POST", "/api/rooms", map[string]any{"ruleset": v.id, "seats": 2, "options": v.options}, &created)
 		tb.code = created.Room.Code
 		tb.guest.call(t, n.url, "POST", "/api/rooms/"+tb.code+"/join", nil, nil)
 		tb.watcher.call(t, n.url, "POST", "/api/rooms/"+tb.code+"/join", nil, nil)
-		tb.host.seat, tb.guest.seat, tb.watcher.seat = 0, 1, sdk.Spectator
 		if err := ce.db.QueryRow(`SELECT id FROM rooms WHERE code = $1`, tb.code).Scan(&tb.roomID); err != nil {
 			t.Fatal(err)
 		}
-		tb.prefer = map[*e2eUser][]string{tb.host: {"n1", "n1", "n1"}, tb.guest: {"n1", "n1", "n1"}, tb.watcher: {"n1", "n1", "n1"}}
 		ft.Code, ft.RoomID = tb.code, tb.roomID
 		fx.Tables = append(fx.Tables, ft)
 		tables[i] = tb
@@ -211,26 +195,15 @@ func testUpgradeFrom(t *testing.T, name string) {
 		t.Fatal(err)
 	}
 	t.Logf("release %s: schema %d migrated to %d", fx.Release, fx.Schema, version)
-	if known := knownSchema(t); version != known {
+	if known := store.SchemaVersion(); version != known {
 		t.Errorf("the schema is at %d after the start (the fixture's was %d): want today's, %d", version, fx.Schema, known)
 	}
 	n := ce.node("n1")
 	tables := make([]*clusterTable, len(fx.Tables))
 	for i, ft := range fx.Tables {
-		tb := &clusterTable{ce: ce, variant: ft.Variant, code: ft.Code, roomID: ft.RoomID, rng: sdk.NewRNG(uint64(i) + 11),
-			dealt: map[int]bool{}, conns: map[*e2eUser]*e2eConn{}, down: map[*e2eUser]time.Time{},
-			accepted: map[gameSeq]string{}, byes: map[string]int{}, more: func() bool { return false }}
-		for _, v := range clusterVariants {
-			if v.id == ft.Variant {
-				tb.bot = v.bot
-			}
-		}
-		tb.host = newAccountUser(t, n.url, ft.Host, false)
-		tb.guest = newAccountUser(t, n.url, ft.Guest, false)
-		tb.watcher = newAccountUser(t, n.url, ft.Watcher, false)
-		tb.host.seat, tb.guest.seat, tb.watcher.seat = 0, 1, sdk.Spectator
-		tb.users = []*e2eUser{tb.host, tb.guest, tb.watcher}
-		tb.prefer = map[*e2eUser][]string{tb.host: {"n1", "n1", "n1"}, tb.guest: {"n1", "n1", "n1"}, tb.watcher: {"n1", "n1", "n1"}}
+		tb := ce.emptyTable(ft.Variant, uint64(i)+11)
+		tb.code, tb.roomID = ft.Code, ft.RoomID
+		tb.seatOn(newAccountUser(t, n.url, ft.Host, false), newAccountUser(t, n.url, ft.Guest, false), newAccountUser(t, n.url, ft.Watcher, false))
 		tables[i] = tb
 	}
 	playTables(t, tables, func(<-chan struct{}) {})
@@ -244,21 +217,4 @@ func testUpgradeFrom(t *testing.T, name string) {
 		tb.check(t)
 	}
 	ce.checkActionLogs()
-}
-
-// knownSchema is the newest migration today's binary carries.
-func knownSchema(t *testing.T) int64 {
-	t.Helper()
-	names, err := filepath.Glob("../../store/migrations/sqlite/*.sql")
-	if err != nil || len(names) == 0 {
-		t.Fatalf("no migrations found: %v", err)
-	}
-	var v int64
-	for _, n := range names {
-		var x int64
-		if _, err := fmt.Sscanf(filepath.Base(n), "%d_", &x); err == nil && x > v {
-			v = x
-		}
-	}
-	return v
 }
