@@ -4,6 +4,7 @@
 // Routes are hashes: #/ (entry or lobby), #/rules/ID, #/house-rules, #/room/CODE, #/watch/CODE.
 // The frame the pages share is shell.js.
 
+import "./i18n.js";
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { cardEl } from "./cards.js";
