@@ -139,7 +139,7 @@ func runServe(ctx context.Context, o serveOptions) error {
 	defer stop()
 	tuneGC(ctx)
 
-	st, err := store.Open(ctx, store.Config{DSN: o.db, DataDir: o.data, Logger: log})
+	st, err := store.Open(ctx, store.Config{DSN: clusterDSN(o), DataDir: o.data, Logger: log})
 	if err != nil {
 		return err
 	}
