@@ -135,6 +135,11 @@ func TestClusterFailoverOnRealNodes(t *testing.T) {
 	var log []killed
 	playTables(t, tables, func(done <-chan struct{}) {
 		for kills < want {
+			// Each failover is measured alone: the rooms of the last kill have all played on
+			// before the next (else a room's pause would hold two nodes' deaths).
+			if n := len(log); n > 0 && !awaitRecovered(t, log[n-1].at, log[n-1].tables, done) {
+				return
+			}
 			// A random moment: after 2 to 12 more actions accepted over the tables.
 			if !awaitProgress(t, tables, totalProgress(tables), 2+rng.IntN(11), done) {
 				return
@@ -228,6 +233,30 @@ func (ce *clusterEnv) phases(tb *clusterTable, k, next time.Time) string {
 	}
 	fmt.Fprintf(&b, "; accepted at %s", since(next))
 	return b.String()
+}
+
+// awaitRecovered waits until every table of tables has seen an action accepted after at (or
+// done), failing t after a minute.
+func awaitRecovered(t *testing.T, at time.Time, tables []*clusterTable, done <-chan struct{}) bool {
+	t.Helper()
+	for range 3000 {
+		all := true
+		for _, tb := range tables {
+			if _, ok := tb.nextAccepted(at); !ok {
+				all = false
+			}
+		}
+		if all {
+			return true
+		}
+		select {
+		case <-done:
+			return false
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	t.Fatalf("the rooms of the node killed at %s did not all play on in a minute: %v", at.Format("15:04:05.000"), tables)
+	return false
 }
 
 // failoverKills is how many kills TestClusterFailoverOnRealNodes makes (docs/operations.md

@@ -725,8 +725,23 @@ func (tb *clusterTable) read(c *e2eConn, wait time.Duration) (m map[string]json.
 		close(closedNow)
 		timer = closedNow
 	}
+	// A message (or the close) already there is taken first: with wait 0 both cases of the select
+	// below are ready, and it would pick one at random, so a closed socket could read as quiet.
+	var ok, got bool
 	select {
-	case m, ok := <-c.msgs:
+	case m, ok = <-c.msgs:
+		got = true
+	default:
+	}
+	if !got {
+		select {
+		case m, ok = <-c.msgs:
+			got = true
+		case <-timer:
+		}
+	}
+	switch {
+	case got:
 		if !ok {
 			return nil, true, nil
 		}
@@ -762,7 +777,7 @@ func (tb *clusterTable) read(c *e2eConn, wait time.Duration) (m map[string]json.
 			}
 		}
 		return m, false, nil
-	case <-timer:
+	default:
 		return nil, false, nil
 	}
 }
