@@ -255,6 +255,11 @@ func awaitRecovered(t *testing.T, at time.Time, tables []*clusterTable, done <-c
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
+	for _, tb := range tables {
+		for _, e := range tb.eventsBetween(at, time.Now()) {
+			t.Logf("room %s, %s: %s", tb.code, e.at.Sub(at).Round(10*time.Millisecond), e.what)
+		}
+	}
 	t.Fatalf("the rooms of the node killed at %s did not all play on in a minute: %v", at.Format("15:04:05.000"), tables)
 	return false
 }

@@ -174,8 +174,8 @@ func newNodesEnv(t *testing.T, tag, natsURL, dialect string) *clusterEnv {
 			<-n.exited
 			if t.Failed() {
 				log := n.stderr.String()
-				if len(log) > 6000 {
-					log = "..." + log[len(log)-6000:]
+				if len(log) > 12000 {
+					log = "..." + log[len(log)-12000:]
 				}
 				t.Logf("node %s (pid %d) logged:\n%s", n.name, n.cmd.Process.Pid, log)
 			}
@@ -194,7 +194,7 @@ func (ce *clusterEnv) start(short string) *clusterNode {
 	t.Helper()
 	name := ce.nodeName(short)
 	args := []string{"serve", "--addr", "127.0.0.1:0", "--bot-delay", "0", "--reaction-time", "0",
-		"--signin-rate", "0", "--grace", "5m", "--log-level", "warn"}
+		"--signin-rate", "0", "--grace", "5m", "--log-level", "info"}
 	if !ce.old {
 		args = append(args, "--public-metrics")
 	}
