@@ -126,18 +126,19 @@ func TestClusterFailoverOnRealNodes(t *testing.T) {
 	want := *failoverKills
 	kills := 0
 	// Each kill's moment and the tables whose rooms the killed node ran then: a room's pause is
-	// from the kill to its next action seen accepted.
+	// from the kill to its next action seen accepted once the killed process had ended (an answer
+	// the dying node gave is not the room playing on).
 	type killed struct {
-		at     time.Time
-		node   string
-		tables []*clusterTable
+		at, dead time.Time
+		node     string
+		tables   []*clusterTable
 	}
 	var log []killed
 	playTables(t, tables, func(done <-chan struct{}) {
 		for kills < want {
 			// Each failover is measured alone: the rooms of the last kill have all played on
 			// before the next (else a room's pause would hold two nodes' deaths).
-			if n := len(log); n > 0 && !awaitRecovered(t, log[n-1].at, log[n-1].tables, done) {
+			if n := len(log); n > 0 && !awaitRecovered(t, log[n-1].dead, log[n-1].tables, done) {
 				return
 			}
 			// A random moment: after 2 to 12 more actions accepted over the tables.
@@ -155,6 +156,7 @@ func TestClusterFailoverOnRealNodes(t *testing.T) {
 			t.Logf("kill %d: %s, which runs room %s (%s, epoch %d), after %d actions accepted", kills+1, o, tb.code, tb.variant, epoch, totalProgress(tables))
 			k.at = time.Now()
 			ce.kill(o)
+			k.dead = time.Now()
 			ce.start(o)
 			log = append(log, k)
 			kills++
@@ -168,7 +170,7 @@ func TestClusterFailoverOnRealNodes(t *testing.T) {
 	var pauses []time.Duration
 	for i, k := range log {
 		for _, tb := range k.tables {
-			if next, ok := tb.nextAccepted(k.at); ok {
+			if next, ok := tb.nextAccepted(k.dead); ok {
 				pauses = append(pauses, next.Sub(k.at))
 				t.Logf("kill %d (%s), room %s: %s", i+1, k.node, tb.code, ce.phases(tb, k.at, next))
 			}
