@@ -77,7 +77,12 @@ func (k *Keeper) Take(ctx context.Context, roomID int64) (store.Fence, error) {
 		return f, nil
 	}
 	start := k.now()
-	l, err := k.st.AcquireLease(ctx, roomID, k.node, k.ttl)
+	// Bounded: a caller (the manager loads a room under its lock) must not wait on a lease row
+	// locked by a node that stopped mid-transaction (the database ends that session after a
+	// lease of idleness: serve's idle_in_transaction_session_timeout).
+	actx, cancel := context.WithTimeout(ctx, k.ttl)
+	defer cancel()
+	l, err := k.st.AcquireLease(actx, roomID, k.node, k.ttl)
 	if err != nil {
 		return store.Fence{}, err
 	}

@@ -32,7 +32,7 @@ type Metrics struct {
 	Relayed *prometheus.GaugeVec
 	// RelaysEnded counts the relayed WebSockets this node ended because of the other node, by
 	// side (as Relayed) and reason ("silent": no heartbeat from it for a while; "forgotten": it no
-	// longer lists the socket).
+	// longer lists the socket; "moved": another node took the room under a later lease).
 	RelaysEnded *prometheus.CounterVec
 	// Events counts the cluster-wide events (bans' disconnects, look changes, plugin changes,
 	// deleted accounts' removals), by kind and direction (sent, received).

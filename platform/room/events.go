@@ -23,6 +23,7 @@ import (
 //	cardhouse.all.ruleset          a ruleset disabled or enabled for new rooms: SetRulesetDisabled
 //	cardhouse.all.plugin_restart   an admin's restart of a ruleset's plugin process: RestartPlugin
 //	cardhouse.all.remove           a deleted account taken out of the rooms other nodes run: RemoveUserElsewhere
+//	cardhouse.all.moved            a node took a room (a new lease epoch): OnRoomMoved (ownership.go)
 //
 // The body is a JSON event. Delivery is at most once, as everything on the bus: what must hold
 // is in the database first (a banned account's next request, reconnection or relayed attach is
@@ -42,12 +43,13 @@ const (
 	eventRuleset       = "ruleset"
 	eventPluginRestart = "plugin_restart"
 	eventRemove        = "remove"
+	eventMoved         = "moved"
 )
 
 // eventKinds are the kinds this node acts on. Another kind (a newer node's, or anything else
 // published under eventPrefix) is counted as eventUnknown: the subjects come from the bus, and a
 // metric label that takes whatever it carries would grow without bound.
-var eventKinds = map[string]bool{eventDisconnect: true, eventLook: true, eventRuleset: true, eventPluginRestart: true, eventRemove: true}
+var eventKinds = map[string]bool{eventDisconnect: true, eventLook: true, eventRuleset: true, eventPluginRestart: true, eventRemove: true, eventMoved: true}
 
 // eventUnknown is the kind label of the events whose kind is not one of eventKinds.
 const eventUnknown = "unknown"
@@ -69,6 +71,8 @@ type event struct {
 	// Ruleset names the ruleset of a ruleset or plugin_restart event; Disabled is the new state.
 	Ruleset  string `json:"ruleset,omitempty"`
 	Disabled bool   `json:"disabled,omitempty"`
+	// Moved is a moved event's room, its new owner and epoch.
+	Moved *RoomMoved `json:"moved,omitempty"`
 }
 
 // startEvents subscribes the manager to the cluster-wide events.
@@ -139,6 +143,10 @@ func (m *Manager) onEvent(msg cluster.Msg) {
 		}()
 	case eventRemove:
 		m.removeHere(ctx, e.User, e.Code, e.Reason)
+	case eventMoved:
+		if e.Moved != nil {
+			m.roomMoved(*e.Moved)
+		}
 	default:
 		m.cfg.Logger.Warn("an event of an unknown kind", "subject", msg.Subject)
 	}

@@ -169,6 +169,9 @@ type Manager struct {
 	reconciling func()
 	// checks are the processes house-rule checks run in (checkprocs.go).
 	checks *checkProcs
+	// movedTo are told of every room a node of the cluster takes (OnRoomMoved; ownership.go).
+	movedMu sync.Mutex
+	movedTo []func(RoomMoved)
 }
 
 // NewManager describes every engine (a ruleset that cannot describe itself is left out and
@@ -355,6 +358,9 @@ func (m *Manager) load(ctx context.Context, sr *store.Room) (*Room, error) {
 		r.run()
 	}()
 	r.post(r.resume)
+	if fence != nil { // told off the manager's lock: a watcher closes sockets
+		go m.tookRoom(RoomMoved{Code: sr.Code, RoomID: sr.ID, Node: m.cfg.Node, Epoch: fence.Epoch})
+	}
 	return r, nil
 }
 

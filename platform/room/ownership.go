@@ -3,6 +3,7 @@ package room
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"cardhouse/platform/cluster"
@@ -107,9 +108,45 @@ func (m *Manager) leaseLost(roomID int64, err error) {
 	}
 }
 
-// sweep takes, every half lease, the rooms whose live games have no owner.
+// RoomMoved says that a node took a room: its lease, under a new epoch. A node hearing it ends
+// the sockets it relays to the room's previous owner at once (platform/server), rather than when
+// that owner's heartbeats are found missing: their clients reconnect and land on the new owner.
+type RoomMoved struct {
+	Code   string `json:"code"`
+	RoomID int64  `json:"room_id"`
+	Node   string `json:"node"`
+	Epoch  int64  `json:"epoch"`
+}
+
+// OnRoomMoved has fn called for every room a node of the cluster takes, this node included (on
+// the manager's goroutines: fn must not block). Delivery is at most once, as every event: the
+// relay's heartbeats remain the bound when one is lost.
+func (m *Manager) OnRoomMoved(fn func(RoomMoved)) {
+	m.movedMu.Lock()
+	m.movedTo = append(m.movedTo, fn)
+	m.movedMu.Unlock()
+}
+
+func (m *Manager) roomMoved(rm RoomMoved) {
+	m.movedMu.Lock()
+	fns := slices.Clone(m.movedTo)
+	m.movedMu.Unlock()
+	for _, fn := range fns {
+		fn(rm)
+	}
+}
+
+// tookRoom tells this node's watchers and every other node that this node took a room.
+func (m *Manager) tookRoom(rm RoomMoved) {
+	m.roomMoved(rm)
+	m.publish(eventMoved, event{Moved: &rm})
+}
+
+// sweep takes, every eighth of a lease, the rooms whose live games have no owner: a dead node's
+// rooms wait at most a lease for their leases to run out, then at most an eighth of a lease more
+// (one query per node: with the default 10 s lease, every 1.25 s).
 func (m *Manager) sweep(ctx context.Context) {
-	t := time.NewTicker(m.cfg.LeaseTTL / 2)
+	t := time.NewTicker(m.cfg.LeaseTTL / 8)
 	defer t.Stop()
 	for {
 		m.adoptOrphans(ctx)

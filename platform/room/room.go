@@ -92,6 +92,8 @@ type roomGame struct {
 	// epoch is drawn when the room is loaded; it keeps the room's game keys apart from any other
 	// copy's in a sticky engine (gameKey).
 	epoch uint64
+	// leaseEpoch is the epoch of the node's lease on the room (a node of a cluster; 0 otherwise).
+	leaseEpoch int64
 }
 
 // roomMembers are the room's members and what is pending about them (membership.go).
@@ -151,6 +153,9 @@ func newRoom(ctx context.Context, m *Manager, sr *store.Room, fence *store.Fence
 		roomConns:   roomConns{clients: map[*Client]struct{}{}, chatTimes: map[int64][]time.Time{}},
 		roomTimers:  roomTimers{deadlines: map[string]Timer{}, bots: map[int]Timer{}, graces: map[int64]Timer{}},
 	}
+	if fence != nil {
+		r.leaseEpoch = fence.Epoch
+	}
 	var epoch [8]byte
 	_, _ = rand.Read(epoch[:]) // crypto/rand.Read never fails on supported platforms
 	r.epoch = binary.LittleEndian.Uint64(epoch[:])
@@ -187,6 +192,10 @@ func newRoom(ctx context.Context, m *Manager, sr *store.Room, fence *store.Fence
 
 // Code returns the room's code.
 func (r *Room) Code() string { return r.code }
+
+// LeaseEpoch is the epoch of the lease this node runs the room under, on a node of a cluster
+// (0 on a single node): a relayed socket's edge keeps it, to tell a later owner's RoomMoved.
+func (r *Room) LeaseEpoch() int64 { return r.leaseEpoch }
 
 func (r *Room) now() time.Time { return r.cfg.Clock.Now() }
 

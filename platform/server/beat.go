@@ -45,10 +45,13 @@ type idList struct {
 	Owner []string `json:"owner"`
 }
 
-// relayEnd is one relayed socket in the node's registry: since when, and how to end it.
+// relayEnd is one relayed socket in the node's registry: since when, and how to end it; an
+// edge's socket also names its room and the owner's lease epoch it was attached under.
 type relayEnd struct {
 	since time.Time
 	end   func()
+	room  string
+	epoch int64
 }
 
 // peer is what this node relays with another node.
@@ -87,6 +90,16 @@ func (ps *peers) peer(node string, now time.Time) *peer {
 // end closes or detaches it. An attach is news from the node: it counts as heard. The returned
 // func unregisters the socket.
 func (s *Server) addRelay(node, conn string, edge bool, end func()) func() {
+	return s.registerRelay(node, conn, edge, &relayEnd{end: end})
+}
+
+// addEdgeRelay registers a socket this node relays to the room's owner, node, attached under
+// the owner's lease epoch (0: not told): roomMoved ends it once another lease is taken.
+func (s *Server) addEdgeRelay(node, conn, room string, epoch int64, end func()) func() {
+	return s.registerRelay(node, conn, true, &relayEnd{end: end, room: room, epoch: epoch})
+}
+
+func (s *Server) registerRelay(node, conn string, edge bool, r *relayEnd) func() {
 	now := time.Now()
 	s.peers.mu.Lock()
 	defer s.peers.mu.Unlock()
@@ -96,11 +109,38 @@ func (s *Server) addRelay(node, conn string, edge bool, end func()) func() {
 	if edge {
 		side = p.edge
 	}
-	side[conn] = &relayEnd{since: now, end: end}
+	r.since = now
+	side[conn] = r
 	return func() {
 		s.peers.mu.Lock()
 		defer s.peers.mu.Unlock()
-		delete(side, conn)
+		if side[conn] == r {
+			delete(side, conn)
+		}
+	}
+}
+
+// roomMoved ends the sockets this node relays for a room that a node has now taken under a later
+// lease epoch than theirs (room.RoomMoved): their owner is gone (dead, frozen past its lease, or
+// restarted under its name) and the frames sent there go nowhere. Their clients reconnect at once
+// and land on the new owner, rather than when the old owner's heartbeats are found missing
+// (relayDead) or its restart found to have forgotten them.
+func (s *Server) roomMoved(rm room.RoomMoved) {
+	s.peers.mu.Lock()
+	defer s.peers.mu.Unlock()
+	n := 0.0
+	for _, p := range s.peers.by {
+		for id, r := range p.edge {
+			if r.room == rm.Code && r.epoch < rm.Epoch {
+				r.end()
+				delete(p.edge, id)
+				n++
+			}
+		}
+	}
+	if n > 0 {
+		s.cfg.Cluster.RelaysEnded.WithLabelValues("edge", "moved").Add(n)
+		s.log.Info("a room moved: ended the sockets relayed to its previous owner", "room", rm.Code, "node", rm.Node, "epoch", rm.Epoch, "closed", n)
 	}
 }
 

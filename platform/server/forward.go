@@ -83,12 +83,14 @@ func (s *Server) forwardTo(c echo.Context, el *room.ElsewhereError, body []byte)
 	if err != nil {
 		return err
 	}
+	ctx, cancel = context.WithTimeout(ctx, owner.patience())
+	defer cancel()
 	data, _ := json.Marshal(forwardedRequest{Method: req.Method, URI: req.RequestURI, Host: req.Host,
 		RemoteAddr: req.RemoteAddr, Header: req.Header, Body: body})
-	answer, err := s.request(ctx, "http", nodeSubject(owner, "http"), data)
+	answer, err := s.request(ctx, "http", nodeSubject(owner.node, "http"), data)
 	if err != nil {
 		s.cfg.Cluster.Forwarded.WithLabelValues("sent", "unanswered").Inc()
-		return s.ownerGone(el, owner, err)
+		return s.ownerGone(el, owner.node, err)
 	}
 	var resp forwardedResponse
 	if err := json.Unmarshal(answer, &resp); err != nil || resp.Status == 0 {
@@ -105,16 +107,34 @@ func (s *Server) forwardTo(c echo.Context, el *room.ElsewhereError, body []byte)
 	return nil
 }
 
+// roomOwner is the node holding a room's lease, and until when (the database's clock, Unix ms).
+type roomOwner struct {
+	node      string
+	expiresMs int64
+}
+
+// ownerGrace is how long past its lease's expiry an owner's answer is still awaited: a live
+// owner renews its lease well before then, and a frozen or dead one is given up on, so that the
+// client's next try lands where the room goes (this node takes it, or finds its new owner)
+// rather than wait out forwardTimeout.
+const ownerGrace = time.Second
+
+// patience is how long a request to the owner may wait for its answer: until its lease has run
+// out, plus ownerGrace, within forwardTimeout.
+func (o roomOwner) patience() time.Duration {
+	return min(forwardTimeout, max(0, time.Until(time.UnixMilli(o.expiresMs)))+ownerGrace)
+}
+
 // ownerOf names the node that holds the room's lease.
-func (s *Server) ownerOf(ctx context.Context, el *room.ElsewhereError) (string, error) {
+func (s *Server) ownerOf(ctx context.Context, el *room.ElsewhereError) (roomOwner, error) {
 	l, err := s.cfg.Store.LeaseOf(ctx, el.RoomID)
 	if err != nil {
-		return "", err
+		return roomOwner{}, err
 	}
 	if l.Node == s.cfg.Node || !validNode(l.Node) {
-		return "", el // taken and lost meanwhile: the next request tries again
+		return roomOwner{}, el // taken and lost meanwhile: the next request tries again
 	}
-	return l.Node, nil
+	return roomOwner{node: l.Node, expiresMs: l.ExpiresMs}, nil
 }
 
 // ownerGone is the answer when the owner did not answer: it died or stopped (its lease runs out

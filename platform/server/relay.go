@@ -53,6 +53,9 @@ type attachRequest struct {
 type attachAnswer struct {
 	Status int        `json:"status,omitempty"` // 0: attached
 	Error  *errorJSON `json:"error,omitempty"`
+	// Epoch is the owner's lease epoch on the room (0 from a node before it): the edge ends the
+	// socket when it hears that a node took the room under a later one (room.RoomMoved).
+	Epoch int64 `json:"epoch,omitempty"`
 }
 
 type relayClose struct {
@@ -78,6 +81,10 @@ func (s *Server) relay(c echo.Context, u *store.User, protocol int, el *room.Els
 	if err != nil {
 		return err
 	}
+	// A frozen owner is waited for no longer than until its lease has run out: then the next try
+	// takes the room here (or finds its new owner).
+	actx, acancel = context.WithTimeout(actx, owner.patience())
+	defer acancel()
 	connID := newConnID()
 	// The owner's frames may come before the socket is accepted: they wait in the writer until
 	// it has the socket.
@@ -105,10 +112,10 @@ func (s *Server) relay(c echo.Context, u *store.User, protocol int, el *room.Els
 		return err
 	}
 	defer func() { _ = sub.Stop() }()
-	answer, err := s.request(actx, "attach", nodeSubject(owner, "attach"),
+	answer, err := s.request(actx, "attach", nodeSubject(owner.node, "attach"),
 		mustJSON(attachRequest{Room: el.Code, User: u.ID, Conn: connID, Node: s.cfg.Node, Protocol: protocol}))
 	if err != nil {
-		return s.ownerGone(el, owner, err)
+		return s.ownerGone(el, owner.node, err)
 	}
 	var ans attachAnswer
 	if err := json.Unmarshal(answer, &ans); err != nil {
@@ -120,9 +127,9 @@ func (s *Server) relay(c echo.Context, u *store.User, protocol int, el *room.Els
 		}
 		return apiError(ans.Status, ans.Error.Code, ans.Error.Reason)
 	}
-	in := nodeSubject(owner, "in", connID)
+	in := nodeSubject(owner.node, "in", connID)
 	defer func() { _ = s.cfg.Bus.Publish(in, []byte{frameDetach}) }()
-	defer s.addRelay(owner, connID, true, goingAway(client))()
+	defer s.addEdgeRelay(owner.node, connID, el.Code, ans.Epoch, goingAway(client))()
 
 	conn, release := s.accept(c, el.Code, w)
 	if conn == nil {
@@ -230,7 +237,7 @@ func (s *Server) attachRelayed(m cluster.Msg, ar attachRequest) {
 		return
 	}
 	unregister := s.addRelay(ar.Node, ar.Conn, false, detach)
-	_ = m.Respond(mustJSON(attachAnswer{}))
+	_ = m.Respond(mustJSON(attachAnswer{Epoch: r.LeaseEpoch()}))
 	relayed := s.cfg.Cluster.Relayed.WithLabelValues("owner")
 	relayed.Inc()
 	go func() {

@@ -73,6 +73,7 @@ func (s *Server) StartRouting() error {
 		s.subs = append(s.subs, sub)
 	}
 	s.startBeating()
+	s.cfg.Rooms.OnRoomMoved(s.roomMoved)
 	return nil
 }
 

@@ -119,21 +119,28 @@ func finish(t *testing.T, ce *clusterEnv, tables []*clusterTable) {
 func TestClusterFailoverOnRealNodes(t *testing.T) {
 	needCluster(t)
 	ce, tables := startCluster(t, "kill", os.Getenv("CARDHOUSE_TEST_NATS_URL"))
+	ce.auditLeases()
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("the kills' moments and rooms come from seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 22))
 	want := *failoverKills
 	kills := 0
 	// Each kill's moment and the tables whose rooms the killed node ran then: a room's pause is
-	// from the kill to its next action seen accepted.
+	// from the kill to its next action seen accepted once the killed process had ended (an answer
+	// the dying node gave is not the room playing on).
 	type killed struct {
-		at     time.Time
-		node   string
-		tables []*clusterTable
+		at, dead time.Time
+		node     string
+		tables   []*clusterTable
 	}
 	var log []killed
 	playTables(t, tables, func(done <-chan struct{}) {
 		for kills < want {
+			// Each failover is measured alone: the rooms of the last kill have all played on
+			// before the next (else a room's pause would hold two nodes' deaths).
+			if n := len(log); n > 0 && !awaitRecovered(t, log[n-1].dead, log[n-1].tables, done) {
+				return
+			}
 			// A random moment: after 2 to 12 more actions accepted over the tables.
 			if !awaitProgress(t, tables, totalProgress(tables), 2+rng.IntN(11), done) {
 				return
@@ -149,6 +156,7 @@ func TestClusterFailoverOnRealNodes(t *testing.T) {
 			t.Logf("kill %d: %s, which runs room %s (%s, epoch %d), after %d actions accepted", kills+1, o, tb.code, tb.variant, epoch, totalProgress(tables))
 			k.at = time.Now()
 			ce.kill(o)
+			k.dead = time.Now()
 			ce.start(o)
 			log = append(log, k)
 			kills++
@@ -160,10 +168,11 @@ func TestClusterFailoverOnRealNodes(t *testing.T) {
 	}
 	finish(t, ce, tables)
 	var pauses []time.Duration
-	for _, k := range log {
+	for i, k := range log {
 		for _, tb := range k.tables {
-			if next, ok := tb.nextAccepted(k.at); ok {
+			if next, ok := tb.nextAccepted(k.dead); ok {
 				pauses = append(pauses, next.Sub(k.at))
+				t.Logf("kill %d (%s), room %s: %s", i+1, k.node, tb.code, ce.phases(tb, k.at, next))
 			}
 		}
 	}
@@ -181,6 +190,80 @@ func TestClusterFailoverOnRealNodes(t *testing.T) {
 	t.Logf("%d kills: %d rooms' pauses from the kill to their next accepted action: p50 %s, p90 %s, max %s; %d over the lease + 2 s (%s); all: %v",
 		kills, len(pauses), pauses[len(pauses)/2].Round(time.Millisecond), pauses[len(pauses)*9/10].Round(time.Millisecond),
 		pauses[len(pauses)-1].Round(time.Millisecond), over, bound, roundAll(pauses))
+}
+
+// auditLeases installs a trigger recording every write of a room's lease (taken, renewed,
+// released) with the database's clock: the failover test reads when a dead node's lease expired
+// and when another node took the room.
+func (ce *clusterEnv) auditLeases() {
+	ce.t.Helper()
+	for _, q := range []string{
+		`CREATE TABLE lease_audit (id BIGSERIAL PRIMARY KEY, room_id BIGINT, node TEXT, epoch BIGINT, expires_ms BIGINT, at TIMESTAMPTZ DEFAULT clock_timestamp())`,
+		`CREATE FUNCTION audit_lease() RETURNS trigger AS $$
+BEGIN
+  INSERT INTO lease_audit (room_id, node, epoch, expires_ms) VALUES (NEW.room_id, NEW.node, NEW.epoch, NEW.expires_ms);
+  RETURN NEW;
+END $$ LANGUAGE plpgsql`,
+		`CREATE TRIGGER audit_leases AFTER INSERT OR UPDATE ON room_leases FOR EACH ROW EXECUTE FUNCTION audit_lease()`,
+	} {
+		if _, err := ce.db.Exec(q); err != nil {
+			ce.t.Fatalf("installing the lease audit: %v\n%s", err, q)
+		}
+	}
+}
+
+// phases splits a room's pause from a kill at k to its next accepted action at next: when the
+// killed node's lease ran out, when a node took the room (lease_audit), and what the table's
+// sockets did meanwhile (its timeline), each as the time since the kill.
+func (ce *clusterEnv) phases(tb *clusterTable, k, next time.Time) string {
+	var b strings.Builder
+	since := func(at time.Time) string { return at.Sub(k).Round(10 * time.Millisecond).String() }
+	var epoch, expMs int64
+	var holder string
+	err := ce.db.QueryRow(`SELECT node, epoch, expires_ms FROM lease_audit WHERE room_id = $1 AND at <= $2 ORDER BY id DESC LIMIT 1`, tb.roomID, k).Scan(&holder, &epoch, &expMs)
+	if err == nil {
+		fmt.Fprintf(&b, "lease (epoch %d) ran out at %s", epoch, since(time.UnixMilli(expMs)))
+		var node string
+		var took int64
+		var at time.Time
+		if ce.db.QueryRow(`SELECT node, epoch, at FROM lease_audit WHERE room_id = $1 AND epoch > $2 ORDER BY id LIMIT 1`, tb.roomID, epoch).Scan(&node, &took, &at) == nil {
+			fmt.Fprintf(&b, "; taken at %s by %s (epoch %d)", since(at), strings.TrimPrefix(strings.TrimSuffix(node, fmt.Sprintf("-%d", os.Getpid())), ce.tag+"-"), took)
+		}
+	}
+	for _, e := range tb.eventsBetween(k, next) {
+		fmt.Fprintf(&b, "; %s: %s", since(e.at), e.what)
+	}
+	fmt.Fprintf(&b, "; accepted at %s", since(next))
+	return b.String()
+}
+
+// awaitRecovered waits until every table of tables has seen an action accepted after at (or
+// done), failing t after a minute.
+func awaitRecovered(t *testing.T, at time.Time, tables []*clusterTable, done <-chan struct{}) bool {
+	t.Helper()
+	for range 3000 {
+		all := true
+		for _, tb := range tables {
+			if _, ok := tb.nextAccepted(at); !ok {
+				all = false
+			}
+		}
+		if all {
+			return true
+		}
+		select {
+		case <-done:
+			return false
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	for _, tb := range tables {
+		for _, e := range tb.eventsBetween(at, time.Now()) {
+			t.Logf("room %s, %s: %s", tb.code, e.at.Sub(at).Round(10*time.Millisecond), e.what)
+		}
+	}
+	t.Fatalf("the rooms of the node killed at %s did not all play on in a minute: %v", at.Format("15:04:05.000"), tables)
+	return false
 }
 
 // failoverKills is how many kills TestClusterFailoverOnRealNodes makes (docs/operations.md

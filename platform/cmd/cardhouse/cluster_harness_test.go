@@ -174,8 +174,8 @@ func newNodesEnv(t *testing.T, tag, natsURL, dialect string) *clusterEnv {
 			<-n.exited
 			if t.Failed() {
 				log := n.stderr.String()
-				if len(log) > 6000 {
-					log = "..." + log[len(log)-6000:]
+				if len(log) > 12000 {
+					log = "..." + log[len(log)-12000:]
 				}
 				t.Logf("node %s (pid %d) logged:\n%s", n.name, n.cmd.Process.Pid, log)
 			}
@@ -194,7 +194,7 @@ func (ce *clusterEnv) start(short string) *clusterNode {
 	t.Helper()
 	name := ce.nodeName(short)
 	args := []string{"serve", "--addr", "127.0.0.1:0", "--bot-delay", "0", "--reaction-time", "0",
-		"--signin-rate", "0", "--grace", "5m", "--log-level", "warn"}
+		"--signin-rate", "0", "--grace", "5m", "--log-level", "info"}
 	if !ce.old {
 		args = append(args, "--public-metrics")
 	}
@@ -510,6 +510,15 @@ func (c *e2eConn) send(msg map[string]any) error {
 	return c.ws.Write(ctx, websocket.MessageText, b)
 }
 
+// shortErr is an error's text cut to a line's length, for a timeline.
+func shortErr(err error) string {
+	s := err.Error()
+	if len(s) > 120 {
+		s = s[:120] + "..."
+	}
+	return s
+}
+
 func jsonStr(raw json.RawMessage) string {
 	var s string
 	_ = json.Unmarshal(raw, &s)
@@ -578,6 +587,35 @@ type clusterTable struct {
 	byes         map[string]int // the "bye" messages heard, by code
 	status       string         // where the table stood at its last turn of play (noteStatus)
 	rehomeErr    error          // why a user could not go back to the node it prefers, last
+	// timeline is what happened to the table's sockets, in order (lost, dialled, refused, first
+	// view again, an answer that never came): the failover test splits each pause with it.
+	timeline []tableEvent
+}
+
+// tableEvent is one entry of a table's timeline.
+type tableEvent struct {
+	at   time.Time
+	what string
+}
+
+// note adds an entry to the table's timeline.
+func (tb *clusterTable) note(format string, args ...any) {
+	tb.mu.Lock()
+	tb.timeline = append(tb.timeline, tableEvent{time.Now(), fmt.Sprintf(format, args...)})
+	tb.mu.Unlock()
+}
+
+// eventsBetween is the table's timeline from a to b.
+func (tb *clusterTable) eventsBetween(a, b time.Time) []tableEvent {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	var out []tableEvent
+	for _, e := range tb.timeline {
+		if !e.at.Before(a) && !e.at.After(b) {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // emptyTable is a table of variant on ce with nothing seen yet and no room or users: the caller
@@ -645,8 +683,10 @@ func (tb *clusterTable) connect(u *e2eUser) error {
 			c, err := dialE2E(u, n, tb.code)
 			if err == nil {
 				tb.conns[u] = c
+				tb.note("%s connected via %s", u.name, n.short)
 				return nil
 			}
+			tb.note("%s refused via %s: %s", u.name, n.short, shortErr(err))
 			last = err
 		}
 		if i%3 == 2 {
@@ -660,6 +700,7 @@ func (tb *clusterTable) connect(u *e2eUser) error {
 func (tb *clusterTable) lost(u *e2eUser) error {
 	if c := tb.conns[u]; c != nil {
 		c.ws.CloseNow()
+		tb.note("%s lost its socket via %s", u.name, c.node)
 	}
 	if _, ok := tb.down[u]; !ok {
 		tb.down[u] = time.Now()
@@ -684,8 +725,23 @@ func (tb *clusterTable) read(c *e2eConn, wait time.Duration) (m map[string]json.
 		close(closedNow)
 		timer = closedNow
 	}
+	// A message (or the close) already there is taken first: with wait 0 both cases of the select
+	// below are ready, and it would pick one at random, so a closed socket could read as quiet.
+	var ok, got bool
 	select {
-	case m, ok := <-c.msgs:
+	case m, ok = <-c.msgs:
+		got = true
+	default:
+	}
+	if !got {
+		select {
+		case m, ok = <-c.msgs:
+			got = true
+		case <-timer:
+		}
+	}
+	switch {
+	case got:
 		if !ok {
 			return nil, true, nil
 		}
@@ -710,6 +766,7 @@ func (tb *clusterTable) read(c *e2eConn, wait time.Duration) (m map[string]json.
 		if jsonInt(m["seat"]) == c.u.seat || c.u.seat == sdk.Spectator {
 			c.view, c.game = &v, jsonInt(m["game"])
 			if at, ok := tb.down[c.u]; ok {
+				tb.note("%s saw a view via %s", c.u.name, c.node)
 				out := time.Since(at)
 				delete(tb.down, c.u)
 				tb.mu.Lock()
@@ -720,7 +777,7 @@ func (tb *clusterTable) read(c *e2eConn, wait time.Duration) (m map[string]json.
 			}
 		}
 		return m, false, nil
-	case <-timer:
+	default:
 		return nil, false, nil
 	}
 }
@@ -778,6 +835,7 @@ func (tb *clusterTable) drain() error {
 			err := c.ws.Ping(ctx)
 			cancel()
 			if err != nil {
+				tb.note("%s's silent socket via %s answered no ping", u.name, c.node)
 				if err := tb.lost(u); err != nil {
 					return err
 				}
@@ -893,6 +951,11 @@ func (tb *clusterTable) await(c *e2eConn, id string) error {
 			return err
 		}
 		if closed || m == nil {
+			if closed {
+				tb.note("%s's socket via %s closed while awaiting %s", c.u.name, c.node, id)
+			} else {
+				tb.note("%s heard no answer to %s via %s", c.u.name, id, c.node)
+			}
 			return tb.lost(c.u) // lost with its connection: not seen accepted
 		}
 		if jsonStr(m["id"]) != id {

@@ -139,7 +139,7 @@ func runServe(ctx context.Context, o serveOptions) error {
 	defer stop()
 	tuneGC(ctx)
 
-	st, err := store.Open(ctx, store.Config{DSN: o.db, DataDir: o.data, Logger: log})
+	st, err := store.Open(ctx, store.Config{DSN: clusterDSN(o), DataDir: o.data, Logger: log})
 	if err != nil {
 		return err
 	}
@@ -220,6 +220,8 @@ func runServe(ctx context.Context, o serveOptions) error {
 		return fmt.Errorf("--addr %s: %w", o.addr, err)
 	}
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	var unused unusedConns // the stop does not wait for connections that never sent a request
+	unused.track(hs)
 	errc := make(chan error, 2)
 	var ms *http.Server
 	metricsAddr := ""
@@ -233,6 +235,7 @@ func runServe(ctx context.Context, o serveOptions) error {
 		mux := http.NewServeMux()
 		mux.Handle("GET /metrics", server.MetricsHandler(reg))
 		ms = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		new(unusedConns).track(ms)
 		metricsAddr = mln.Addr().String()
 		go func() { errc <- ms.Serve(mln) }()
 	}
@@ -255,6 +258,9 @@ func runServe(ctx context.Context, o serveOptions) error {
 	defer cancel()
 	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		log.Error("http shutdown", "err", err)
+	}
+	if n := unused.closed.Load(); n > 0 {
+		log.Info("closed connections that had sent no request", "conns", n)
 	}
 	if ms != nil {
 		_ = ms.Shutdown(sctx)

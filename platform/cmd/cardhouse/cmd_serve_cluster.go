@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -40,6 +41,32 @@ func checkCluster(o serveOptions) error {
 		return fmt.Errorf("--lease %s: a room's lease lasts at least 1s", o.lease)
 	}
 	return nil
+}
+
+// clusterDSN is a node's PostgreSQL DSN: the one given, with idle_in_transaction_session_timeout
+// set to the lease (unless the DSN sets it). A node frozen in the middle of a transaction (SIGSTOP,
+// a long pause, a machine that stops without closing its connections) holds that transaction's
+// locks for as long as it is frozen; a room's commit holds its lease row FOR SHARE (the fencing,
+// store.checkFences), and the next node's taking of the lease (an UPDATE of the row) waits for
+// it, so the room could not move at all. The database ends such a session after a lease of
+// idleness, releasing its locks: by then the frozen node's lease has run out anyway, so what it
+// was committing would be fenced off. (TestRunFreezesANodeMidWindow, platform/bench: the rooms of
+// a node frozen mid-commit did not move until it was killed.)
+func clusterDSN(o serveOptions) string {
+	const param = "idle_in_transaction_session_timeout"
+	dsn := strings.TrimSpace(o.db)
+	if o.cluster == "" || strings.Contains(dsn, param) {
+		return o.db
+	}
+	ms := strconv.FormatInt(o.lease.Milliseconds(), 10)
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		sep := "?"
+		if strings.Contains(dsn, "?") {
+			sep = "&"
+		}
+		return dsn + sep + param + "=" + ms
+	}
+	return dsn + " " + param + "=" + ms
 }
 
 // nodeName is the name given, or this machine's host name and a random suffix: two nodes must

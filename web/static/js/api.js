@@ -39,6 +39,12 @@ export async function api(method, path, body) {
 // page must not wait for it (docs/protocol.md, "Heartbeat").
 export const HEARTBEAT_MS = 2500;
 export const DEAD_MS = 5000;
+// A socket that worked and was lost is most often a room moving to another node (its node
+// stopped or died): it is back within the room's lease and a second or two, so for MOVING_MS
+// after such a loss the page tries again at least every MOVING_BACKOFF_MS rather than backing off
+// to 8 s, which could add most of 8 s to the wait (docs/operations.md, "What happens when").
+const MOVING_MS = 30000;
+const MOVING_BACKOFF_MS = 1000;
 
 // RoomSocket is one room's WebSocket: it reconnects with backoff and matches answers to requests.
 // It speaks protocol v2 (docs/protocol.md): it holds each seat's view and turns the server's
@@ -55,6 +61,7 @@ export class RoomSocket {
     this.seq = 0;
     this.closed = false;
     this.backoff = 500;
+    this.lostAt = 0; // when a socket that had opened was last lost
     this.heard = Date.now();
     this.beats = 0;
     this.timer = setInterval(() => this.heartbeat(), 500);
@@ -78,6 +85,7 @@ export class RoomSocket {
   // comes, changes nothing) and opens another at once.
   abandon() {
     const ws = this.ws;
+    this.lostAt = Date.now();
     ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
     try { ws.close(4000, "silent"); } catch { /* closing a socket that never opened */ }
     this.failPending("connection lost");
@@ -129,8 +137,10 @@ export class RoomSocket {
       // which a page cannot read) is reported as such: the room decides whether to try again.
       this.onState("reconnecting", opened ? "" : "refused");
       ws.onclose = null;
+      if (opened) this.lostAt = Date.now();
       setTimeout(() => !this.closed && this.ws === ws && this.open(), this.backoff);
-      this.backoff = Math.min(this.backoff * 2, 8000);
+      const moving = Date.now() - this.lostAt < MOVING_MS;
+      this.backoff = Math.min(this.backoff * 2, moving ? MOVING_BACKOFF_MS : 8000);
     };
   }
 
