@@ -8,8 +8,15 @@
 //	"{count} cards": { "one": "{count} carte", "other": "{count} cartes" }
 //
 // English keeps its own catalog (i18n/en.json) only for plurals and for texts whose key is not the
-// English shown. The locale is, in order: the one the player chose (remembered here and, once
-// signed in, by the account), then the browser's languages, then English.
+// English shown; it is always loaded, and a text another locale's catalog lacks falls back to it
+// (a plural key alone is the "other" form: "{count} cards" must not read "1 cards"). The locale is,
+// in order: the one the player chose (remembered here and, once signed in, by the account), then
+// the browser's languages, then English.
+//
+// A variant's own texts (sdk.Info.Texts: its option, action, zone and event texts by locale, keyed
+// by the English the view carries) are added with addTexts and looked up after the catalog.
+// Texts built at module load (tables of labels) keep the English and call t() where they are shown,
+// so that a change of locale needs only a redraw.
 
 export const LOCALES = [
   { id: "en", name: "English", dir: "ltr" },
@@ -20,6 +27,8 @@ const STORE_KEY = "cardhouse.locale";
 
 let current = "en";
 let catalog = {};
+let english = {};
+let extra = {}; // locale -> English -> translation: the variants' texts (addTexts)
 let plurals = new Intl.PluralRules("en");
 let numbers = new Intl.NumberFormat("en");
 
@@ -42,23 +51,27 @@ export function locale() { return current; }
 // dir is the writing direction of the locale in use.
 export function dir() { return (LOCALES.find((l) => l.id === current) || LOCALES[0]).dir; }
 
-// setLocale loads a locale's catalog and makes it current; remember stores the player's choice.
-export async function setLocale(id, { remember = false } = {}) {
-  const want = match([id]) || "en";
-  let next = {};
+// load fetches a locale's catalog (beside js/, wherever the page is).
+async function load(id) {
   try {
-    const res = await fetch(`i18n/${want}.json`, { cache: "no-cache" });
-    if (res.ok) next = await res.json();
+    const res = await fetch(new URL(`../i18n/${id}.json`, import.meta.url), { cache: "no-cache" });
+    if (res.ok) return await res.json();
   } catch {
     // A missing catalog leaves the English texts: the page still works.
   }
+  return {};
+}
+
+// setLocale loads a locale's catalog and makes it current; remember stores the player's choice.
+export async function setLocale(id, { remember = false } = {}) {
+  const want = match([id]) || "en";
+  const [en, next] = await Promise.all([Object.keys(english).length ? english : load("en"), want === "en" ? null : load(want)]);
+  english = en;
   current = want;
-  catalog = next;
+  catalog = next || en;
   plurals = new Intl.PluralRules(want);
   numbers = new Intl.NumberFormat(want);
-  if (remember) {
-    try { localStorage.setItem(STORE_KEY, want); } catch { /* private mode: not remembered */ }
-  }
+  if (remember) rememberLocale(want);
   if (typeof document !== "undefined") {
     document.documentElement.lang = want;
     document.documentElement.dir = dir();
@@ -66,9 +79,28 @@ export async function setLocale(id, { remember = false } = {}) {
   return want;
 }
 
+// remember stores the player's choice of locale in this browser.
+export function rememberLocale(id) {
+  try { localStorage.setItem(STORE_KEY, id); } catch { /* private mode: not remembered */ }
+}
+
+// addTexts adds texts by locale ({fr: {"Draw": "Piocher"}}): a variant's (sdk.Info.Texts).
+export function addTexts(byLocale) {
+  for (const [loc, texts] of Object.entries(byLocale || {})) extra[loc] = { ...(extra[loc] || {}), ...texts };
+}
+
+// has says whether the locale in use translates msg (the English catalog counts for English).
+export function has(msg) {
+  return own(catalog, msg) || own(extra[current] || {}, msg) || (current === "en" && own(english, msg));
+}
+
+const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+
 // t translates an English text and fills its placeholders.
 export function t(msg, params) {
-  let text = Object.prototype.hasOwnProperty.call(catalog, msg) ? catalog[msg] : msg;
+  msg = String(msg ?? "");
+  const mine = extra[current] || {};
+  let text = own(catalog, msg) ? catalog[msg] : own(mine, msg) ? mine[msg] : own(english, msg) ? english[msg] : msg;
   if (text && typeof text === "object") {
     const n = params && typeof params.count === "number" ? params.count : 0;
     text = text[plurals.select(n)] ?? text.other ?? msg;
@@ -81,8 +113,29 @@ export function t(msg, params) {
   });
 }
 
-// num formats a number for the locale.
-export function num(n) { return numbers.format(n); }
+// translatePage translates the texts a static page marks: an element with data-i18n has its
+// text (the English, kept in the attribute once read) translated; data-i18n-attr="title,aria-label"
+// translates those attributes the same way.
+export function translatePage(root = document) {
+  for (const el of root.querySelectorAll("[data-i18n]")) {
+    if (!el.dataset.i18n) el.dataset.i18n = el.textContent.trim();
+    el.textContent = t(el.dataset.i18n);
+  }
+  for (const el of root.querySelectorAll("[data-i18n-attr]")) {
+    for (const name of el.dataset.i18nAttr.split(",")) {
+      const key = `i18n${name.replace(/(^|-)(\w)/g, (_, __, c) => c.toUpperCase())}`;
+      if (!el.dataset[key]) el.dataset[key] = el.getAttribute(name) || "";
+      el.setAttribute(name, t(el.dataset[key]));
+    }
+  }
+  if (root === document && document.title) {
+    document.documentElement.dataset.title ||= document.title;
+    document.title = t(document.documentElement.dataset.title);
+  }
+}
+
+// num formats a number for the locale (opts: Intl.NumberFormat's, such as the digits after the point).
+export function num(n, opts) { return opts ? new Intl.NumberFormat(current, opts).format(n) : numbers.format(n); }
 
 // The locale is loaded before any page is built (app.js imports this module first).
 await setLocale(chosen() || match(typeof navigator !== "undefined" ? navigator.languages : []) || "en");

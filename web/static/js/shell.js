@@ -7,6 +7,7 @@ import { h } from "./dom.js";
 import { cardEl } from "./cards.js";
 import { soundSwitch } from "./sound.js";
 import { choiceLabel } from "./options.js";
+import { t } from "./i18n.js";
 
 // reroute shows the page the address names now (app.js's router listens for it), without an
 // import of the router: a page that changes the address, or must be drawn again, calls it.
@@ -16,7 +17,13 @@ export function reroute() {
 
 export const AVATARS = { spade: "\u2660", heart: "\u2665", diamond: "\u2666", club: "\u2663", star: "\u2605", sun: "\u2600", moon: "\u263e", knight: "\u265e", queen: "\u265b", rook: "\u265c", flower: "\u273f", flag: "\u2691" };
 export const COLOURS = ["#e0393e", "#f08a24", "#f4b81c", "#2f9e57", "#16a085", "#2f6fd6", "#6c5ce7", "#c2185b"];
+// MODES are the room modes' names in English: shown through t() (modeName).
 export const MODES = { online: "Online", computer: "Against the computer", device: "Pass the device" };
+
+// modeName is a room mode's name in the locale in use.
+export function modeName(mode) {
+  return MODES[mode] ? t(MODES[mode]) : "";
+}
 
 // notice is a message the next page shows once: why a player is back in the lobby.
 export const state = { me: null, rulesets: null, room: null, notice: null };
@@ -42,8 +49,8 @@ export function topbar() {
   logo.firstChild.style.setProperty("--card-w", "22px");
   const bar = h("header", { class: "topbar" }, h("a", { class: "brand", href: "#/", "aria-label": "Cardhouse" }, logo, h("span", { class: "brand-word" }, "Cardhouse")), soundSwitch());
   if (state.me) {
-    bar.append(h("div", { class: "me" }, h("button", { class: "look-button", type: "button", id: "your-look", title: "Your look: name, avatar and colour", onclick: editMe }, avatar(state.me), h("span", {}, state.me.display_name)),
-      h("button", { class: "btn ghost small", type: "button", onclick: logout }, "Log out")));
+    bar.append(h("div", { class: "me" }, h("button", { class: "look-button", type: "button", id: "your-look", title: t("Your look: name, avatar and colour"), onclick: editMe }, avatar(state.me), h("span", {}, state.me.display_name)),
+      h("button", { class: "btn ghost small", type: "button", onclick: logout }, t("Log out"))));
   }
   return bar;
 }
@@ -78,7 +85,7 @@ export function copyButton(text, label, field) {
       try { ok = document.execCommand("copy"); } catch { ok = false; }
       if (!field) f.remove();
     }
-    b.textContent = ok ? "Copied!" : "Select the link and copy it";
+    b.textContent = ok ? t("Copied!") : t("Select the link and copy it");
     b.dataset.copied = String(ok);
     setTimeout(() => { b.textContent = label; }, 2500);
   });
@@ -87,19 +94,34 @@ export function copyButton(text, label, field) {
 
 // invite is a room's invite link in a read-only field with its copy button.
 export function invite(code) {
-  const field = h("input", { type: "text", readonly: true, value: inviteLink(code), "aria-label": "invite link", class: "invite-link", id: "invite-link" });
+  const field = h("input", { type: "text", readonly: true, value: inviteLink(code), "aria-label": t("invite link"), class: "invite-link", id: "invite-link" });
   field.addEventListener("focus", () => field.select());
-  return h("div", { class: "invite row" }, h("div", { class: "grow" }, field), copyButton(inviteLink(code), "Copy invite link", field));
+  return h("div", { class: "invite row" }, h("div", { class: "grow" }, field), copyButton(inviteLink(code), t("Copy invite link"), field));
 }
 
 export function fieldErrors(form, err) {
   for (const e of form.querySelectorAll(".error-text[data-for]")) e.textContent = "";
   const general = form.querySelector(".error-text.general");
-  if (general) general.textContent = err.message;
+  if (general) general.textContent = errorText(err);
   for (const f of err.fields || []) {
     const slot = form.querySelector(`.error-text[data-for="${CSS.escape(f.field.replace(/^options\./, ""))}"]`);
-    if (slot) slot.textContent = f.reason;
+    if (slot) slot.textContent = fieldReason(f);
   }
+}
+
+// errorText is a refused request's reason for the player (api.js, ApiError).
+export function errorText(err) {
+  return String(err?.message ?? "");
+}
+
+// reasonText is the reason of a refusal the room's socket sent ({code, reason}), for the player.
+export function reasonText(m) {
+  return String(m?.reason || m?.code || "");
+}
+
+// fieldReason is a form field's reason for the player.
+export function fieldReason(f) {
+  return String(f.reason ?? "");
 }
 
 export async function loadMe() {
@@ -128,15 +150,15 @@ export function lookPicker(look, nameInput) {
   const preview = h("span", {});
   const renderPreview = () => preview.replaceChildren(avatar({ display_name: nameInput.value || "?", avatar: look.avatar, colour: look.colour }, true));
   nameInput.addEventListener("input", renderPreview);
-  const avatars = h("div", { class: "looks", role: "group", "aria-label": "avatar" }, Object.entries(AVATARS).map(([k, g]) =>
-    h("button", { type: "button", class: "glyph", "aria-label": k, "aria-pressed": String(k === look.avatar), onclick: (e) => { look.avatar = k; for (const b of avatars.children) b.setAttribute("aria-pressed", String(b === e.currentTarget)); renderPreview(); } }, g)));
-  const colours = h("div", { class: "looks", role: "group", "aria-label": "colour" }, COLOURS.map((c) => {
+  const avatars = h("div", { class: "looks", role: "group", "aria-label": t("avatar") }, Object.entries(AVATARS).map(([k, g]) =>
+    h("button", { type: "button", class: "glyph", "aria-label": t(k), "data-avatar": k, "aria-pressed": String(k === look.avatar), onclick: (e) => { look.avatar = k; for (const b of avatars.children) b.setAttribute("aria-pressed", String(b === e.currentTarget)); renderPreview(); } }, g)));
+  const colours = h("div", { class: "looks", role: "group", "aria-label": t("colour") }, COLOURS.map((c) => {
     const b = h("button", { type: "button", "aria-label": c, "aria-pressed": String(c === look.colour), onclick: (e) => { look.colour = c; for (const x of colours.children) x.setAttribute("aria-pressed", String(x === e.currentTarget)); renderPreview(); } });
     b.style.background = c;
     return b;
   }));
   renderPreview();
-  return h("div", { class: "field" }, h("span", {}, "Your look"), h("div", { class: "row" }, preview, h("div", { class: "grow" }, avatars, h("div", { style: "height:.5em" }), colours)));
+  return h("div", { class: "field" }, h("span", {}, t("Your look")), h("div", { class: "row" }, preview, h("div", { class: "grow" }, avatars, h("div", { style: "height:.5em" }), colours)));
 }
 
 // lookDialog edits a name and a look ({name, avatar, colour}) in a dialog; save(values) stores
@@ -144,12 +166,12 @@ export function lookPicker(look, nameInput) {
 export function lookDialog(title, who, save, note) {
   return new Promise((resolve) => {
     const look = { avatar: who.avatar || "spade", colour: who.colour || colourOf(who.name || "?") };
-    const nameInput = h("input", { type: "text", name: "name", required: true, maxlength: 32, value: who.name || "", "aria-label": "name" });
+    const nameInput = h("input", { type: "text", name: "name", required: true, maxlength: 32, value: who.name || "", "aria-label": t("name") });
     const dlg = h("dialog", { "aria-label": title, id: "look-dialog" });
     const form = h("form", { method: "dialog" }, h("h2", {}, title),
-      h("label", { class: "field" }, h("span", {}, "Name at the table"), nameInput, h("span", { class: "error-text", "data-for": "display_name" })),
+      h("label", { class: "field" }, h("span", {}, t("Name at the table")), nameInput, h("span", { class: "error-text", "data-for": "display_name" })),
       lookPicker(look, nameInput), note ? h("p", { class: "help" }, note) : "", h("p", { class: "error-text general", role: "alert" }),
-      h("div", { class: "row", style: "justify-content:flex-end" }, h("button", { class: "btn ghost", type: "button", onclick: () => dlg.close() }, "Cancel"), h("button", { class: "btn primary", type: "submit", id: "save-look" }, "Save")));
+      h("div", { class: "row", style: "justify-content:flex-end" }, h("button", { class: "btn ghost", type: "button", onclick: () => dlg.close() }, t("Cancel")), h("button", { class: "btn primary", type: "submit", id: "save-look" }, t("Save"))));
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       try {
@@ -168,9 +190,9 @@ export function lookDialog(title, who, save, note) {
 
 // editMe opens "Your look" for the signed-in player and redraws the top bar with the result.
 async function editMe() {
-  await lookDialog("Your look", { name: state.me.display_name, avatar: state.me.avatar, colour: state.me.colour }, async (v) => {
+  await lookDialog(t("Your look"), { name: state.me.display_name, avatar: state.me.avatar, colour: state.me.colour }, async (v) => {
     state.me = (await api("PATCH", "/api/me", v)).user;
-  }, "Your look changes at once, in every room you are in; a new name shows in the rooms you join from now on.");
+  }, t("Your look changes at once, in every room you are in; a new name shows in the rooms you join from now on."));
   document.querySelector("header.topbar .me")?.replaceWith(topbar().querySelector(".me"));
 }
 
@@ -190,7 +212,8 @@ export function eye() {
 }
 
 export function nameOf(id) {
-  return (state.rulesets || []).find((d) => d.id === id)?.name || id;
+  const name = (state.rulesets || []).find((d) => d.id === id)?.name;
+  return name ? t(name) : id;
 }
 
 // settingWords says a room option's value in player words: a choice's label, on/off.
@@ -198,7 +221,7 @@ export function settingWords(rulesetID, name, value) {
   const o = ((state.rulesets || []).find((d) => d.id === rulesetID)?.options || []).find((x) => x.name === name);
   if (!o) return String(value);
   if (o.type === "choice") return choiceLabel(o, String(value));
-  if (o.type === "bool") return value === true || value === "true" ? "on" : "off";
+  if (o.type === "bool") return value === true || value === "true" ? t("on") : t("off");
   return String(value);
 }
 
