@@ -157,7 +157,7 @@ export class TableActions {
     if (spec.zones && spec.zones.length) {
       // A layoff: onto which meld (the melds are buttons too, once cards are picked).
       const zones = spec.zones.map((id) => this.zone(id)).filter(Boolean);
-      const id = zones.length === 1 ? zones[0].id : await this.pick(zones.map((z) => ({ value: z.id, label: `${this.player(z.owner).name}: ${meldName(z)}` })), t("{action}: onto which meld?", { action: t(spec.label) }));
+      const id = zones.length === 1 ? zones[0].id : await this.pick(zones.map((z) => ({ value: z.id, label: t("{label}: {value}", { label: this.player(z.owner).name, value: meldName(z) }) })), t("{action}: onto which meld?", { action: t(spec.label) }));
       if (id === null || id === undefined) return;
       const z = this.zone(id);
       Object.assign(action, zoneTarget(z));
@@ -247,7 +247,7 @@ export class TableActions {
         continue;
       }
       if (a.targets && a.targets.length) {
-        for (const s of a.targets) bar.append(h("button", { class: "btn danger", type: "button", "data-action": a.type, "data-target": s, onclick: () => this.other(a, { type: a.type, target: s }) }, `${t(a.label)}: ${this.player(s).name}`));
+        for (const s of a.targets) bar.append(h("button", { class: "btn danger", type: "button", "data-action": a.type, "data-target": s, onclick: () => this.other(a, { type: a.type, target: s }) }, t("{label}: {value}", { label: t(a.label), value: this.player(s).name })));
         continue;
       }
       for (const k of flagArgs(a, v.actions || [])) bar.append(this.flagToggle(k));

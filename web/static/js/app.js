@@ -11,7 +11,7 @@ import { cardEl } from "./cards.js";
 import { markdown } from "./md.js";
 import { optionField, optionValue } from "./options.js";
 import { houseRulesPage, ruleChooser } from "./houserules.js";
-import { COLOURS, MODES, modeName, errorText, state, avatar, page, inviteLink, copyButton, fieldErrors, loadMe, logout, lookPicker, eye, nameOf } from "./shell.js";
+import { COLOURS, MODES, modeName, errorText, useRulesets, applyAccountLocale, state, avatar, page, inviteLink, copyButton, fieldErrors, loadMe, logout, lookPicker, eye, nameOf } from "./shell.js";
 import { enterRoom } from "./room.js";
 
 // ---- Entry ---------------------------------------------------------------------------------------
@@ -51,6 +51,7 @@ function entry(mode0 = "guest") {
       if (mode !== "login" || !state.me.avatar) {
         try { state.me = (await api("PATCH", "/api/me", { avatar: look.avatar, colour: look.colour })).user; } catch { /* the look is optional */ }
       }
+      await applyAccountLocale();
       route();
     } catch (err) {
       fieldErrors(form, err);
@@ -72,7 +73,7 @@ function entry(mode0 = "guest") {
 
 async function lobby() {
   const [rs, rooms] = await Promise.all([api("GET", "/api/rulesets"), api("GET", "/api/rooms").catch(() => ({ rooms: [] }))]);
-  state.rulesets = rs.rulesets || [];
+  useRulesets(rs.rulesets);
   const variants = h("div", { class: "variants" }, state.rulesets.map((d) => {
     // The variant's own sample cards (Info.Sample), else French ones.
     const sample = (d.sample || []).length ? d.sample : ["AS", "KH", "QD"];
@@ -187,8 +188,7 @@ function createDialog(d) {
 // ---- Rules ---------------------------------------------------------------------------------------
 
 async function rules(id) {
-  const rs = state.rulesets || (await api("GET", "/api/rulesets")).rulesets;
-  state.rulesets = rs;
+  const rs = state.rulesets || useRulesets((await api("GET", "/api/rulesets")).rulesets);
   const d = rs.find((x) => x.id === id);
   if (!d) return page(h("p", {}, t("No game called \"{id}\" here.", { id })), h("a", { href: "#/" }, t("Back to the lobby")));
   page(h("article", { class: "panel markdown", id: "rules" }, h("h1", {}, t("How to play {game}", { game: t(d.name) })), markdown(rulesText(d))), h("p", {}, h("a", { class: "btn", href: "#/" }, t("Back to the lobby"))));
@@ -213,7 +213,7 @@ async function route() {
     return;
   }
   if (parts[0] === "house-rules") {
-    state.rulesets = state.rulesets || (await api("GET", "/api/rulesets")).rulesets;
+    if (!state.rulesets) useRulesets((await api("GET", "/api/rulesets")).rulesets);
     return houseRulesPage({ page, me: state.me, rulesets: state.rulesets, register: () => logout("#/register/house-rules") });
   }
   try {

@@ -249,7 +249,7 @@ function roleFace(svg, c, role) {
   const word = t(f.label);
   svg.appendChild(text(50, 44, word, { "font-size": word.length > 5 ? 12 : 16, "font-weight": 800, fill: f.ink, "letter-spacing": 1 }));
   for (const e of ROLE_ICONS[role](f.ink, f.accent)) svg.appendChild(e);
-  if (role === "max7") svg.appendChild(text(50, 122, "7 or lower", { "font-size": 9, "font-weight": 700, fill: f.ink }));
+  if (role === "max7") svg.appendChild(text(50, 122, t("7 or lower"), { "font-size": 9, "font-weight": 700, fill: f.ink }));
 }
 
 // ---- Last Card faces ---------------------------------------------------------------------------

@@ -41,6 +41,9 @@ export function match(tags) {
   return "";
 }
 
+// chosenLocale is the locale the player chose in this browser, or "".
+export function chosenLocale() { return chosen(); }
+
 function chosen() {
   try { return localStorage.getItem(STORE_KEY) || ""; } catch { return ""; }
 }
@@ -89,6 +92,16 @@ export function addTexts(byLocale) {
   for (const [loc, texts] of Object.entries(byLocale || {})) extra[loc] = { ...(extra[loc] || {}), ...texts };
 }
 
+// serverText translates a text the server wrote in English (an error's reason, a field's): the
+// catalog's translation of it, a key with {placeholders} matching it ("there is no open room with
+// code {code}"), else undefined (the caller falls back on the error's code).
+export function serverText(msg) {
+  msg = String(msg ?? "");
+  if (current === "en") return msg;
+  if (own(catalog, msg) || own(extra[current] || {}, msg)) return t(msg);
+  return byPattern(msg, catalog) ?? byPattern(msg);
+}
+
 // has says whether the locale in use translates msg (the English catalog counts for English).
 export function has(msg) {
   return own(catalog, msg) || own(extra[current] || {}, msg) || (current === "en" && own(english, msg));
@@ -96,11 +109,40 @@ export function has(msg) {
 
 const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
 
+// patterns are a variant's texts with placeholders as regular expressions, by locale: a view
+// carries "Hand 3" or "Draw 2", which "Hand {n}" and "Draw {n}" translate.
+const patterns = new Map();
+
+function byPattern(msg, texts = extra[current] || {}) {
+  if (current === "en") return undefined;
+  if (!patterns.has(texts)) {
+    const list = [];
+    for (const [key, value] of Object.entries(texts)) {
+      // A key of placeholders alone ("{label}: {value}") would match anything.
+      if (!/\{\w+(?::\w+)?\}/.test(key) || !/\p{L}{3}/u.test(key.replace(/\{\w+(?::\w+)?\}/g, ""))) continue;
+      const names = [];
+      const source = key.split(/(\{\w+(?::\w+)?\})/).map((part, i) => {
+        if (i % 2 === 0) return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+        names.push(part);
+        return "(.+?)";
+      }).join("");
+      if (typeof value === "string") list.push({ re: new RegExp(`^${source}$`), names, value });
+    }
+    if (patterns.size > 4) patterns.clear();
+    patterns.set(texts, list);
+  }
+  for (const p of patterns.get(texts)) {
+    const m = p.re.exec(msg);
+    if (m) return p.names.reduce((out, name, i) => out.split(name).join(m[i + 1]), p.value);
+  }
+  return undefined;
+}
+
 // t translates an English text and fills its placeholders.
 export function t(msg, params) {
   msg = String(msg ?? "");
   const mine = extra[current] || {};
-  let text = own(catalog, msg) ? catalog[msg] : own(mine, msg) ? mine[msg] : own(english, msg) ? english[msg] : msg;
+  let text = own(catalog, msg) ? catalog[msg] : own(mine, msg) ? mine[msg] : own(english, msg) ? english[msg] : byPattern(msg) ?? msg;
   if (text && typeof text === "object") {
     const n = params && typeof params.count === "number" ? params.count : 0;
     text = text[plurals.select(n)] ?? text.other ?? msg;

@@ -6,14 +6,13 @@ import { Table } from "./table.js";
 import { h } from "./dom.js";
 import { roomRules, ruleLog } from "./houserules.js";
 import { t, num, locale } from "./i18n.js";
-import { AVATARS, modeName, errorText, reasonText, state, app, colourOf, avatar, topbar, page, inviteLink, copyButton, invite, lookDialog, eye, nameOf, settingWords, reroute } from "./shell.js";
+import { AVATARS, modeName, errorText, reasonText, useRulesets, state, app, colourOf, avatar, topbar, page, inviteLink, copyButton, invite, lookDialog, eye, nameOf, settingWords, reroute } from "./shell.js";
 
 // ---- Room ----------------------------------------------------------------------------------------
 
 export async function enterRoom(code, watch) {
   document.body.classList.add("in-room");
-  const rs = state.rulesets || (await api("GET", "/api/rulesets").catch(() => ({ rulesets: [] }))).rulesets;
-  state.rulesets = rs;
+  if (!state.rulesets) useRulesets((await api("GET", "/api/rulesets").catch(() => ({ rulesets: [] }))).rulesets);
   try {
     await api("POST", `/api/rooms/${code}/join`, { spectate: !!watch });
   } catch (err) {

@@ -19,7 +19,7 @@ export function sheetTable(tb) {
       cols.map((_, k) => {
         const note = (r.notes || [])[k];
         const cell = (r.cells || [])[k];
-        return h("td", {}, cell === undefined ? "" : typeof cell === "number" ? num(cell) : String(cell), note ? h("span", { class: "note" }, ` ${t(note)}`) : "");
+        return h("td", {}, cell === undefined ? "" : typeof cell === "number" ? num(cell) : String(cell), note ? h("span", { class: "note" }, ` ${note.split(", ").map((part) => t(part)).join(", ")}`) : "");
       })))),
     h("tfoot", {}, h("tr", { "data-sheet-totals": "" }, h("th", { scope: "row" }, t("Total")),
       cols.map((_, k) => h("td", { class: k === best ? "best" : "" }, h("b", {}, typeof (s.totals || [])[k] === "number" ? num(s.totals[k]) : String((s.totals || [])[k] ?? ""))))))));

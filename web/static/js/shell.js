@@ -7,7 +7,7 @@ import { h } from "./dom.js";
 import { cardEl } from "./cards.js";
 import { soundSwitch } from "./sound.js";
 import { choiceLabel } from "./options.js";
-import { t } from "./i18n.js";
+import { t, addTexts, LOCALES, locale, setLocale, chosenLocale, serverText } from "./i18n.js";
 
 // reroute shows the page the address names now (app.js's router listens for it), without an
 // import of the router: a page that changes the address, or must be drawn again, calls it.
@@ -47,12 +47,40 @@ export function topbar() {
   const logo = h("span", { class: "logo" });
   logo.append(cardEl("", { back: "french" }));
   logo.firstChild.style.setProperty("--card-w", "22px");
-  const bar = h("header", { class: "topbar" }, h("a", { class: "brand", href: "#/", "aria-label": "Cardhouse" }, logo, h("span", { class: "brand-word" }, "Cardhouse")), soundSwitch());
+  const bar = h("header", { class: "topbar" }, h("a", { class: "brand", href: "#/", "aria-label": "Cardhouse" }, logo, h("span", { class: "brand-word" }, "Cardhouse")), soundSwitch(), localeSwitch());
   if (state.me) {
     bar.append(h("div", { class: "me" }, h("button", { class: "look-button", type: "button", id: "your-look", title: t("Your look: name, avatar and colour"), onclick: editMe }, avatar(state.me), h("span", {}, state.me.display_name)),
       h("button", { class: "btn ghost small", type: "button", onclick: logout }, t("Log out"))));
   }
   return bar;
+}
+
+// localeSwitch is the top bar's choice of language: each named in its own language. A choice is
+// remembered in this browser and, signed in, by the account (PATCH /api/me {locale}); the page
+// is drawn again in it.
+export function localeSwitch() {
+  const select = h("select", { id: "locale-switch", class: "locale-switch", "aria-label": t("Language"), title: t("Language") },
+    LOCALES.map((l) => h("option", { value: l.id, lang: l.id, selected: l.id === locale() }, l.name)));
+  select.addEventListener("change", async () => {
+    await setLocale(select.value, { remember: true });
+    if (state.me) {
+      try { state.me = (await api("PATCH", "/api/me", { locale: select.value })).user; } catch { /* kept in this browser */ }
+    }
+    reroute();
+  });
+  return select;
+}
+
+// applyAccountLocale makes the signed-in account's language the page's (signing in, or a page
+// opened signed in); an account with none takes the one chosen in this browser, if any.
+export async function applyAccountLocale() {
+  const me = state.me;
+  if (!me) return;
+  if (me.locale && me.locale !== locale()) {
+    await setLocale(me.locale, { remember: true });
+  } else if (!me.locale && chosenLocale()) {
+    try { state.me = (await api("PATCH", "/api/me", { locale: chosenLocale() })).user; } catch { /* the account keeps none */ }
+  }
 }
 
 export function page(...children) {
@@ -109,25 +137,89 @@ export function fieldErrors(form, err) {
   }
 }
 
-// errorText is a refused request's reason for the player (api.js, ApiError).
+// CODE_TEXTS word the server's error codes (docs/api.md) for a player, in English as every
+// text here (shown through t()): a reason the catalog does not translate is said by its code.
+const CODE_TEXTS = {
+  invalid: "Some fields are not right: see below.",
+  bad_options: "Some options are not right: see below.",
+  bad_json: "The request was not understood.",
+  bad_login: "Wrong username or password.",
+  banned: "This account is banned.",
+  room_banned: "The host of this room has banned you from it.",
+  rate_limited: "Too many attempts: wait a minute.",
+  login_required: "Log in or play as a guest first.",
+  username_taken: "This username is taken.",
+  csrf: "The page is out of date: reload it.",
+  no_room: "There is no open room with this code.",
+  locked: "This room is locked: it takes no new members.",
+  not_member: "You are not a member of this room.",
+  not_host: "Only the host can do that.",
+  denied: "The host declined your request.",
+  pending: "Your request to join waits for the host.",
+  spectator: "Spectators watch and chat; they cannot act.",
+  spectators_full: "This room has as many spectators as it takes.",
+  game_running: "A game is being played: wait until it is over.",
+  no_game: "No game is being played; the host deals to start one.",
+  not_player: "Only the players at the table can do that.",
+  not_your_seat: "This seat is not yours.",
+  host_deals: "You are the host: deal the next round or game yourself.",
+  kick_self: "The host cannot remove themselves; leave the room instead.",
+  bad_kick: "Choose a ban or a cooldown.",
+  bad_chat: "A chat line cannot be empty.",
+  chat_too_long: "This chat line is too long.",
+  chat_rate: "Slow down: too many chat lines.",
+  busy: "The room is busy; try again.",
+  room_moving: "The room is moving to another server; try again in a few seconds.",
+  room_elsewhere: "The room is run by another server right now; try again in a moment.",
+  store_failure: "This could not be saved; nothing changed, try again.",
+  engine_failure: "The game engine failed; the game is unchanged, try again.",
+  unknown_ruleset: "This game is not available on this server.",
+  no_ruleset: "This game is not available on this server.",
+  ruleset_disabled: "This game is closed to new rooms for now.",
+  guest: "Guests cannot do that; register an account first.",
+  not_found: "Not found.",
+  internal: "Something went wrong on the server; try again.",
+  not_your_turn: "It is not your turn.",
+  game_over: "The game is over.",
+  bad_action: "This move is not allowed now.",
+  unknown_card: "This card is not in the game.",
+  not_held: "You do not hold this card.",
+  bad_option: "This option is not right.",
+  house_rule: "A house rule refuses this move.",
+  not_available: "This move is not available now.",
+};
+
+// errorText is a refused request's reason for the player (api.js, ApiError): the server's
+// English, translated (serverText), else said by its code, else as it is.
 export function errorText(err) {
-  return String(err?.message ?? "");
+  return localText(String(err?.message ?? ""), err?.code);
+}
+
+// localText is a reason the server (or a variant) wrote in English, for the player: its
+// translation, else the words of its code, else (in another language than English, where the
+// English would be all a player reads) a plain refusal.
+function localText(reason, code) {
+  const known = serverText(reason);
+  if (known !== undefined) return known;
+  if (CODE_TEXTS[code]) return t(CODE_TEXTS[code]);
+  return locale() === "en" || !reason ? reason : t(code === "" ? "This value is not accepted." : "This is refused.");
 }
 
 // reasonText is the reason of a refusal the room's socket sent ({code, reason}), for the player.
 export function reasonText(m) {
-  return String(m?.reason || m?.code || "");
+  return localText(String(m?.reason || m?.code || ""), m?.code);
 }
 
 // fieldReason is a form field's reason for the player.
 export function fieldReason(f) {
-  return String(f.reason ?? "");
+  return localText(String(f.reason ?? ""), "");
 }
 
 export async function loadMe() {
   try {
     const a = await api("GET", "/api/me");
     state.me = a.user;
+    await applyAccountLocale();
   } catch {
     state.me = null;
   }
@@ -209,6 +301,14 @@ export function eye() {
   p.setAttribute("fill", "currentColor");
   s.append(p);
   return s;
+}
+
+// useRulesets keeps the server's rulesets (state.rulesets) and adds their texts in other
+// languages (sdk.Info.Texts) to the translations.
+export function useRulesets(list) {
+  state.rulesets = list || [];
+  for (const d of state.rulesets) addTexts(d.texts);
+  return state.rulesets;
 }
 
 export function nameOf(id) {

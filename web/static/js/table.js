@@ -280,7 +280,7 @@ export class Table {
       }
       if (!z.count) deck.classList.add("empty");
       deck.append(h("div", { class: "count-badge", title: t("cards in the deck"), "aria-hidden": "true" }, num(z.count)));
-      deck.setAttribute("aria-label", `${t(z.label || "Deck")}: ${t("{count} cards", { count: z.count })}`);
+      deck.setAttribute("aria-label", t("{pile}: {count} cards", { pile: t(z.label || "Deck"), count: z.count }));
       const draw = this.drawFrom(z);
       if (draw) this.clickablePile(deck, t(draw.label), () => this.act(draw.action));
       c.append(h("div", { class: "deck-zone" }, deck, h("div", { class: "zone-label" }, t(z.label || "Deck"))));
@@ -346,7 +346,7 @@ export class Table {
     el.title = label;
     el.setAttribute("role", "button");
     const was = el.getAttribute("aria-label");
-    el.setAttribute("aria-label", was ? `${label} (${was})` : label);
+    el.setAttribute("aria-label", was ? t("{action} ({what})", { action: label, what: was }) : label);
     el.tabIndex = 0;
     el.dataset.focusKey = `pile-${el.dataset.zone}`;
     el.addEventListener("click", go);
@@ -367,27 +367,27 @@ export class Table {
       // it goes into one quiet line.
       if (this.opts.isSetting && this.opts.isSetting(ind.id)) {
         const value = this.opts.settingValue ? this.opts.settingValue(ind.id, ind.value) : ind.value;
-        settings.push(ind.kind === "flag" ? `${label}: ${ind.value === "true" ? t("on") : t("off")}` : `${label}: ${value}`);
+        settings.push(t("{label}: {value}", { label, value: ind.kind === "flag" ? (ind.value === "true" ? t("on") : t("off")) : value }));
         continue;
       }
       switch (ind.kind) {
         case "suit":
-          if (SUITS[ind.value]) box.append(h("div", { class: "ind big", "data-ind": ind.id }, `${label}:`, symbolSVG(ind.value, 24), choiceName(ind.value)));
+          if (SUITS[ind.value]) box.append(h("div", { class: "ind big", "data-ind": ind.id }, t("{label}:", { label }), symbolSVG(ind.value, 24), choiceName(ind.value)));
           break;
         case "color":
-          if (COLORS[ind.value]) box.append(h("div", { class: "ind big", "data-ind": ind.id }, `${label}:`, symbolSVG(ind.value, 24), choiceName(ind.value)));
+          if (COLORS[ind.value]) box.append(h("div", { class: "ind big", "data-ind": ind.id }, t("{label}:", { label }), symbolSVG(ind.value, 24), choiceName(ind.value)));
           break;
         case "count":
           if (ind.value !== "0" && ind.value !== "") {
             const alert = /penalty|pick|draw/i.test(ind.id + label);
-            box.append(h("div", { class: "ind" + (alert ? " alert" : ""), "data-ind": ind.id }, `${label}: `, h("b", {}, /^-?\d+$/.test(ind.value) ? num(Number(ind.value)) : t(ind.value))));
+            box.append(h("div", { class: "ind" + (alert ? " alert" : ""), "data-ind": ind.id }, t("{label}:", { label }), " ", h("b", {}, /^-?\d+$/.test(ind.value) ? num(Number(ind.value)) : t(ind.value))));
           }
           break;
         case "flag":
           if (ind.value === "true") box.append(h("div", { class: "ind alert", "data-ind": ind.id }, label));
           break;
         default:
-          if (ind.value !== "") box.append(h("div", { class: "ind", "data-ind": ind.id }, `${label}: ${t(ind.value)}`));
+          if (ind.value !== "") box.append(h("div", { class: "ind", "data-ind": ind.id }, t("{label}: {value}", { label, value: t(ind.value) })));
       }
     }
     const panel = teamPanel(this);
