@@ -78,7 +78,11 @@ func playerTexts(t *testing.T, e engine.Engine, d *engine.Description) map[strin
 						}
 						for _, ind := range v.Indicators {
 							add(ind.Label, "indicator "+ind.ID)
-							if ind.Kind == "" {
+							// The client shows no value of these (a card drawn, the pile's fire, the
+							// direction's arrow), and a room option's value by the option's words.
+							shown := !slices.Contains([]string{"drawn", "fire", "direction"}, ind.ID) &&
+								!slices.ContainsFunc(d.Options, func(o sdk.Option) bool { return o.Name == ind.ID })
+							if shown && (ind.Kind == "" || ind.Kind == "text") {
 								add(ind.Value, "indicator "+ind.ID+" value")
 							}
 						}

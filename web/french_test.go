@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
@@ -120,7 +121,13 @@ func playSome(t *testing.T, pg context.Context, n int) {
 	t.Helper()
 	evalJS[bool](t, pg, `__ch.start({})`)
 	for i := 0; i < n; i++ {
-		st := evalJS[tapStep](t, pg, `__ch.step()`)
+		// The bots may think a while before the page's seat has something to do.
+		c, cancel := context.WithTimeout(pg, 2*time.Minute)
+		st, err := chromedp.Run(c, chromedp.Evaluate[tapStep](`__ch.step()`, chromedp.EvalAwaitPromise))
+		cancel()
+		if err != nil {
+			t.Fatalf("deciding tap %d: %v", i+1, err)
+		}
 		if st.Done {
 			return
 		}
@@ -171,7 +178,9 @@ func TestFrenchEverywhere(t *testing.T) {
 			noEnglish(t, pg, "rules of Last Card")
 
 			for _, id := range []string{"lastcard", "hotspot", "drugs", "hearts", "spades", "ginrummy"} {
-				run(t, pg, chromedp.Navigate(url+"/#/"))
+				// A page loaded afresh for each variant (the query differs), as a player opening
+				// the site again.
+				run(t, pg, chromedp.Navigate(url+"/?"+id+"#/"))
 				waitJS(t, pg, `document.querySelector(".variants [data-create]")`)
 				tap(t, pg, fmt.Sprintf(`[data-create=%q]`, id))
 				waitJS(t, pg, `document.querySelector("#create-room")`)
@@ -189,7 +198,7 @@ func TestFrenchEverywhere(t *testing.T) {
 				}
 				click(t, pg, `.felt [data-action=deal]`)
 				waitJS(t, pg, `document.querySelector(".felt[data-phase]")`)
-				playSome(t, pg, 6)
+				playSome(t, pg, 4)
 				waitJS(t, pg, `!document.querySelector(".table-wrap.busy")`)
 				noEnglish(t, pg, "table of "+id)
 				checkAxe(t, pg, axe, "table of "+id+" (fr)")
@@ -197,8 +206,10 @@ func TestFrenchEverywhere(t *testing.T) {
 			}
 
 			// A whole game of Last Card, a single round against one bot, to its summary.
-			run(t, pg, chromedp.Navigate(url+"/#/"))
+			run(t, pg, chromedp.Navigate(url+"/?summary#/"))
 			waitJS(t, pg, `document.querySelector(".variants [data-create]")`)
+			noEnglish(t, pg, "lobby with open rooms")
+			shot(t, pg, "fr-lobby-rooms-"+size.name)
 			tap(t, pg, `[data-create="lastcard"]`)
 			waitJS(t, pg, `document.querySelector("#create-room")`)
 			evalJS[bool](t, pg, `(() => { const f = document.querySelector("#create-room");

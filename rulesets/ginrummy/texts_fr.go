@@ -6,7 +6,10 @@ import "maps"
 // variant writes. A key with {placeholders} also words the texts it matches ("Hand {n}" words
 // "Hand 3"): web/static/js/i18n.js.
 var textsFR = map[string]string{
-	"Gin Rummy": "Gin-rami",
+	"Laying off":       "Ajouts",
+	"Draw and discard": "Pioche et défausse",
+	"Upcard offer":     "Carte retournée proposée",
+	"Gin Rummy":        "Gin-rami",
 	"Draw and discard to build sets and runs, then knock when your loose cards are low, or go gin with none.":                                "Piochez et défaussez pour former des brelans et des suites, puis frappez quand vos cartes perdues sont faibles, ou faites gin sans aucune.",
 	"A player whose eleven cards all make melds after drawing may lay them all down at once for 31 points plus the other player's deadwood.": "Un joueur dont les onze cartes forment toutes des combinaisons après la pioche peut les étaler d’un coup pour 31 points plus les cartes perdues de l’autre.",
 	"Big gin":                   "Big gin",

@@ -6,7 +6,11 @@ import "maps"
 // variant writes. A key with {placeholders} also words the texts it matches ("Hand {n}" words
 // "Hand 3"): web/static/js/i18n.js.
 var textsFR = map[string]string{
-	"Hearts": "Dame de pique",
+	"to the left":  "à gauche",
+	"to the right": "à droite",
+	"across":       "en face",
+	"no pass":      "pas de passe",
+	"Hearts":       "Dame de pique",
 	"Avoid taking hearts and the queen of spades; the lowest score wins.":                                                                                 "Évitez de prendre des cœurs et la dame de pique ; le plus petit score gagne.",
 	"A moon shot takes 26 off the shooter's score instead.":                                                                                               "Un grand chelem retire plutôt 26 points au score de celui qui le réussit.",
 	"Before each hand everyone passes three cards: to the left, to the right, across, then no pass, and round again. Off: every hand is played as dealt.": "Avant chaque donne, chacun passe trois cartes : à gauche, à droite, en face, puis sans passe, et on recommence. Désactivé : chaque donne se joue telle que distribuée.",
@@ -44,10 +48,6 @@ var textsFR = map[string]string{
 	"{seat} shot the moon!":                                                   "{seat} a réussi le grand chelem !",
 	"{seat} took the trick ({points} points)":                                 "{seat} a remporté le pli ({points} points)",
 	"{seat} wins with {score} points":                                         "{seat} gagne avec {score} points",
-	"left":                                                                    "à gauche",
-	"right":                                                                   "à droite",
-	"across":                                                                  "en face",
-	"none":                                                                    "sans passe",
 }
 
 // texts are the variant's texts by locale (sdk.Info.Texts).

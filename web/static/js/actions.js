@@ -3,7 +3,7 @@
 // one was refused.
 
 import { h } from "./dom.js";
-import { t, num } from "./i18n.js";
+import { t, tv, num } from "./i18n.js";
 import { shortName, COLORS } from "./cards.js";
 import { zoneTarget, meldName } from "./melds.js";
 import { needsCardChoice, ownChoices, choiceOptions, choiceTitle, flagArgs, argLabel } from "./moves.js";
@@ -144,7 +144,7 @@ export class TableActions {
     if (!spec) {
       const fits = this.fits();
       if (fits.length > 1) {
-        const type = await this.pick(fits.map((a) => ({ value: a.type, label: t(a.label || a.type) })), t("Which move?"));
+        const type = await this.pick(fits.map((a) => ({ value: a.type, label: tv(a.label || a.type) })), t("Which move?"));
         if (type === null) return;
         spec = fits.find((a) => a.type === type);
       }
@@ -157,7 +157,7 @@ export class TableActions {
     if (spec.zones && spec.zones.length) {
       // A layoff: onto which meld (the melds are buttons too, once cards are picked).
       const zones = spec.zones.map((id) => this.zone(id)).filter(Boolean);
-      const id = zones.length === 1 ? zones[0].id : await this.pick(zones.map((z) => ({ value: z.id, label: t("{label}: {value}", { label: this.player(z.owner).name, value: meldName(z) }) })), t("{action}: onto which meld?", { action: t(spec.label) }));
+      const id = zones.length === 1 ? zones[0].id : await this.pick(zones.map((z) => ({ value: z.id, label: t("{label}: {value}", { label: this.player(z.owner).name, value: meldName(z) }) })), t("{action}: onto which meld?", { action: tv(spec.label) }));
       if (id === null || id === undefined) return;
       const z = this.zone(id);
       Object.assign(action, zoneTarget(z));
@@ -169,7 +169,7 @@ export class TableActions {
     }
     if (!(await this.completeArgs(spec, action))) return;
     if (spec.targets && spec.targets.length) {
-      const target = spec.targets.length === 1 && spec.type !== "gift" ? spec.targets[0] : await this.pick(spec.targets.map((s) => ({ value: s, label: this.player(s).name })), t("{action}: to whom?", { action: t(spec.label) }));
+      const target = spec.targets.length === 1 && spec.type !== "gift" ? spec.targets[0] : await this.pick(spec.targets.map((s) => ({ value: s, label: this.player(s).name })), t("{action}: to whom?", { action: tv(spec.label) }));
       if (target === null) return;
       action.target = target;
     }
@@ -225,10 +225,10 @@ export class TableActions {
         if (a.count > 0) {
           // Exactly N cards: the count chosen, and the button only at N.
           bar.append(h("span", { class: "count-status", "data-count-status": `${n}/${a.count}`, "aria-live": "polite" }, t("{n} of {count} chosen", { n, count: a.count })),
-            h("button", { class: "btn go big", type: "button", "data-action": a.type, "data-focus-key": "act-" + a.type, disabled: n !== a.count, onclick: () => this.play(a) }, t(a.label)));
+            h("button", { class: "btn go big", type: "button", "data-action": a.type, "data-focus-key": "act-" + a.type, disabled: n !== a.count, onclick: () => this.play(a) }, tv(a.label)));
           continue;
         }
-        const label = n > 1 ? t("{action} {count} cards", { action: t(a.label), count: n }) : t(a.label);
+        const label = n > 1 ? t("{action} {count} cards", { action: tv(a.label), count: n }) : tv(a.label);
         // Cards no action takes (unlit) may still be tried with the zone's first action: the
         // server's refusal says why they do not go.
         const tryable = !fits.length && n && this.cardAction(this.sel[0].zone) === a;
@@ -238,22 +238,22 @@ export class TableActions {
         continue;
       }
       if (a.type === "flip") {
-        bar.append(h("span", { class: "zone-label" }, t("{action}: tap a face-down card", { action: t(a.label) })));
+        bar.append(h("span", { class: "zone-label" }, t("{action}: tap a face-down card", { action: tv(a.label) })));
         continue;
       }
       if (a.type === "call") {
         const d = (v.deadlines || []).find((d) => d.seat === this.me && d.kind === "last_card");
-        bar.append(h("button", { class: "btn call-btn", type: "button", "data-action": "call", "data-focus-key": "act-call", onclick: () => this.act({ type: "call" }) }, t(a.label), d ? h("span", { class: "countdown", "data-deadline": d.id }, "") : ""));
+        bar.append(h("button", { class: "btn call-btn", type: "button", "data-action": "call", "data-focus-key": "act-call", onclick: () => this.act({ type: "call" }) }, tv(a.label), d ? h("span", { class: "countdown", "data-deadline": d.id }, "") : ""));
         continue;
       }
       if (a.targets && a.targets.length) {
-        for (const s of a.targets) bar.append(h("button", { class: "btn danger", type: "button", "data-action": a.type, "data-target": s, onclick: () => this.other(a, { type: a.type, target: s }) }, t("{label}: {value}", { label: t(a.label), value: this.player(s).name })));
+        for (const s of a.targets) bar.append(h("button", { class: "btn danger", type: "button", "data-action": a.type, "data-target": s, onclick: () => this.other(a, { type: a.type, target: s }) }, t("{label}: {value}", { label: tv(a.label), value: this.player(s).name })));
         continue;
       }
       for (const k of flagArgs(a, v.actions || [])) bar.append(this.flagToggle(k));
       // A draw from a named pile ("stock", "discard") says which.
       const base = a.from ? { type: a.type, from: a.from } : { type: a.type };
-      bar.append(h("button", { class: "btn" + (a.type === "draw" || a.type === "pickup" ? " primary" : ""), type: "button", "data-action": a.type, "data-from": a.from, "data-focus-key": `act-${a.type}${a.from ? "-" + a.from : ""}`, onclick: () => this.other(a, base) }, t(a.label)));
+      bar.append(h("button", { class: "btn" + (a.type === "draw" || a.type === "pickup" ? " primary" : ""), type: "button", "data-action": a.type, "data-from": a.from, "data-focus-key": `act-${a.type}${a.from ? "-" + a.from : ""}`, onclick: () => this.other(a, base) }, tv(a.label)));
     }
     if ((v.actions || []).length && v.phase === "playing" && v.turn === this.me && this.me >= 0) bar.prepend(h("span", { class: "turn-cue", "data-cue": "turn" }, t("Your turn")));
     if (!(v.actions || []).length && v.phase === "playing" && v.turn >= 0) {

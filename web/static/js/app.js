@@ -4,7 +4,7 @@
 // Routes are hashes: #/ (entry or lobby), #/rules/ID, #/house-rules, #/room/CODE, #/watch/CODE.
 // The frame the pages share is shell.js.
 
-import { t, num, locale } from "./i18n.js";
+import { t, tv, num, locale } from "./i18n.js";
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { cardEl } from "./cards.js";
@@ -79,7 +79,7 @@ async function lobby() {
     const sample = (d.sample || []).length ? d.sample : ["AS", "KH", "QD"];
     return h("article", { class: "variant", "data-ruleset": d.id },
       h("div", { class: "mini", "aria-hidden": "true" }, sample.map((c, i) => { const e = cardEl(c, { roles: {} }); e.style.setProperty("--i", i); return e; })),
-      h("h3", {}, t(d.name)), h("p", {}, t(d.summary || "")), h("p", { class: "help" }, t("{min}–{max} players", { min: d.min_seats, max: d.max_seats })),
+      h("h3", {}, tv(d.name)), h("p", {}, tv(d.summary || "")), h("p", { class: "help" }, t("{min}–{max} players", { min: d.min_seats, max: d.max_seats })),
       h("div", { class: "row" }, h("button", { class: "btn primary small", type: "button", "data-create": d.id, onclick: () => createDialog(d) }, t("New room")), h("a", { class: "btn ghost small", href: `#/rules/${d.id}` }, t("How to play"))));
   }));
   // The server lists only rooms someone can sit down in (docs/api.md): waiting or playing.
@@ -116,7 +116,7 @@ function presetPicker(d, form) {
       b.setAttribute("aria-pressed", String((d.options || []).every((o) => value(o) === wanted(p, o) || (wanted(p, o) == null && value(o) == null))));
     }
   };
-  d.presets.forEach((p, i) => bar.append(h("button", { class: "btn small preset", type: "button", "data-preset": i, title: t(p.description || ""), onclick: () => {
+  d.presets.forEach((p, i) => bar.append(h("button", { class: "btn small preset", type: "button", "data-preset": i, title: tv(p.description || ""), onclick: () => {
     for (const o of d.options || []) {
       const el = control(o.name);
       const v = wanted(p, o);
@@ -125,7 +125,7 @@ function presetPicker(d, form) {
       else el.value = v === undefined || v === null ? "" : String(v);
     }
     mark();
-  } }, h("b", {}, t(p.name)), p.description ? h("span", { class: "help" }, t(p.description)) : "")));
+  } }, h("b", {}, tv(p.name)), p.description ? h("span", { class: "help" }, tv(p.description)) : "")));
   form.addEventListener("input", mark);
   form.addEventListener("change", mark);
   queueMicrotask(mark);
@@ -148,7 +148,7 @@ function createDialog(d) {
   const sync = () => { botsBox.classList.toggle("hidden", mode.value !== "computer"); approvalBox.classList.toggle("hidden", mode.value !== "online"); renderBots(); };
   mode.addEventListener("change", sync);
   seats.addEventListener("input", renderBots);
-  const title = t("New {game} room", { game: t(d.name) });
+  const title = t("New {game} room", { game: tv(d.name) });
   const dlg = h("dialog", { "aria-label": title });
   const chooser = d.house_rules && state.me ? ruleChooser(d.id, state.me) : null; // houserules.js
   const form = h("form", { method: "dialog", id: "create-room" }, h("h2", {}, title),
@@ -191,12 +191,12 @@ async function rules(id) {
   const rs = state.rulesets || useRulesets((await api("GET", "/api/rulesets")).rulesets);
   const d = rs.find((x) => x.id === id);
   if (!d) return page(h("p", {}, t("No game called \"{id}\" here.", { id })), h("a", { href: "#/" }, t("Back to the lobby")));
-  page(h("article", { class: "panel markdown", id: "rules" }, h("h1", {}, t("How to play {game}", { game: t(d.name) })), markdown(rulesText(d))), h("p", {}, h("a", { class: "btn", href: "#/" }, t("Back to the lobby"))));
+  page(h("article", { class: "panel markdown", id: "rules" }, h("h1", {}, t("How to play {game}", { game: tv(d.name) })), markdown(rulesText(d))), h("p", {}, h("a", { class: "btn", href: "#/" }, t("Back to the lobby"))));
 }
 
 // rulesText is a variant's rules page in the locale in use (sdk.Info.RulesText), else its own.
 function rulesText(d) {
-  return (d.rules_text || {})[locale()] || d.rules || t(d.summary || "");
+  return (d.rules_text || {})[locale()] || d.rules || tv(d.summary || "");
 }
 
 // ---- Router --------------------------------------------------------------------------------------

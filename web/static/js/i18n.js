@@ -176,6 +176,25 @@ export function translatePage(root = document) {
   }
 }
 
+// tv translates a text a variant wrote (a label of its view, an option, an event text): the
+// variants' own translations (addTexts) come first, so that a variant's words win over the app's
+// for the same English ("Hearts" is a game there, a suit here), then the app's catalog (t).
+export function tv(msg, params) {
+  msg = String(msg ?? "");
+  const mine = extra[current] || {};
+  if (!own(mine, msg)) return t(msg, params);
+  return fill(mine[msg], params);
+}
+
+function fill(text, params) {
+  if (!params) return text;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => {
+    if (!Object.prototype.hasOwnProperty.call(params, name)) return whole;
+    const v = params[name];
+    return typeof v === "number" ? numbers.format(v) : String(v);
+  });
+}
+
 // num formats a number for the locale (opts: Intl.NumberFormat's, such as the digits after the point).
 export function num(n, opts) { return opts ? new Intl.NumberFormat(current, opts).format(n) : numbers.format(n); }
 

@@ -5,7 +5,7 @@ import { h } from "./dom.js";
 import { cardEl, shortName, choiceName, SUITS, COLORS } from "./cards.js";
 import { play as playSound } from "./sound.js";
 import { burnMoment } from "./summary.js";
-import { t, num } from "./i18n.js";
+import { t, tv, num } from "./i18n.js";
 
 // ENGINE_TEXTS word the events the SDK's engine adds to any variant's (sdk/engine), as a
 // variant's Info.EventTexts word its own (in English: every sentence goes through t()).
@@ -31,13 +31,13 @@ export class TableLog {
     const d = e.data || {};
     const special = Object.keys(d).sort().map((k) => `${e.name} ${k}=${d[k]}`).find((k) => Object.hasOwn(texts, k));
     const text = special ? texts[special] : Object.hasOwn(texts, e.name) ? texts[e.name] : undefined;
-    if (typeof text === "string") return this.eventText(t(text), e) || null;
+    if (typeof text === "string") return this.eventText(tv(text), e) || null;
     if (e.name === "turn") return null;
     const who = e.seat >= 0 ? this.player(e.seat).name : "";
     const cards = (e.cards || []).map(shortName).join(" ");
     const hidden = !cards && e.private && e.count ? countWords(e.count) : "";
     const named = Object.values(d).filter((x) => SUITS[x] || COLORS[x]).map(choiceName).join(", ");
-    return `${who} ${t(e.name.replace(/_/g, " "))}${cards || hidden ? " " + (cards || hidden) : ""}${named ? ": " + named : ""}`.trim();
+    return `${who} ${tv(e.name.replace(/_/g, " "))}${cards || hidden ? " " + (cards || hidden) : ""}${named ? ": " + named : ""}`.trim();
   }
 
   // eventText fills in a ruleset's sentence: {seat} (the acting seat's name), {cards} (in words,
@@ -67,7 +67,7 @@ export class TableLog {
         case "count": return num(n);
         case "target": return d.target !== undefined ? this.player(Number(d.target)).name : "";
       }
-      return d[k] !== undefined ? t(String(d[k]).replace(/_/g, " ")) : m;
+      return d[k] !== undefined ? tv(String(d[k]).replace(/_/g, " ")) : m;
     }).replace(/\s+/g, " ").trim();
   }
 

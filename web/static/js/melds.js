@@ -10,7 +10,7 @@
 
 import { h } from "./dom.js";
 import { cardName, parseCard } from "./cards.js";
-import { t, num } from "./i18n.js";
+import { t, tv, num } from "./i18n.js";
 
 const KINDS = ["meld", "deadwood", "passing"];
 
@@ -33,7 +33,7 @@ export function meldGroup(tb, seat) {
   const melds = zs.filter((z) => z.kind === "meld").sort((a, b) => (a.meld ?? 0) - (b.meld ?? 0));
   if (melds.length) box.append(h("div", { class: "meld-list" }, melds.map((z) => meldZone(tb, z))));
   for (const z of zs.filter((z) => z.kind !== "meld")) {
-    const label = t(z.label || (z.kind === "deadwood" ? "Deadwood" : "Passing"));
+    const label = tv(z.label || (z.kind === "deadwood" ? "Deadwood" : "Passing"));
     const row = h("div", { class: `meld-zone ${z.kind} zone`, "data-zone": z.id, role: "group", "aria-label": `${label}, ${t("{count} cards", { count: z.count })}` });
     const cards = z.cards && z.cards.length ? z.cards : Array(Math.min(z.count, 13)).fill("");
     // The viewer's own deadwood is where a layoff takes its cards from (ActionSpec.from): pickable.
@@ -55,6 +55,6 @@ function meldZone(tb, z) {
   const go = (e) => { e.preventDefault(); tb.act({ type: spec.type, cards: tb.sel.map((s) => s.code), ...zoneTarget(z) }); };
   // A div as a button: a button may hold no cards (block content).
   return h("div", { class: "meld-zone meld zone target", role: "button", tabindex: 0, "data-zone": z.id, "data-meld": z.meld ?? 0, "data-focus-key": `meld-${z.id}`,
-    "aria-label": t("{action} onto {name}'s {meld}: {cards}", { action: t(spec.label), name: tb.player(z.owner).name, meld: name, cards: (z.cards || []).map(cardName).join(", ") }), onclick: go,
+    "aria-label": t("{action} onto {name}'s {meld}: {cards}", { action: tv(spec.label), name: tb.player(z.owner).name, meld: name, cards: (z.cards || []).map(cardName).join(", ") }), onclick: go,
     onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") go(e); } }, cards, h("span", { class: "meld-name", "aria-hidden": "true" }, name));
 }

@@ -8,7 +8,7 @@
 // sent as args.choice (a house rule's action: "wild_eight needs a choice among S, H, D, C").
 
 import { choiceName, symbolSVG, SUITS, COLORS } from "./cards.js";
-import { t } from "./i18n.js";
+import { t, tv } from "./i18n.js";
 
 // fitting lists the actions of specs that take the picked cards sel ([{zone, code}], all of one
 // zone) from that zone (zoneOf(spec) is the zone a spec takes cards from): each lists the first
@@ -36,14 +36,14 @@ export function ownChoices(spec) {
 // other word as it is (underscores as spaces).
 export function choiceOptions(choices, labels) {
   return choices.map((c, i) => {
-    if (labels && labels[i]) return { value: c, label: t(labels[i]) };
-    return SUITS[c] || COLORS[c] ? { value: c, label: choiceName(c), icon: symbolSVG(c, 30) } : { value: c, label: t(String(c).replace(/_/g, " ")) };
+    if (labels && labels[i]) return { value: c, label: tv(labels[i]) };
+    return SUITS[c] || COLORS[c] ? { value: c, label: choiceName(c), icon: symbolSVG(c, 30) } : { value: c, label: tv(String(c).replace(/_/g, " ")) };
   });
 }
 
 // choiceTitle is the picker's question for choices under an action's label.
 export function choiceTitle(spec, choices) {
-  const action = t(spec.label || spec.type);
+  const action = tv(spec.label || spec.type);
   if (choices.every((c) => SUITS[c])) return t("{action}: choose the suit", { action });
   if (choices.every((c) => COLORS[c])) return t("{action}: choose the colour", { action });
   return t("{action}: choose", { action });

@@ -5,21 +5,21 @@
 //   sheetButton(table)  the button that opens it in a dialog, or ""
 
 import { h } from "./dom.js";
-import { t, num } from "./i18n.js";
+import { t, tv, num } from "./i18n.js";
 
 export function sheetTable(tb) {
   const s = tb.view.sheet;
   if (!s) return "";
   // A sheet by seat names each column by its player (the ruleset can only say "Seat 1").
-  const cols = s.by === "seat" ? (s.columns || []).map((c, k) => tb.player(k).name) : (s.columns || []).map((c) => t(c));
+  const cols = s.by === "seat" ? (s.columns || []).map((c, k) => tb.player(k).name) : (s.columns || []).map((c) => tv(c));
   const best = bestColumn(tb);
   return h("div", { class: "sheet-wrap" }, h("table", { class: "scores sheet", "data-sheet-by": s.by, "aria-label": t("score sheet") },
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Hand")), cols.map((c) => h("th", { scope: "col" }, c)))),
-    h("tbody", {}, (s.rows || []).map((r, i) => h("tr", { "data-sheet-row": i }, h("th", { scope: "row" }, r.label ? t(r.label) : t("Hand {n}", { n: i + 1 })),
+    h("tbody", {}, (s.rows || []).map((r, i) => h("tr", { "data-sheet-row": i }, h("th", { scope: "row" }, r.label ? tv(r.label) : t("Hand {n}", { n: i + 1 })),
       cols.map((_, k) => {
         const note = (r.notes || [])[k];
         const cell = (r.cells || [])[k];
-        return h("td", {}, cell === undefined ? "" : typeof cell === "number" ? num(cell) : String(cell), note ? h("span", { class: "note" }, ` ${note.split(", ").map((part) => t(part)).join(", ")}`) : "");
+        return h("td", {}, cell === undefined ? "" : typeof cell === "number" ? num(cell) : String(cell), note ? h("span", { class: "note" }, ` ${note.split(", ").map((part) => tv(part)).join(", ")}`) : "");
       })))),
     h("tfoot", {}, h("tr", { "data-sheet-totals": "" }, h("th", { scope: "row" }, t("Total")),
       cols.map((_, k) => h("td", { class: k === best ? "best" : "" }, h("b", {}, typeof (s.totals || [])[k] === "number" ? num(s.totals[k]) : String((s.totals || [])[k] ?? ""))))))));

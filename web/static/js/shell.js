@@ -7,7 +7,7 @@ import { h } from "./dom.js";
 import { cardEl } from "./cards.js";
 import { soundSwitch } from "./sound.js";
 import { choiceLabel } from "./options.js";
-import { t, addTexts, LOCALES, locale, setLocale, chosenLocale, serverText } from "./i18n.js";
+import { t, tv, addTexts, LOCALES, locale, setLocale, chosenLocale, serverText } from "./i18n.js";
 
 // reroute shows the page the address names now (app.js's router listens for it), without an
 // import of the router: a page that changes the address, or must be drawn again, calls it.
@@ -313,7 +313,7 @@ export function useRulesets(list) {
 
 export function nameOf(id) {
   const name = (state.rulesets || []).find((d) => d.id === id)?.name;
-  return name ? t(name) : id;
+  return name ? tv(name) : id;
 }
 
 // settingWords says a room option's value in player words: a choice's label, on/off.

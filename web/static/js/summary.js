@@ -13,7 +13,7 @@ import { cardEl, parseCard } from "./cards.js";
 import { h } from "./dom.js";
 import { sheetTable } from "./sheet.js";
 import { meldName } from "./melds.js";
-import { t, num } from "./i18n.js";
+import { t, tv, num } from "./i18n.js";
 
 
 // WORDS are the numbers a burn's moment says in words (in English, shown through t()).
@@ -36,7 +36,7 @@ function smallCard(tb, code) {
 // a hand laid out): [{label, cards, count}] with cards null where the view does not show them.
 function leftOf(tb, seat) {
   const zs = (tb.view.zones || []).filter((z) => z.owner === seat && (z.kind === "hand" || z.kind === "row" || z.kind === "deadwood"));
-  return zs.map((z) => ({ id: z.id, label: z.kind === "hand" ? t("hand") : z.kind === "deadwood" ? t("deadwood") : t(z.label || z.kind), cards: z.cards && z.cards.length ? z.cards : null, count: z.count || 0 }))
+  return zs.map((z) => ({ id: z.id, label: z.kind === "hand" ? t("hand") : z.kind === "deadwood" ? t("deadwood") : tv(z.label || z.kind), cards: z.cards && z.cards.length ? z.cards : null, count: z.count || 0 }))
     .filter((z) => z.count > 0);
 }
 

@@ -22,7 +22,7 @@ import { trickArea } from "./trick.js";
 import { teamChip, teamPanel } from "./teams.js";
 import { sheetButton } from "./sheet.js";
 import { meldGroup } from "./melds.js";
-import { t, num } from "./i18n.js";
+import { t, tv, num } from "./i18n.js";
 
 // h is the app's too (app.js).
 export { h };
@@ -168,7 +168,7 @@ export class Table {
     const out = [];
     out.push(h("span", { class: "chip", title: t("cards in hand") }, t("{count} cards", { count: pv.hand_count })));
     // The bid and the tricks taken come first: on a phone a compact seat shows its first chips.
-    if (pv.bid) out.push(h("span", { class: "chip gold", "data-bid": pv.bid, title: t("bid") }, t("Bid {bid}", { bid: t(String(pv.bid)) })));
+    if (pv.bid) out.push(h("span", { class: "chip gold", "data-bid": pv.bid, title: t("bid") }, t("Bid {bid}", { bid: tv(String(pv.bid)) })));
     if (pv.tricks !== undefined && pv.tricks !== null) out.push(h("span", { class: "chip", "data-tricks": pv.tricks, title: t("tricks taken") }, t("{count} tricks", { count: pv.tricks })));
     if (pv.score !== undefined && pv.score !== null) out.push(h("span", { class: "chip green", title: t("score") }, t("{count} pts", { count: pv.score })));
     out.push(teamChip(this, seat));
@@ -230,7 +230,7 @@ export class Table {
     if (!rows.length) return null;
     const flip = (this.view.actions || []).find((a) => a.type === "flip" && seat === this.me);
     const drawRow = (z) => {
-      const r = h("div", { class: "zone-row zone" + (z.hidden ? " down" : " up"), "data-zone": z.id, title: z.label ? t(z.label) : "" });
+      const r = h("div", { class: "zone-row zone" + (z.hidden ? " down" : " up"), "data-zone": z.id, title: z.label ? tv(z.label) : "" });
       if (z.cards && z.cards.length) z.cards.forEach((c, i) => r.append(this.selectable(this.card(c, z.id, i), z, i)));
       else if (z.slots) {
         z.slots.forEach((full, i) => {
@@ -280,13 +280,13 @@ export class Table {
       }
       if (!z.count) deck.classList.add("empty");
       deck.append(h("div", { class: "count-badge", title: t("cards in the deck"), "aria-hidden": "true" }, num(z.count)));
-      deck.setAttribute("aria-label", t("{pile}: {count} cards", { pile: t(z.label || "Deck"), count: z.count }));
+      deck.setAttribute("aria-label", t("{pile}: {count} cards", { pile: tv(z.label || "Deck"), count: z.count }));
       const draw = this.drawFrom(z);
-      if (draw) this.clickablePile(deck, t(draw.label), () => this.act(draw.action));
-      c.append(h("div", { class: "deck-zone" }, deck, h("div", { class: "zone-label" }, t(z.label || "Deck"))));
+      if (draw) this.clickablePile(deck, tv(draw.label), () => this.act(draw.action));
+      c.append(h("div", { class: "deck-zone" }, deck, h("div", { class: "zone-label" }, tv(z.label || "Deck"))));
     }
     for (const z of zs.filter((z) => z.kind === "pile")) {
-      const pile = h("div", { class: "pile zone", "data-zone": z.id, role: "group", "aria-label": z.cards && z.cards.length ? t("{pile}: {count} cards, top {card}", { pile: t(z.label || "pile"), count: z.count, card: cardName(z.cards[z.cards.length - 1]) }) : t("{pile}: {count} cards", { pile: t(z.label || "pile"), count: z.count }) });
+      const pile = h("div", { class: "pile zone", "data-zone": z.id, role: "group", "aria-label": z.cards && z.cards.length ? t("{pile}: {count} cards, top {card}", { pile: tv(z.label || "pile"), count: z.count, card: cardName(z.cards[z.cards.length - 1]) }) : t("{pile}: {count} cards", { pile: tv(z.label || "pile"), count: z.count }) });
       const cards = z.cards || [];
       const start = Math.max(0, cards.length - 6);
       cards.slice(start).forEach((code, k) => {
@@ -305,11 +305,11 @@ export class Table {
       const draw = this.drawFrom(z);
       if (pickup) {
         pile.classList.add("clickable");
-        pile.title = t(pickup.label);
+        pile.title = tv(pickup.label);
         pile.addEventListener("click", () => this.act({ type: "pickup" }));
-      } else if (draw) this.clickablePile(pile, t(draw.label), () => this.act(draw.action));
+      } else if (draw) this.clickablePile(pile, tv(draw.label), () => this.act(draw.action));
       pile.append(h("div", { class: "count-badge", "aria-hidden": "true" }, num(z.count)));
-      c.append(h("div", { class: "pile-zone" }, pile, h("div", { class: "zone-label" }, t(z.label || "Pile"))));
+      c.append(h("div", { class: "pile-zone" }, pile, h("div", { class: "zone-label" }, tv(z.label || "Pile"))));
     }
     for (const z of zs.filter((z) => z.kind !== "deck" && z.kind !== "pile")) {
       if (!z.count && z.kind === "burned") continue;
@@ -317,7 +317,7 @@ export class Table {
       const shown = z.cards && z.cards.length ? z.cards.slice(-1) : z.count ? [""] : [];
       shown.forEach((code) => box.append(this.card(code, z.id)));
       box.append(h("div", { class: "count-badge" }, num(z.count)));
-      c.append(h("div", { class: "burned-zone" }, box, h("div", { class: "zone-label" }, t(z.label || z.kind))));
+      c.append(h("div", { class: "burned-zone" }, box, h("div", { class: "zone-label" }, tv(z.label || z.kind))));
     }
     c.append(this.indicators());
     return c;
@@ -362,7 +362,7 @@ export class Table {
     const settings = [];
     for (const ind of v.indicators || []) {
       if (ind.id === "direction" || ind.id === "fire" || ind.id === "drawn") continue;
-      const label = t(ind.label || ind.id);
+      const label = tv(ind.label || ind.id);
       // An indicator that repeats one of the room's options is a rule of this table, not news:
       // it goes into one quiet line.
       if (this.opts.isSetting && this.opts.isSetting(ind.id)) {
@@ -380,14 +380,14 @@ export class Table {
         case "count":
           if (ind.value !== "0" && ind.value !== "") {
             const alert = /penalty|pick|draw/i.test(ind.id + label);
-            box.append(h("div", { class: "ind" + (alert ? " alert" : ""), "data-ind": ind.id }, t("{label}:", { label }), " ", h("b", {}, /^-?\d+$/.test(ind.value) ? num(Number(ind.value)) : t(ind.value))));
+            box.append(h("div", { class: "ind" + (alert ? " alert" : ""), "data-ind": ind.id }, t("{label}:", { label }), " ", h("b", {}, /^-?\d+$/.test(ind.value) ? num(Number(ind.value)) : tv(ind.value))));
           }
           break;
         case "flag":
           if (ind.value === "true") box.append(h("div", { class: "ind alert", "data-ind": ind.id }, label));
           break;
         default:
-          if (ind.value !== "") box.append(h("div", { class: "ind", "data-ind": ind.id }, t("{label}: {value}", { label, value: t(ind.value) })));
+          if (ind.value !== "") box.append(h("div", { class: "ind", "data-ind": ind.id }, t("{label}: {value}", { label, value: tv(ind.value) })));
       }
     }
     const panel = teamPanel(this);

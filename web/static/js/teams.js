@@ -6,7 +6,7 @@
 //   teamPanel(table)      the panel of the teams, or ""
 
 import { h } from "./dom.js";
-import { t, num } from "./i18n.js";
+import { t, tv, num } from "./i18n.js";
 
 export function teamOf(tb, seat) {
   const teams = tb.view.teams || [];
@@ -30,7 +30,7 @@ const count = (x) => (x === undefined || x === null ? "\u2013" : num(x));
 
 // teamName is a team's name: the view's (translated when the variant words it), else "Team N".
 function teamName(team) {
-  return team.name ? t(team.name) : t("Team {n}", { n: team.id + 1 });
+  return team.name ? tv(team.name) : t("Team {n}", { n: team.id + 1 });
 }
 
 export function teamPanel(tb) {
