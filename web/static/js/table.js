@@ -442,6 +442,7 @@ export class Table {
       if (legal.has(code)) e.classList.add("legal");
       if (drawn && code === drawn && !drawnMarked) {
         e.classList.add("just-drawn");
+        e.dataset.new = t("NEW"); // the badge's word (css: content: attr(data-new))
         drawnMarked = true;
       }
       row.append(e);
