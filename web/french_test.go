@@ -116,6 +116,16 @@ func frenchPage(t *testing.T, b context.Context, w, h int64) context.Context {
 	return pg
 }
 
+// waitLong is waitJS for what the bots may take a while to bring about.
+func waitLong(t *testing.T, pg context.Context, js string) {
+	t.Helper()
+	c, cancel := context.WithTimeout(pg, 2*time.Minute)
+	defer cancel()
+	if _, err := chromedp.Run(c, chromedp.Poll[chromedp.Void](js)); err != nil {
+		t.Fatalf("waiting for %s: %v", js, err)
+	}
+}
+
 // playSome plays up to n taps of the page's seat (the harness decides each, as in playByHand).
 func playSome(t *testing.T, pg context.Context, n int) {
 	t.Helper()
@@ -191,14 +201,28 @@ func TestFrenchEverywhere(t *testing.T) {
 				if id == "lastcard" {
 					checkAxe(t, pg, axe, "create-room (fr)")
 				}
-				click(t, pg, `#create-room button[type=submit]`)
-				waitJS(t, pg, `location.hash.startsWith("#/room/") && document.querySelector("#room-code")?.textContent`)
+				tap(t, pg, `#create-room button[type=submit]`)
+				waitLong(t, pg, `(location.hash.startsWith("#/room/") && document.querySelector("#room-code")?.textContent) || [...document.querySelectorAll("#create-room .error-text")].some((e) => e.textContent)`)
+				if msg := evalJS[string](t, pg, `[...document.querySelectorAll("#create-room .error-text")].map((e) => e.textContent).join(" | ")`); strings.Trim(msg, " |") != "" {
+					shot(t, pg, "fr-create-refused-"+id+"-"+size.name)
+					t.Fatalf("creating a %s room: %s", id, msg)
+				}
 				if id == "lastcard" {
 					noEnglish(t, pg, "room waiting for its deal")
 				}
 				click(t, pg, `.felt [data-action=deal]`)
 				waitJS(t, pg, `document.querySelector(".felt[data-phase]")`)
-				playSome(t, pg, 4)
+				if id == "spades" {
+					// The harness bids no contract: the player bids by hand, once the bots before
+					// them have, and the bid's dialog is read too.
+					waitLong(t, pg, `document.querySelector(".actions [data-action=bid]:not([disabled])")`)
+					click(t, pg, `.actions [data-action=bid]`)
+					waitJS(t, pg, `document.querySelector(".picker-dialog [data-choice]")`)
+					noEnglish(t, pg, "the bid's dialog")
+					click(t, pg, `.picker-dialog [data-choice]`)
+				} else {
+					playSome(t, pg, 4)
+				}
 				waitJS(t, pg, `!document.querySelector(".table-wrap.busy")`)
 				noEnglish(t, pg, "table of "+id)
 				checkAxe(t, pg, axe, "table of "+id+" (fr)")
@@ -215,7 +239,7 @@ func TestFrenchEverywhere(t *testing.T) {
 			evalJS[bool](t, pg, `(() => { const f = document.querySelector("#create-room");
 				f.elements.mode.value = "computer"; f.elements.mode.dispatchEvent(new Event("change"));
 				f.elements.seats.value = 2; f.elements.seats.dispatchEvent(new Event("input")); f.elements.target.value = "single"; return true; })()`)
-			click(t, pg, `#create-room button[type=submit]`)
+			tap(t, pg, `#create-room button[type=submit]`)
 			waitJS(t, pg, `location.hash.startsWith("#/room/") && document.querySelector("#room-code")?.textContent`)
 			click(t, pg, `.felt [data-action=deal]`)
 			waitJS(t, pg, `document.querySelector(".felt[data-phase]")`)

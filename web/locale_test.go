@@ -125,7 +125,7 @@ func TestArabicRightToLeft(t *testing.T) {
 				f.elements.mode.value = "computer"; f.elements.mode.dispatchEvent(new Event("change"));
 				f.elements.seats.value = 4; f.elements.seats.dispatchEvent(new Event("input")); return true; })()`)
 			shot(t, pg, "ar-create-"+size.name)
-			click(t, pg, `#create-room button[type=submit]`)
+			tap(t, pg, `#create-room button[type=submit]`)
 			waitJS(t, pg, `location.hash.startsWith("#/room/") && document.querySelector("#room-code")?.textContent`)
 			click(t, pg, `.felt [data-action=deal]`)
 			waitJS(t, pg, `document.querySelector(".hand .card")`)

@@ -393,7 +393,7 @@ export function cardSVG(code, opts = {}) {
     unknownFace(svg, c);
   }
   if (role && !full && BADGE_TEXT[role] !== "" && c.family === "french" && c.rank !== "JK") {
-    const label = BADGE_TEXT[role] ?? role.toUpperCase().slice(0, 5);
+    const label = t(BADGE_TEXT[role] ?? role.toUpperCase().slice(0, 5));
     const g = el("g", { class: "role-badge" });
     g.appendChild(el("rect", { x: 64, y: 6, width: 30, height: 15, rx: 7.5, fill: "#1d1f24", opacity: 0.85 }));
     g.appendChild(text(79, 17.5, label, { "font-size": label.length > 3 ? 8 : 11, "font-weight": 800, fill: "#ffd23f" }));
