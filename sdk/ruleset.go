@@ -91,6 +91,21 @@ type Info struct {
 	// {by:seat}". The client has no words of its own for a variant's events: an event without a
 	// text is written as its bare name ("turn" writes none).
 	EventTexts map[string]string `json:"event_texts,omitempty"`
+	// Texts are the variant's player-facing texts in other languages: by locale ("fr", "ar"), then
+	// by the English text exactly as the variant writes it (its name and summary, an option's
+	// label, description, default text and choice labels, a preset's name and description, an
+	// action's label and choice labels, a zone's, an indicator's and a team's name, a score
+	// sheet's words, an event text with its placeholders kept as they are):
+	//
+	//	Texts: map[string]map[string]string{"fr": {"Draw": "Piocher", "{seat} played {cards}": "{seat} a joué {cards}"}}
+	//
+	// The English stays the variant's own words and the key: the views, the log and the rules are
+	// written once, in English, and the client shows each text in the player's locale, the
+	// English where a locale lacks one (web/static/js/i18n.js). A plain map: a ruleset needs no
+	// translation library.
+	Texts map[string]map[string]string `json:"texts,omitempty"`
+	// RulesText is the rules page (Rules) in other languages, by locale, in Markdown.
+	RulesText map[string]string `json:"rules_text,omitempty"`
 }
 
 // HouseRule is a house-rule script enabled for a game, pinned to the exact version it started with.

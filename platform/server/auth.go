@@ -16,6 +16,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"cardhouse/platform/i18n"
 	"cardhouse/platform/store"
 
 	"github.com/labstack/echo/v4"
@@ -186,10 +187,12 @@ type userJSON struct {
 	Guest       bool   `json:"guest"`
 	Avatar      string `json:"avatar"`
 	Colour      string `json:"colour"`
+	// Locale is the language the account chose ("" for none): the client applies it on sign-in.
+	Locale string `json:"locale"`
 }
 
 func toUserJSON(u *store.User) userJSON {
-	j := userJSON{ID: u.ID, DisplayName: u.DisplayName, Role: u.Role, Guest: u.Guest, Avatar: u.Avatar, Colour: u.Colour}
+	j := userJSON{ID: u.ID, DisplayName: u.DisplayName, Role: u.Role, Guest: u.Guest, Avatar: u.Avatar, Colour: u.Colour, Locale: u.Locale}
 	if u.Username != nil {
 		j.Username = *u.Username
 	}
@@ -337,6 +340,7 @@ type profile struct {
 	DisplayName *string `json:"display_name"`
 	Avatar      *string `json:"avatar"`
 	Colour      *string `json:"colour"`
+	Locale      *string `json:"locale"`
 }
 
 // bindProfile decodes a name and look from the request body and checks them (checkProfile).
@@ -369,6 +373,9 @@ func checkProfile(req profile) (profile, error) {
 		c := strings.ToLower(*req.Colour)
 		req.Colour = &c
 	}
+	if req.Locale != nil && *req.Locale != "" && !i18n.Supported(*req.Locale) {
+		errs = append(errs, fieldErr{"locale", "want one of " + strings.Join(i18n.Locales, ", ")})
+	}
 	if len(errs) > 0 {
 		return req, errs
 	}
@@ -392,6 +399,12 @@ func (s *Server) updateMe(c echo.Context) error {
 	}
 	if err := s.cfg.Store.UpdateProfile(c.Request().Context(), u.ID, u.DisplayName, u.Avatar, u.Colour); err != nil {
 		return err
+	}
+	if p.Locale != nil {
+		u.Locale = *p.Locale
+		if err := s.cfg.Store.SetLocale(c.Request().Context(), u.ID, u.Locale); err != nil {
+			return err
+		}
 	}
 	s.cfg.Rooms.NoteLook(c.Request().Context(), &u)
 	return c.JSON(http.StatusOK, map[string]any{"user": toUserJSON(&u)})

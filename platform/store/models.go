@@ -21,6 +21,8 @@ type User struct {
 	// #rrggbb colour.
 	Avatar string
 	Colour string
+	// Locale is the language the account chose for the site (platform/i18n.Locales), "" for none.
+	Locale string
 	// GuestKeyHash is the SHA-256 (hex) of the guest key of the browser a guest was made in (the
 	// cardhouse_guest cookie), "" for accounts: a guest's seat comes back by name silently only
 	// to another guest of the same browser (docs/protocol.md, "Rejoining").

@@ -163,7 +163,7 @@ func (*Rules) Info() sdk.Info {
 			{Name: "Quick burns", Description: "Chaos, and three of a kind already overdose.", Options: map[string]any{OptChaos: true, OptOverdose: 3}},
 		},
 		BotLevels:    []int{1, 2, 3, 4, 5},
-		StateVersion: 1,
+		StateVersion: 1, Texts: texts(),
 	}
 }
 

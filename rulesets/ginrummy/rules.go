@@ -98,7 +98,7 @@ func (r *Rules) Info() sdk.Info {
 			{Name: "Long game with big gin", Description: "First to 250 points; eleven cards in melds score big gin.", Options: map[string]any{OptTarget: 250, OptBigGin: true}},
 			{Name: "Gin only", Description: "No knocking: only gin ends a hand; first to 100.", Options: map[string]any{OptKnockLimit: 0}},
 		},
-		BotLevels: []int{1, 2, 3, 4, 5}, StateVersion: 1, CardBack: "french",
+		BotLevels: []int{1, 2, 3, 4, 5}, StateVersion: 1, CardBack: "french", Texts: texts(),
 		EventTexts: map[string]string{
 			EvDrew:        "{seat} drew {cards} from the {from}",
 			EvPlayed:      "{seat} discarded {cards}",

@@ -71,8 +71,8 @@ func (r *Rules) Info() sdk.Info {
 			{Name: "Old moon", Description: "A moon shot takes 26 off the shooter's score instead.", Options: map[string]any{"moon": MoonSubtract}},
 		},
 		BotLevels:    []int{1, 2, 3, 4, 5},
-		StateVersion: 1,
-		CardBack:     "french",
+		StateVersion: 1, Texts: texts(),
+		CardBack: "french",
 		EventTexts: map[string]string{
 			"dealt":         "Hand {hand} is dealt: {pass}",
 			"passed":        "{seat} passed {cards} to {target}",

@@ -90,7 +90,7 @@ func (r *Rules) Info() sdk.Info {
 		Summary:  "Match suit or rank and be first to empty your hand: wild Aces, skipping Kings, reversing Jacks, Queens that give an extra go and 2s that stack.",
 		Rules:    rulesText,
 		MinSeats: 2, MaxSeats: maxSeats, Options: slices.Clone(options),
-		BotLevels: []int{1, 2, 3, 4, 5}, StateVersion: 1,
+		BotLevels: []int{1, 2, 3, 4, 5}, StateVersion: 1, Texts: texts(),
 		// A wild Ace, an extra-go Queen and a 2 to pick up, for the lobby.
 		Sample:     []sdk.Card{sdk.French(1, sdk.Spades), sdk.French(12, sdk.Hearts), sdk.French(2, sdk.Clubs)},
 		EventTexts: maps.Clone(eventTexts),

@@ -95,7 +95,7 @@ func (r *Rules) Info() sdk.Info {
 			{Name: "Wild", Description: "Joker Draw Fours any time, first to 200.", Options: map[string]any{OptTarget: "200", OptDrawFour: drawFourAnyTime}},
 		},
 		BotLevels:    slices.Clone(BotLevels),
-		StateVersion: 1,
+		StateVersion: 1, Texts: texts(), RulesText: map[string]string{"fr": rulesFR},
 		// The coloured cards' back, and a coloured number, action and Joker in the lobby.
 		CardBack:   "color",
 		Sample:     []sdk.Card{sdk.LC(sdk.Red, 7), sdk.LC(sdk.Green, sdk.ValueSkip), sdk.Wild},

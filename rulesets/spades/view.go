@@ -42,8 +42,8 @@ func (r *Rules) Info() sdk.Info {
 			{Name: "Daredevil", Description: "Blind nil allowed, and no mercy for a team deep in the red.", Options: map[string]any{"blind_nil": true, "mercy": false}},
 		},
 		BotLevels:    []int{1, 2, 3, 4, 5},
-		StateVersion: 1,
-		CardBack:     "french",
+		StateVersion: 1, Texts: texts(),
+		CardBack: "french",
 		EventTexts: map[string]string{
 			"bid":           "{seat} bid {bid}",
 			"looked":        "{seat} looked at their cards",

@@ -3,13 +3,14 @@
 // one was refused.
 
 import { h } from "./dom.js";
+import { t, tv, num } from "./i18n.js";
 import { shortName, COLORS } from "./cards.js";
 import { zoneTarget, meldName } from "./melds.js";
 import { needsCardChoice, ownChoices, choiceOptions, choiceTitle, flagArgs, argLabel } from "./moves.js";
 
-// DONE words what the check line says a picked card can be, by the move it makes: "played" for
-// any move not named here.
-const DONE = { discard: "discarded", layoff: "laid off", knock: "knocked with", pass_cards: "passed", gift: "given" };
+// DONE is what the check line says the cards picked can be, by the move they make: "can be played"
+// for any move not named here (each a whole sentence, for the translations).
+const DONE = { discard: "\u2713 {cards} can be discarded", layoff: "\u2713 {cards} can be laid off", knock: "\u2713 {cards} can be knocked with", pass_cards: "\u2713 {cards} can be passed", gift: "\u2713 {cards} can be given" };
 
 export class TableActions {
   // selectable makes a visible card of one of the viewer's zones pickable when an action takes cards
@@ -64,7 +65,7 @@ export class TableActions {
       if (k >= 0) this.sel.splice(k, 1);
       else if (this.sel.length && this.sel[0].zone !== z.id) this.sel = [{ zone: z.id, index: i, code }];
       else if (this.sel.length < counted.count) this.sel.push({ zone: z.id, index: i, code });
-      else return this.refused(`${counted.count} cards are chosen: tap one of them to unchoose it first`);
+      else return this.refused(t("{count} cards are chosen: tap one of them to unchoose it first", { count: counted.count }));
       this.render();
       return;
     }
@@ -104,7 +105,7 @@ export class TableActions {
     if (!sa) return (line.textContent = "");
     const names = sa.action.cards.map(shortName).join(" ");
     if (!this.opts.check) {
-      line.textContent = `Selected: ${names}`;
+      line.textContent = t("Selected: {cards}", { cards: names });
       return;
     }
     // A choice (suit, colour) is not known yet: check with the first choice, as any will do for legality.
@@ -116,7 +117,7 @@ export class TableActions {
     const zones = (sa.spec.zones || []).map((id) => this.zone(id)).filter(Boolean);
     const probes = zones.length ? zones.map((z) => ({ ...probe, ...zoneTarget(z) })) : [probe];
     const seq = ++this.checkSeq;
-    line.textContent = `Checking ${names}…`;
+    line.textContent = t("Checking {cards}…", { cards: names });
     (async () => {
       let res;
       for (const p of probes) {
@@ -129,7 +130,7 @@ export class TableActions {
       const l = this.root.querySelector(".check-line");
       if (!l) return;
       l.className = "check-line " + (res.ok ? "ok" : "bad");
-      l.textContent = res.ok ? `\u2713 ${names} can be ${DONE[sa.spec.type] || "played"}` : `\u2717 ${res.reason || "not allowed"}`;
+      l.textContent = res.ok ? t(DONE[sa.spec.type] || "\u2713 {cards} can be played", { cards: names }) : `\u2717 ${res.reason || t("not allowed")}`;
     }).catch(() => {});
   }
 
@@ -143,7 +144,7 @@ export class TableActions {
     if (!spec) {
       const fits = this.fits();
       if (fits.length > 1) {
-        const type = await this.pick(fits.map((a) => ({ value: a.type, label: a.label || a.type })), "Which move?");
+        const type = await this.pick(fits.map((a) => ({ value: a.type, label: tv(a.label || a.type) })), t("Which move?"));
         if (type === null) return;
         spec = fits.find((a) => a.type === type);
       }
@@ -156,21 +157,21 @@ export class TableActions {
     if (spec.zones && spec.zones.length) {
       // A layoff: onto which meld (the melds are buttons too, once cards are picked).
       const zones = spec.zones.map((id) => this.zone(id)).filter(Boolean);
-      const id = zones.length === 1 ? zones[0].id : await this.pick(zones.map((z) => ({ value: z.id, label: `${this.player(z.owner).name}: ${meldName(z)}` })), `${spec.label}: onto which meld?`);
+      const id = zones.length === 1 ? zones[0].id : await this.pick(zones.map((z) => ({ value: z.id, label: t("{label}: {value}", { label: this.player(z.owner).name, value: meldName(z) }) })), t("{action}: onto which meld?", { action: tv(spec.label) }));
       if (id === null || id === undefined) return;
       const z = this.zone(id);
       Object.assign(action, zoneTarget(z));
     }
     if (needsCardChoice(spec, action.cards)) {
-      const choice = await this.pick(choiceOptions(spec.choices), "Choose the " + (spec.choices.every((c) => COLORS[c]) ? "colour" : "suit"));
+      const choice = await this.pick(choiceOptions(spec.choices), spec.choices.every((c) => COLORS[c]) ? t("Choose the colour") : t("Choose the suit"));
       if (choice === null) return;
       action.args = { ...(action.args || {}), choice };
     }
     if (!(await this.completeArgs(spec, action))) return;
     if (spec.targets && spec.targets.length) {
-      const t = spec.targets.length === 1 && spec.type !== "gift" ? spec.targets[0] : await this.pick(spec.targets.map((s) => ({ value: s, label: this.player(s).name })), `${spec.label}: to whom?`);
-      if (t === null) return;
-      action.target = t;
+      const target = spec.targets.length === 1 && spec.type !== "gift" ? spec.targets[0] : await this.pick(spec.targets.map((s) => ({ value: s, label: this.player(s).name })), t("{action}: to whom?", { action: tv(spec.label) }));
+      if (target === null) return;
+      action.target = target;
     }
     this.act(action);
   }
@@ -202,7 +203,7 @@ export class TableActions {
       const dlg = h("dialog", { class: "picker-dialog", "aria-label": title });
       const done = (v) => { this.picking = false; dlg.close(); dlg.remove(); resolve(v); };
       dlg.append(h("h2", {}, title), h("div", { class: "picker" }, options.map((o) => h("button", { class: "btn", type: "button", "data-choice": o.value, onclick: () => done(o.value) }, o.icon || "", o.label))),
-        h("div", { class: "row", style: "justify-content:flex-end;margin-top:1em" }, h("button", { class: "btn ghost small", type: "button", onclick: () => done(null) }, "Cancel")));
+        h("div", { class: "row", style: "justify-content:flex-end;margin-top:1em" }, h("button", { class: "btn ghost small", type: "button", onclick: () => done(null) }, t("Cancel"))));
       dlg.addEventListener("cancel", (e) => { e.preventDefault(); done(null); });
       document.body.append(dlg);
       dlg.showModal();
@@ -212,7 +213,7 @@ export class TableActions {
 
   actionBar() {
     const v = this.view;
-    const bar = h("div", { class: "actions", role: "toolbar", "aria-label": "actions" });
+    const bar = h("div", { class: "actions", role: "toolbar", "aria-label": t("actions") });
     this.flagShown = new Set(); // one toggle per argument, however many actions declare it
     const fits = this.fits();
     const cardActs = (v.actions || []).filter((a) => a.cards && a.cards.length);
@@ -223,40 +224,40 @@ export class TableActions {
         const n = this.sel.length;
         if (a.count > 0) {
           // Exactly N cards: the count chosen, and the button only at N.
-          bar.append(h("span", { class: "count-status", "data-count-status": `${n}/${a.count}`, "aria-live": "polite" }, `${n} of ${a.count} chosen`),
-            h("button", { class: "btn go big", type: "button", "data-action": a.type, "data-focus-key": "act-" + a.type, disabled: n !== a.count, onclick: () => this.play(a) }, a.label));
+          bar.append(h("span", { class: "count-status", "data-count-status": `${n}/${a.count}`, "aria-live": "polite" }, t("{n} of {count} chosen", { n, count: a.count })),
+            h("button", { class: "btn go big", type: "button", "data-action": a.type, "data-focus-key": "act-" + a.type, disabled: n !== a.count, onclick: () => this.play(a) }, tv(a.label)));
           continue;
         }
-        const label = n > 1 ? `${a.label} ${n} cards` : a.label;
+        const label = n > 1 ? t("{action} {count} cards", { action: tv(a.label), count: n }) : tv(a.label);
         // Cards no action takes (unlit) may still be tried with the zone's first action: the
         // server's refusal says why they do not go.
         const tryable = !fits.length && n && this.cardAction(this.sel[0].zone) === a;
         bar.append(h("button", { class: "btn go big", type: "button", "data-action": a.type, "data-focus-key": "act-" + a.type, disabled: !fits.includes(a) && !tryable, onclick: () => this.play(a) }, label));
         for (const k of flagArgs(a, v.actions || [])) bar.append(this.flagToggle(k));
-        if (n && a === (fits.length ? cardActs.filter((x) => fits.includes(x)).pop() : this.cardAction(this.sel[0].zone))) bar.append(h("button", { class: "btn ghost", type: "button", "data-action": "clear", "data-focus-key": "act-clear", onclick: () => { this.sel = []; this.render(); } }, "Clear"));
+        if (n && a === (fits.length ? cardActs.filter((x) => fits.includes(x)).pop() : this.cardAction(this.sel[0].zone))) bar.append(h("button", { class: "btn ghost", type: "button", "data-action": "clear", "data-focus-key": "act-clear", onclick: () => { this.sel = []; this.render(); } }, t("Clear")));
         continue;
       }
       if (a.type === "flip") {
-        bar.append(h("span", { class: "zone-label" }, `${a.label}: tap a face-down card`));
+        bar.append(h("span", { class: "zone-label" }, t("{action}: tap a face-down card", { action: tv(a.label) })));
         continue;
       }
       if (a.type === "call") {
         const d = (v.deadlines || []).find((d) => d.seat === this.me && d.kind === "last_card");
-        bar.append(h("button", { class: "btn call-btn", type: "button", "data-action": "call", "data-focus-key": "act-call", onclick: () => this.act({ type: "call" }) }, a.label, d ? h("span", { class: "countdown", "data-deadline": d.id }, "") : ""));
+        bar.append(h("button", { class: "btn call-btn", type: "button", "data-action": "call", "data-focus-key": "act-call", onclick: () => this.act({ type: "call" }) }, tv(a.label), d ? h("span", { class: "countdown", "data-deadline": d.id }, "") : ""));
         continue;
       }
       if (a.targets && a.targets.length) {
-        for (const t of a.targets) bar.append(h("button", { class: "btn danger", type: "button", "data-action": a.type, "data-target": t, onclick: () => this.other(a, { type: a.type, target: t }) }, `${a.label}: ${this.player(t).name}`));
+        for (const s of a.targets) bar.append(h("button", { class: "btn danger", type: "button", "data-action": a.type, "data-target": s, onclick: () => this.other(a, { type: a.type, target: s }) }, t("{label}: {value}", { label: tv(a.label), value: this.player(s).name })));
         continue;
       }
       for (const k of flagArgs(a, v.actions || [])) bar.append(this.flagToggle(k));
       // A draw from a named pile ("stock", "discard") says which.
       const base = a.from ? { type: a.type, from: a.from } : { type: a.type };
-      bar.append(h("button", { class: "btn" + (a.type === "draw" || a.type === "pickup" ? " primary" : ""), type: "button", "data-action": a.type, "data-from": a.from, "data-focus-key": `act-${a.type}${a.from ? "-" + a.from : ""}`, onclick: () => this.other(a, base) }, a.label));
+      bar.append(h("button", { class: "btn" + (a.type === "draw" || a.type === "pickup" ? " primary" : ""), type: "button", "data-action": a.type, "data-from": a.from, "data-focus-key": `act-${a.type}${a.from ? "-" + a.from : ""}`, onclick: () => this.other(a, base) }, tv(a.label)));
     }
-    if ((v.actions || []).length && v.phase === "playing" && v.turn === this.me && this.me >= 0) bar.prepend(h("span", { class: "turn-cue", "data-cue": "turn" }, "Your turn"));
+    if ((v.actions || []).length && v.phase === "playing" && v.turn === this.me && this.me >= 0) bar.prepend(h("span", { class: "turn-cue", "data-cue": "turn" }, t("Your turn")));
     if (!(v.actions || []).length && v.phase === "playing" && v.turn >= 0) {
-      bar.append(h("span", { class: "zone-label" }, v.turn === this.me ? "Your turn" : `Waiting for ${this.player(v.turn).name}…`));
+      bar.append(h("span", { class: "zone-label" }, v.turn === this.me ? t("Your turn") : t("Waiting for {name}…", { name: this.player(v.turn).name })));
     }
     return bar;
   }
@@ -282,7 +283,7 @@ export class TableActions {
     }
     if (res && res.ok === false) {
       this.setBusy(false);
-      this.refused(res.reason || res.code || "refused", res.ruling);
+      this.refused(res.reason || res.code || t("refused"), res.ruling);
       return;
     }
     this.sel = [];
@@ -306,7 +307,7 @@ export class TableActions {
   refused(reason, ruling) {
     const area = this.root.querySelector(".actions") || this.root;
     area.querySelector(".refusal")?.remove();
-    const r = h("div", { class: "refusal", role: "alert", "data-ruling": ruling || undefined, title: ruling ? `Ruling ${ruling}` : undefined }, String(reason ?? ""));
+    const r = h("div", { class: "refusal", role: "alert", "data-ruling": ruling || undefined, title: ruling ? t("Ruling {ruling}", { ruling }) : undefined }, String(reason ?? ""));
     area.style.position = "relative";
     area.append(r);
     setTimeout(() => r.remove(), 4500);

@@ -1,6 +1,7 @@
 // The server's HTTP API (docs/api.md) and the room WebSocket (docs/protocol.md).
 
 import { applyPatch } from "./patch.js";
+import { t } from "./i18n.js";
 
 let csrf = "";
 
@@ -9,7 +10,7 @@ let csrf = "";
 export class ApiError extends Error {
   constructor(status, body) {
     const e = (body && body.error) || {};
-    super(e.reason || `request failed (${status})`);
+    super(e.reason || t("request failed ({status})", { status }));
     this.status = status;
     this.code = e.code || "error";
     this.fields = e.fields || [];
@@ -88,7 +89,7 @@ export class RoomSocket {
     this.lostAt = Date.now();
     ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
     try { ws.close(4000, "silent"); } catch { /* closing a socket that never opened */ }
-    this.failPending("connection lost");
+    this.failPending(t("connection lost"));
     this.onState("reconnecting", "");
     this.open();
   }
@@ -129,7 +130,7 @@ export class RoomSocket {
       this.onMessage(m);
     };
     ws.onclose = (ev) => {
-      this.failPending("connection lost");
+      this.failPending(t("connection lost"));
       // Closed by this page: nothing to say. Closed by the server's policy (kicked, banned): its reason.
       if (this.closed) { this.onState("closed", ""); return; }
       if (ev.code === 1008) { this.onState("closed", ev.reason || "closed"); return; }
@@ -173,7 +174,7 @@ export class RoomSocket {
   request(msg) {
     const id = `c${++this.seq}`;
     return new Promise((resolve) => {
-      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return resolve({ type: "error", ok: false, reason: "not connected: reconnecting…" });
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return resolve({ type: "error", ok: false, reason: t("not connected: reconnecting…") });
       this.pending.set(id, resolve);
       this.ws.send(JSON.stringify({ v: 1, id, ...msg }));
     });

@@ -6,6 +6,8 @@
 // badge) and the backs ("french", and "color" for the coloured family). Colour is never the only
 // cue: every suit and every colour of the coloured cards has its own symbol.
 
+import { t, locale } from "./i18n.js";
+
 const NS = "http://www.w3.org/2000/svg";
 
 export const SUITS = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
@@ -43,13 +45,13 @@ export function rankCode(code) {
 export function cardName(code) {
   const c = parseCard(code);
   if (c.family === "french") {
-    if (c.rank === "JK") return "Joker";
-    return `${RANK_NAMES[c.rank] || c.rank} of ${SUITS[c.suit]}`;
+    if (c.rank === "JK") return t("Joker");
+    return t("{rank} of {suit}", { rank: RANK_NAMES[c.rank] ? t(RANK_NAMES[c.rank]) : c.rank, suit: t(SUITS[c.suit]) });
   }
   if (c.family === "color") {
-    if (c.value === "W") return "Joker";
-    if (c.value === "W+4") return "Joker Draw Four";
-    return `${COLORS[c.color]} (${COLOR_SYMBOL_NAME[c.color]}) ${LC_VALUE_NAMES[c.value] || c.value}`;
+    if (c.value === "W") return t("Joker");
+    if (c.value === "W+4") return t("Joker Draw Four");
+    return t("{color} ({symbol}) {value}", { color: t(COLORS[c.color]), symbol: t(COLOR_SYMBOL_NAME[c.color]), value: LC_VALUE_NAMES[c.value] ? t(LC_VALUE_NAMES[c.value]) : c.value });
   }
   return c.code;
 }
@@ -244,9 +246,10 @@ function roleFace(svg, c, role) {
   }
   const label = c.rank;
   cornerIndex(svg, label, c.suit, f.ink, { glyphFill: f.ink });
-  svg.appendChild(text(50, 44, f.label, { "font-size": f.label.length > 5 ? 12 : 16, "font-weight": 800, fill: f.ink, "letter-spacing": 1 }));
+  const word = t(f.label);
+  svg.appendChild(text(50, 44, word, { "font-size": word.length > 5 ? 12 : 16, "font-weight": 800, fill: f.ink, "letter-spacing": 1 }));
   for (const e of ROLE_ICONS[role](f.ink, f.accent)) svg.appendChild(e);
-  if (role === "max7") svg.appendChild(text(50, 122, "7 or lower", { "font-size": 9, "font-weight": 700, fill: f.ink }));
+  if (role === "max7") svg.appendChild(text(50, 122, t("7 or lower"), { "font-size": 9, "font-weight": 700, fill: f.ink }));
 }
 
 // ---- Last Card faces ---------------------------------------------------------------------------
@@ -390,7 +393,7 @@ export function cardSVG(code, opts = {}) {
     unknownFace(svg, c);
   }
   if (role && !full && BADGE_TEXT[role] !== "" && c.family === "french" && c.rank !== "JK") {
-    const label = BADGE_TEXT[role] ?? role.toUpperCase().slice(0, 5);
+    const label = t(BADGE_TEXT[role] ?? role.toUpperCase().slice(0, 5));
     const g = el("g", { class: "role-badge" });
     g.appendChild(el("rect", { x: 64, y: 6, width: 30, height: 15, rx: 7.5, fill: "#1d1f24", opacity: 0.85 }));
     g.appendChild(text(79, 17.5, label, { "font-size": label.length > 3 ? 8 : 11, "font-weight": 800, fill: "#ffd23f" }));
@@ -413,7 +416,7 @@ export function cardEl(code, opts = {}) {
   } else {
     d.classList.add("back");
     d.dataset.back = opts.back || "french";
-    d.setAttribute("aria-label", "face-down card");
+    d.setAttribute("aria-label", t("face-down card"));
   }
   d.setAttribute("role", "img");
   // The label names the card; the face's own letters are drawing, not text to read.
@@ -427,7 +430,7 @@ export function cardEl(code, opts = {}) {
 const svgCache = new Map();
 function cachedSVG(code, opts) {
   const roles = opts.roles ? Object.keys(opts.roles).sort().map((k) => k + "=" + opts.roles[k]).join(",") : "";
-  const key = `${code}|${opts.back || ""}|${roles}`;
+  const key = `${code}|${opts.back || ""}|${roles}|${locale()}`;
   let svg = svgCache.get(key);
   if (!svg) {
     if (svgCache.size > 600) svgCache.clear();
@@ -451,7 +454,8 @@ export function symbolSVG(key, size = 20) {
 
 // choiceName names a suit or colour choice for buttons: "Hearts", "Red (flame)".
 export function choiceName(key) {
-  if (SUITS[key]) return SUITS[key][0].toUpperCase() + SUITS[key].slice(1);
-  if (COLORS[key]) return `${COLORS[key][0].toUpperCase()}${COLORS[key].slice(1)} (${COLOR_SYMBOL_NAME[key]})`;
+  const cap = (s) => s[0].toUpperCase() + s.slice(1);
+  if (SUITS[key]) return t(cap(SUITS[key]));
+  if (COLORS[key]) return t("{color} ({symbol})", { color: t(cap(COLORS[key])), symbol: t(COLOR_SYMBOL_NAME[key]) });
   return key;
 }

@@ -5,16 +5,17 @@ import { h } from "./dom.js";
 import { cardEl, shortName, choiceName, SUITS, COLORS } from "./cards.js";
 import { play as playSound } from "./sound.js";
 import { burnMoment } from "./summary.js";
+import { t, tv, num } from "./i18n.js";
 
 // ENGINE_TEXTS word the events the SDK's engine adds to any variant's (sdk/engine), as a
-// variant's Info.EventTexts word its own.
+// variant's Info.EventTexts word its own (in English: every sentence goes through t()).
 const ENGINE_TEXTS = {
   house_rule_suspended: 'House rule "{rule}" is off for the rest of this game (it kept failing)',
 };
 
 // countWords is a number of cards in words: "1 card", "3 cards".
 function countWords(n) {
-  return `${n} card${n === 1 ? "" : "s"}`;
+  return t("{count} cards", { count: n });
 }
 
 export class TableLog {
@@ -30,13 +31,13 @@ export class TableLog {
     const d = e.data || {};
     const special = Object.keys(d).sort().map((k) => `${e.name} ${k}=${d[k]}`).find((k) => Object.hasOwn(texts, k));
     const text = special ? texts[special] : Object.hasOwn(texts, e.name) ? texts[e.name] : undefined;
-    if (typeof text === "string") return this.eventText(text, e) || null;
+    if (typeof text === "string") return this.eventText(tv(text), e) || null;
     if (e.name === "turn") return null;
     const who = e.seat >= 0 ? this.player(e.seat).name : "";
     const cards = (e.cards || []).map(shortName).join(" ");
     const hidden = !cards && e.private && e.count ? countWords(e.count) : "";
     const named = Object.values(d).filter((x) => SUITS[x] || COLORS[x]).map(choiceName).join(", ");
-    return `${who} ${e.name.replace(/_/g, " ")}${cards || hidden ? " " + (cards || hidden) : ""}${named ? ": " + named : ""}`.trim();
+    return `${who} ${tv(e.name.replace(/_/g, " "))}${cards || hidden ? " " + (cards || hidden) : ""}${named ? ": " + named : ""}`.trim();
   }
 
   // eventText fills in a ruleset's sentence: {seat} (the acting seat's name), {cards} (in words,
@@ -54,7 +55,7 @@ export class TableLog {
         const v = raw(k);
         if (v === undefined || v === "") return "";
         switch (format) {
-          case "seat": return Number(v) === this.me && this.me >= 0 ? "you" : this.player(Number(v)).name;
+          case "seat": return Number(v) === this.me && this.me >= 0 ? t("you") : this.player(Number(v)).name;
           case "choice": return choiceName(String(v));
           case "cards": return countWords(Number(v));
         }
@@ -62,11 +63,11 @@ export class TableLog {
       }
       switch (k) {
         case "seat": return e.seat >= 0 ? this.player(e.seat).name : "";
-        case "cards": return cards || (n === 1 ? "a card" : `${n} cards`);
-        case "count": return String(n);
+        case "cards": return cards || (n === 1 ? t("a card") : countWords(n));
+        case "count": return num(n);
         case "target": return d.target !== undefined ? this.player(Number(d.target)).name : "";
       }
-      return d[k] !== undefined ? String(d[k]).replace(/_/g, " ") : m;
+      return d[k] !== undefined ? tv(String(d[k]).replace(/_/g, " ")) : m;
     }).replace(/\s+/g, " ").trim();
   }
 
@@ -114,7 +115,7 @@ export class TableLog {
       // The end of a game or round has its own panel, which names the winner and the scores.
       const told = this.view.phase !== "playing" && (e.name === "won" || e.name === "round_scored");
       if (big !== undefined && !told) this.toast(line, big);
-      if (e.name === "turn" && e.seat === this.me && this.me >= 0) this.toast("Your turn", "");
+      if (e.name === "turn" && e.seat === this.me && this.me >= 0) this.toast(t("Your turn"), "");
     }
     this.logLines = this.logLines.slice(0, 12);
     const log = this.root.querySelector(".log");

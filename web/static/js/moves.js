@@ -8,6 +8,7 @@
 // sent as args.choice (a house rule's action: "wild_eight needs a choice among S, H, D, C").
 
 import { choiceName, symbolSVG, SUITS, COLORS } from "./cards.js";
+import { t, tv } from "./i18n.js";
 
 // fitting lists the actions of specs that take the picked cards sel ([{zone, code}], all of one
 // zone) from that zone (zoneOf(spec) is the zone a spec takes cards from): each lists the first
@@ -35,16 +36,17 @@ export function ownChoices(spec) {
 // other word as it is (underscores as spaces).
 export function choiceOptions(choices, labels) {
   return choices.map((c, i) => {
-    if (labels && labels[i]) return { value: c, label: labels[i] };
-    return SUITS[c] || COLORS[c] ? { value: c, label: choiceName(c), icon: symbolSVG(c, 30) } : { value: c, label: String(c).replace(/_/g, " ") };
+    if (labels && labels[i]) return { value: c, label: tv(labels[i]) };
+    return SUITS[c] || COLORS[c] ? { value: c, label: choiceName(c), icon: symbolSVG(c, 30) } : { value: c, label: tv(String(c).replace(/_/g, " ")) };
   });
 }
 
 // choiceTitle is the picker's question for choices under an action's label.
 export function choiceTitle(spec, choices) {
-  if (choices.every((c) => SUITS[c])) return `${spec.label || spec.type}: choose the suit`;
-  if (choices.every((c) => COLORS[c])) return `${spec.label || spec.type}: choose the colour`;
-  return `${spec.label || spec.type}: choose`;
+  const action = tv(spec.label || spec.type);
+  if (choices.every((c) => SUITS[c])) return t("{action}: choose the suit", { action });
+  if (choices.every((c) => COLORS[c])) return t("{action}: choose the colour", { action });
+  return t("{action}: choose", { action });
 }
 
 // humanise says a declared key in words, for one declared without a label: "double_up" reads
@@ -60,7 +62,7 @@ const ARG_LABELS = { call: "Call \u201cLast card!\u201d" };
 // argLabel is the toggle's label for an argument an action declares: the ruleset's words for it,
 // or its key in words (an ActionSpec names its arguments by key only).
 export function argLabel(key) {
-  return ARG_LABELS[key] || humanise(key);
+  return t(ARG_LABELS[key] || humanise(key));
 }
 
 // flagArgs lists the arguments of spec (ActionSpec.Args) the table offers as toggles sent as

@@ -1,10 +1,12 @@
 // The preview page's script (kept out of the HTML for the server's Content-Security-Policy).
 import { Table } from "./table.js";
 import { soundSwitch } from "./sound.js";
+import { t, translatePage, addTexts } from "./i18n.js";
+translatePage();
 const names = ["Ada", "Bruno", "Chloé", "Dev", "Eun", "Femi", "Gus", "Hana"];
 const sent = [];
 const table = new Table(document.getElementById("table"), {
-  player: (s) => ({ name: names[s] || `Seat ${s + 1}` }),
+  player: (s) => ({ name: names[s] || t("Seat {n}", { n: s + 1 }) }),
   // local: no server view follows, so the table takes the next action at once.
   send: async (a) => { sent.push(a); return a.type === "refuse" ? { ok: false, reason: "refused" } : { ok: true, local: true }; },
   check: async (a) => {
@@ -21,6 +23,6 @@ document.querySelector(".topbar").append(soundSwitch());
 // info may carry the ruleset's Info as ruleset_info (card_back, event_texts), as the room's
 // list of rulesets gives it.
 let rulesetInfo = {};
-window.preview = (view, info) => { if (info && info.ruleset_info) rulesetInfo = info.ruleset_info; table.update(view, info || {}); return true; };
+window.preview = (view, info) => { if (info && info.ruleset_info) { rulesetInfo = info.ruleset_info; addTexts(rulesetInfo.texts); } table.update(view, info || {}); return true; };
 const url = new URLSearchParams(location.search).get("view");
 if (url) fetch(url).then((r) => r.json()).then((v) => window.preview(v));

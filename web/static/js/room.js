@@ -5,20 +5,20 @@ import { api, ApiError, RoomSocket } from "./api.js";
 import { Table } from "./table.js";
 import { h } from "./dom.js";
 import { roomRules, ruleLog } from "./houserules.js";
-import { AVATARS, MODES, state, app, colourOf, avatar, topbar, page, inviteLink, copyButton, invite, lookDialog, eye, nameOf, settingWords, reroute } from "./shell.js";
+import { t, num, locale } from "./i18n.js";
+import { AVATARS, modeName, errorText, reasonText, useRulesets, state, app, colourOf, avatar, topbar, page, inviteLink, copyButton, invite, lookDialog, eye, nameOf, settingWords, reroute } from "./shell.js";
 
 // ---- Room ----------------------------------------------------------------------------------------
 
 export async function enterRoom(code, watch) {
   document.body.classList.add("in-room");
-  const rs = state.rulesets || (await api("GET", "/api/rulesets").catch(() => ({ rulesets: [] }))).rulesets;
-  state.rulesets = rs;
+  if (!state.rulesets) useRulesets((await api("GET", "/api/rulesets").catch(() => ({ rulesets: [] }))).rulesets);
   try {
     await api("POST", `/api/rooms/${code}/join`, { spectate: !!watch });
   } catch (err) {
     // A refused join (locked, banned, no such room) opens no socket: the room says why.
-    return page(h("div", { class: "panel", id: "join-refused", "data-code": err instanceof ApiError ? err.code : "error" }, h("h2", {}, `Room ${code}`),
-      h("p", { class: "error-text", role: "alert" }, refusedJoin(code, err)), h("a", { class: "btn", href: "#/" }, "Back to the lobby")));
+    return page(h("div", { class: "panel", id: "join-refused", "data-code": err instanceof ApiError ? err.code : "error" }, h("h2", {}, t("Room {code}", { code })),
+      h("p", { class: "error-text", role: "alert" }, refusedJoin(code, err)), h("a", { class: "btn", href: "#/" }, t("Back to the lobby"))));
   }
   const r = new RoomView(code);
   state.room = r;
@@ -27,23 +27,23 @@ export async function enterRoom(code, watch) {
 // refusedJoin says why a room cannot be entered, in player words.
 function refusedJoin(code, err) {
   switch (err instanceof ApiError ? err.code : "") {
-    case "locked": return `Room ${code} is locked: the host is not letting anyone new in. Ask them to unlock it, or pick another room.`;
-    case "no_room": return `There is no open room ${code}. Check the code, or pick a room in the lobby.`;
-    case "banned": return "This account is banned.";
+    case "locked": return t("Room {code} is locked: the host is not letting anyone new in. Ask them to unlock it, or pick another room.", { code });
+    case "no_room": return t("There is no open room {code}. Check the code, or pick a room in the lobby.", { code });
+    case "banned": return t("This account is banned.");
   }
-  return String(err.message ?? "");
+  return errorText(err);
 }
 
 // BYE are the reasons a room sends a member away (the "bye" message's code), as the lobby says them.
 const BYE = {
-  kicked: (code, m) => m?.ban ? `The host removed you from room ${code} and banned you from it.`
-    : m?.until ? `The host removed you from room ${code}. You can join it again at ${new Date(m.until).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`
-    : `The host removed you from room ${code}.`,
-  denied: (code) => `The host of room ${code} did not let you in.`,
-  left: (code) => `You left room ${code}.`,
-  gone: (code) => `You are no longer in room ${code}.`,
-  locked: (code) => `Room ${code} is locked: the host is not letting anyone new in.`,
-  closed: (code) => `Room ${code} has closed.`,
+  kicked: (code, m) => m?.ban ? t("The host removed you from room {code} and banned you from it.", { code })
+    : m?.until ? t("The host removed you from room {code}. You can join it again at {time}.", { code, time: new Date(m.until).toLocaleTimeString(locale(), { hour: "2-digit", minute: "2-digit" }) })
+    : t("The host removed you from room {code}.", { code }),
+  denied: (code) => t("The host of room {code} did not let you in.", { code }),
+  left: (code) => t("You left room {code}.", { code }),
+  gone: (code) => t("You are no longer in room {code}.", { code }),
+  locked: (code) => t("Room {code} is locked: the host is not letting anyone new in.", { code }),
+  closed: (code) => t("Room {code} has closed.", { code }),
 };
 
 class RoomView {
@@ -111,7 +111,7 @@ class RoomView {
       await api("POST", `/api/rooms/${this.code}/leave`);
     } catch (err) {
       if (!(err instanceof ApiError && err.code === "not_member")) {
-        this.bannerEl.replaceChildren(h("div", { class: "banner bad", "data-banner": "error" }, String(err.message ?? "")));
+        this.bannerEl.replaceChildren(h("div", { class: "banner bad", "data-banner": "error" }, errorText(err)));
         return;
       }
     }
@@ -121,10 +121,10 @@ class RoomView {
   build() {
     this.tableEl = h("div", { class: "table-host", id: "table" });
     this.bannerEl = h("div", { class: "banners", "aria-live": "polite" });
-    this.sideEl = h("aside", { class: "side", "aria-label": "room" });
+    this.sideEl = h("aside", { class: "side", "aria-label": t("room") });
     const main = h("div", { class: "table-wrap" }, this.bannerEl, this.tableEl);
     const bar = topbar();
-    bar.querySelector(".brand").after(h("button", { class: "btn ghost small leave", type: "button", id: "leave", onclick: () => this.leave() }, "Leave"));
+    bar.querySelector(".brand").after(h("button", { class: "btn ghost small leave", type: "button", id: "leave", onclick: () => this.leave() }, t("Leave")));
     app.replaceChildren(bar, h("div", { class: "room", id: "room" }, main, this.sideEl));
     this.table = new Table(this.tableEl, {
       player: (s) => this.playerOf(s),
@@ -149,11 +149,11 @@ class RoomView {
 
   playerOf(seat) {
     const m = (this.info?.members || []).find((x) => x.role === "player" && x.seat === seat);
-    if (!m) return { name: `Seat ${seat + 1}` };
+    if (!m) return { name: t("Seat {n}", { n: seat + 1 }) };
     const tags = [];
-    if (m.bot_level) tags.push(`bot, level ${m.bot_level}`);
-    if (m.covered) tags.push("bot covering");
-    else if (!m.connected && !m.bot_level) tags.push("away");
+    if (m.bot_level) tags.push(t("bot, level {level}", { level: m.bot_level }));
+    if (m.covered) tags.push(t("bot covering"));
+    else if (!m.connected && !m.bot_level) tags.push(t("away"));
     return { name: m.name, color: m.colour || colourOf(m.name), avatar: AVATARS[m.avatar] || "", tags };
   }
 
@@ -222,14 +222,14 @@ class RoomView {
         this.renderRuleLog();
         break;
       case "error":
-        if (!m.id) this.table.refused(m.reason || m.code, m.ruling);
+        if (!m.id) this.table.refused(reasonText(m), m.ruling);
         break;
       case "bye":
         // A server stopping (a restart, or its room moving to another node of a cluster) says
         // going_away: the socket closes with 1001 next and reconnects, the player staying at the
         // table. Kicked, declined, left (in another tab), banned: back to the lobby, which says why.
         if (m.code === "going_away") break;
-        this.goBack((BYE[m.code] || (() => String(m.reason || m.code || "")))(this.code, m));
+        this.goBack((BYE[m.code] || (() => reasonText(m)))(this.code, m));
         break;
     }
   }
@@ -272,22 +272,22 @@ class RoomView {
 
   cover(seat) {
     const name = this.playerOf(seat).name;
-    const c = h("div", { class: "cover", id: "cover", role: "dialog", "aria-label": "pass the device" },
-      h("div", {}, h("p", { class: "help" }, "Pass the device to"), h("h2", {}, name), h("button", { class: "btn primary big", type: "button", onclick: () => { this.coverFor = null; c.remove(); } }, `I'm ${name}: show my cards`)));
+    const c = h("div", { class: "cover", id: "cover", role: "dialog", "aria-label": t("pass the device") },
+      h("div", {}, h("p", { class: "help" }, t("Pass the device to")), h("h2", {}, name), h("button", { class: "btn primary big", type: "button", onclick: () => { this.coverFor = null; c.remove(); } }, t("I'm {name}: show my cards", { name }))));
     this.tableEl.querySelector(".felt")?.append(c);
     c.querySelector("button").focus();
   }
 
   waitingPanel() {
     const you = this.you || {};
-    let text = "Waiting for the host to deal.";
-    if (you.role === "pending") text = "Waiting for the host to let you in…";
-    else if (you.host) text = "You are the host: press Deal when everyone is seated.";
+    let text = t("Waiting for the host to deal.");
+    if (you.role === "pending") text = t("Waiting for the host to let you in…");
+    else if (you.host) text = t("You are the host: press Deal when everyone is seated.");
     const p = h("div", { class: "felt", style: "place-items:center;display:grid" }, h("div", { class: "panel", style: "text-align:center;max-width:420px" },
-      h("h2", {}, `${nameOf(this.info?.ruleset || "")} · room `, h("span", { class: "code" }, this.code)), h("p", {}, text),
-      (this.info?.house_rules || []).length ? h("p", { class: "help", id: "waiting-rules" }, "House rules: ", this.info.house_rules.map((r) => r.name).join(", "), " (the room panel says what they do)") : "",
-      you.host ? h("button", { class: "btn primary big", type: "button", "data-action": "deal", onclick: () => this.deal() }, "Deal") : "",
-      h("p", { class: "help" }, "Send friends this link, or the code, to join or watch:"), invite(this.code)));
+      h("h2", {}, t("{game} · room", { game: nameOf(this.info?.ruleset || "") }), " ", h("span", { class: "code" }, this.code)), h("p", {}, text),
+      (this.info?.house_rules || []).length ? h("p", { class: "help", id: "waiting-rules" }, t("House rules:"), " ", this.info.house_rules.map((r) => r.name).join(", "), " ", t("(the room panel says what they do)")) : "",
+      you.host ? h("button", { class: "btn primary big", type: "button", "data-action": "deal", onclick: () => this.deal() }, t("Deal")) : "",
+      h("p", { class: "help" }, t("Send friends this link, or the code, to join or watch:")), invite(this.code)));
     p.classList.add(`ruleset-${this.info?.ruleset || ""}`);
     return p;
   }
@@ -305,12 +305,12 @@ class RoomView {
 
   banner() {
     const seated = (this.you?.seats || []).length > 0 && this.info?.game?.status === "live";
-    if (this.conn === "connecting" && !this.opened) return ["connecting", "info", "Connecting…"];
-    if (this.conn === "reconnecting" || this.conn === "connecting") return ["reconnecting", "warn", seated ? "Connection lost: reconnecting… your seat is kept for you." : "Connection lost: reconnecting…"];
-    if (this.info?.paused) return ["paused", "warn", "Game paused: every player has dropped. It goes on when one of them comes back."];
+    if (this.conn === "connecting" && !this.opened) return ["connecting", "info", t("Connecting…")];
+    if (this.conn === "reconnecting" || this.conn === "connecting") return ["reconnecting", "warn", seated ? t("Connection lost: reconnecting… your seat is kept for you.") : t("Connection lost: reconnecting…")];
+    if (this.info?.paused) return ["paused", "warn", t("Game paused: every player has dropped. It goes on when one of them comes back.")];
     const covered = (this.info?.members || []).filter((m) => m.covered).map((m) => m.name);
-    if (covered.length && this.info?.game?.status === "live") return ["covered", "info", `A bot is playing for ${listNames(covered)} until they come back.`];
-    if (this.views.has(-1) && this.views.size === 1 && this.info?.game) return ["watching", "info", eye(), " You are watching. You will get a seat at the next deal if one is free."];
+    if (covered.length && this.info?.game?.status === "live") return ["covered", "info", t("A bot is playing for {names} until they come back.", { names: listNames(covered) })];
+    if (this.views.has(-1) && this.views.size === 1 && this.info?.game) return ["watching", "info", eye(), " ", t("You are watching. You will get a seat at the next deal if one is free.")];
     return null;
   }
 
@@ -318,8 +318,8 @@ class RoomView {
   // (1 plays simply, the highest best; docs/bots.md), each seating a bot of that level.
   addBot(info) {
     const levels = (state.rulesets || []).find((d) => d.id === info.ruleset)?.bot_levels || [1];
-    return h("div", { class: "add-bot row", role: "group", "aria-label": "Add a bot" }, h("span", { class: "help" }, "Add a bot, level"),
-      levels.map((l) => h("button", { class: "btn small", type: "button", "data-add-bot": l, title: `Add a level ${l} bot${l === levels[0] ? " (plays simply)" : l === levels[levels.length - 1] ? " (plays best)" : ""}`, onclick: () => this.post("bots", { level: l }) }, String(l))));
+    return h("div", { class: "add-bot row", role: "group", "aria-label": t("Add a bot") }, h("span", { class: "help" }, t("Add a bot, level")),
+      levels.map((l) => h("button", { class: "btn small", type: "button", "data-add-bot": l, title: l === levels[0] ? t("Add a level {level} bot (plays simply)", { level: l }) : l === levels[levels.length - 1] ? t("Add a level {level} bot (plays best)", { level: l }) : t("Add a level {level} bot", { level: l }), onclick: () => this.post("bots", { level: l }) }, num(l))));
   }
 
   renderSide() {
@@ -328,10 +328,10 @@ class RoomView {
     const you = this.you || {};
     const members = info.members || [];
     const row = (m) => h("li", { "data-member": m.id }, h("span", { class: "dot" + (m.connected || m.bot_level ? " on" : "") }), avatar({ display_name: m.name, avatar: m.avatar, colour: m.colour }),
-      h("span", { class: "grow" }, m.name, m.seat >= 0 && m.role === "player" ? h("span", { class: "help" }, ` · seat ${m.seat + 1}`) : "", m.bot_level ? h("span", { class: "help" }, ` · bot ${m.bot_level}`) : "", m.id === you.member_id ? h("span", { class: "help" }, " (you)") : ""),
-      info.mode === "device" && you.host && m.role === "player" && m.user_id === you.user_id ? h("button", { class: "btn ghost small", type: "button", title: `Name and look of ${m.name}`, "data-seat-look": m.seat, onclick: () => this.editSeat(m) }, "Edit") : "",
-      you.host && m.id !== you.member_id && !m.bot_level && !(info.mode === "device" && m.user_id === you.user_id) ? h("button", { class: "btn ghost small", type: "button", title: `Remove ${m.name}`, "data-kick": m.id, onclick: () => this.kick(m) }, "Kick") : "",
-      you.host && m.role === "pending" ? [h("button", { class: "btn go small", type: "button", "data-approve": m.id, onclick: () => this.post(`requests/${m.id}`, { approve: true }) }, "Let in"), h("button", { class: "btn danger small", type: "button", onclick: () => this.post(`requests/${m.id}`, { approve: false }) }, "No")] : "");
+      h("span", { class: "grow" }, m.name, m.seat >= 0 && m.role === "player" ? h("span", { class: "help" }, " · ", t("seat {n}", { n: m.seat + 1 })) : "", m.bot_level ? h("span", { class: "help" }, " · ", t("bot {level}", { level: m.bot_level })) : "", m.id === you.member_id ? h("span", { class: "help" }, " ", t("(you)")) : ""),
+      info.mode === "device" && you.host && m.role === "player" && m.user_id === you.user_id ? h("button", { class: "btn ghost small", type: "button", title: t("Name and look of {name}", { name: m.name }), "data-seat-look": m.seat, onclick: () => this.editSeat(m) }, t("Edit")) : "",
+      you.host && m.id !== you.member_id && !m.bot_level && !(info.mode === "device" && m.user_id === you.user_id) ? h("button", { class: "btn ghost small", type: "button", title: t("Remove {name}", { name: m.name }), "data-kick": m.id, onclick: () => this.kick(m) }, t("Kick")) : "",
+      you.host && m.role === "pending" ? [h("button", { class: "btn go small", type: "button", "data-approve": m.id, onclick: () => this.post(`requests/${m.id}`, { approve: true }) }, t("Let in")), h("button", { class: "btn danger small", type: "button", onclick: () => this.post(`requests/${m.id}`, { approve: false }) }, t("No"))] : "");
     const section = (title, list) => list.length ? [h("h3", {}, title), h("ul", {}, list.map(row))] : [];
     const players = members.filter((m) => m.role === "player").sort((a, b) => a.seat - b.seat);
     const specs = members.filter((m) => m.role === "spectator");
@@ -342,9 +342,9 @@ class RoomView {
     const hostKey = JSON.stringify([you.host, canDeal, info.locked, canAddBot, info.ruleset]);
     if (hostKey !== this.hostKey) {
       this.hostKey = hostKey;
-      this.hostEl = you.host ? h("section", { class: "host" }, h("h3", {}, "Host"), h("div", { class: "host-tools" },
-        canDeal ? h("button", { class: "btn primary small", type: "button", "data-action": "deal", onclick: () => this.deal() }, "Deal") : "",
-        h("button", { class: "btn small", type: "button", "data-lock": "1", onclick: () => this.post("lock", { locked: !this.info.locked }) }, info.locked ? "Unlock room" : "Lock room"),
+      this.hostEl = you.host ? h("section", { class: "host" }, h("h3", {}, t("Host")), h("div", { class: "host-tools" },
+        canDeal ? h("button", { class: "btn primary small", type: "button", "data-action": "deal", onclick: () => this.deal() }, t("Deal")) : "",
+        h("button", { class: "btn small", type: "button", "data-lock": "1", onclick: () => this.post("lock", { locked: !this.info.locked }) }, info.locked ? t("Unlock room") : t("Lock room")),
         canAddBot ? this.addBot(info) : ""), h("p", { class: "error-text host-error" })) : "";
     }
     const host = this.hostEl;
@@ -352,9 +352,9 @@ class RoomView {
       // The chat is built once: redrawing the room (every move sends a room message) must not
       // take the line a player is typing.
       const log = h("div", { class: "chat-log", id: "chat-log", "aria-live": "polite" });
-      const input = h("input", { type: "text", name: "chat", maxlength: 500, placeholder: "Say something…", "aria-label": "chat message", autocomplete: "off" });
-      const form = h("form", { onsubmit: (e) => { e.preventDefault(); const t = input.value.trim(); if (t) { this.sock.send({ type: "chat", text: t }); input.value = ""; } } }, input, h("button", { class: "btn small", type: "submit" }, "Send"));
-      this.chatEl = h("div", { class: "chat" }, h("h3", { style: "padding:.8em 1em 0" }, "Chat"), log, form);
+      const input = h("input", { type: "text", name: "chat", maxlength: 500, placeholder: t("Say something…"), "aria-label": t("chat message"), autocomplete: "off" });
+      const form = h("form", { onsubmit: (e) => { e.preventDefault(); const text = input.value.trim(); if (text) { this.sock.send({ type: "chat", text }); input.value = ""; } } }, input, h("button", { class: "btn small", type: "submit" }, t("Send")));
+      this.chatEl = h("div", { class: "chat" }, h("h3", { style: "padding:.8em 1em 0" }, t("Chat")), log, form);
       this.sideTop = h("div", { class: "side-top" });
       // On a phone the room panel folds away under the table; this bar opens it.
       this.unread = 0;
@@ -367,10 +367,10 @@ class RoomView {
       this.sideEl.replaceChildren(this.sideToggle, this.sideTop, this.rulesBox, this.chatEl);
     }
     const top = [
-      h("section", {}, h("div", { class: "row" }, h("span", { class: "grow" }, h("b", {}, nameOf(info.ruleset || "")), " · ", MODES[info.mode] || ""), h("a", { class: "btn ghost small", href: `#/rules/${info.ruleset}`, target: "_blank" }, "Rules")),
-        h("div", { class: "row" }, "Code ", h("span", { class: "code", id: "room-code" }, this.code), info.locked ? h("span", { class: "chip" }, "locked") : "",
-          info.mode === "online" ? copyButton(inviteLink(this.code), "Copy invite link") : "")),
-      h("section", { class: "members" }, ...section(`Players (${players.length}/${info.capacity || "?"})`, players), ...section("Watching", specs), ...section("Asking to join", pending)),
+      h("section", {}, h("div", { class: "row" }, h("span", { class: "grow" }, h("b", {}, nameOf(info.ruleset || "")), " · ", modeName(info.mode)), h("a", { class: "btn ghost small", href: `#/rules/${info.ruleset}`, target: "_blank" }, t("Rules"))),
+        h("div", { class: "row" }, t("Code"), " ", h("span", { class: "code", id: "room-code" }, this.code), info.locked ? h("span", { class: "chip" }, t("locked")) : "",
+          info.mode === "online" ? copyButton(inviteLink(this.code), t("Copy invite link")) : "")),
+      h("section", { class: "members" }, ...section(t("Players ({count}/{capacity})", { count: players.length, capacity: info.capacity ? num(info.capacity) : "?" }), players), ...section(t("Watching"), specs), ...section(t("Asking to join"), pending)),
     ];
     const kids = this.sideTop.children;
     if (host && kids.length === 3 && kids[2] === host) {
@@ -392,8 +392,8 @@ class RoomView {
   renderToggle() {
     if (!this.sideToggle) return;
     const n = (this.info?.members || []).length;
-    this.sideToggle.replaceChildren(h("span", { class: "grow" }, "Room ", h("b", { class: "code" }, this.code), ` · ${n} here · chat`),
-      this.unread ? h("span", { class: "chip red", "data-unread": this.unread }, `${this.unread} new`) : "", h("span", { "aria-hidden": "true" }, "\u25b4"));
+    this.sideToggle.replaceChildren(h("span", { class: "grow" }, t("Room"), " ", h("b", { class: "code" }, this.code), " · ", t("{count} here · chat", { count: n })),
+      this.unread ? h("span", { class: "chip red", "data-unread": this.unread }, t("{count} new", { count: this.unread })) : "", h("span", { "aria-hidden": "true" }, "\u25b4"));
   }
 
   renderChat() {
@@ -425,7 +425,7 @@ class RoomView {
   // editSeat names a pass-the-device seat and gives it a look, so the players sharing the
   // device tell their seats apart (the cover screen and the name plates show them).
   editSeat(m) {
-    return lookDialog(`Seat ${m.seat + 1}`, { name: m.name, avatar: m.avatar, colour: m.colour }, (v) => api("PATCH", `/api/rooms/${this.code}/members/${m.id}`, v));
+    return lookDialog(t("Seat {n}", { n: m.seat + 1 }), { name: m.name, avatar: m.avatar, colour: m.colour }, (v) => api("PATCH", `/api/rooms/${this.code}/members/${m.id}`, v));
   }
 
   // kick asks the host how long the member is kept out (docs/api.md, kick) and removes them.
@@ -440,7 +440,7 @@ class RoomView {
       await api("POST", `/api/rooms/${this.code}/${path}`, body);
     } catch (err) {
       const e = this.sideEl.querySelector(".host-error");
-      if (e) e.textContent = err.message;
+      if (e) e.textContent = errorText(err);
     }
   }
 
@@ -453,23 +453,23 @@ class RoomView {
   // (the server sends the views of an action before its accepted answer).
   async act(action) {
     const res = await this.sock.request({ type: "act", seat: this.actingSeat(), action });
-    if (res.type !== "accepted") return { ok: false, reason: res.reason || res.code, ruling: res.ruling };
+    if (res.type !== "accepted") return { ok: false, reason: reasonText(res), ruling: res.ruling };
     return { ok: true, seen: this.viewSeq !== undefined && res.seq !== undefined && this.viewSeq >= res.seq };
   }
 
   async check(action) {
     const res = await this.sock.request({ type: "check", seat: this.actingSeat(), action });
-    return { ok: res.ok === true, reason: res.reason, ruling: res.ruling };
+    return { ok: res.ok === true, reason: res.ok === true ? res.reason : reasonText(res), ruling: res.ruling };
   }
 
   async deal() {
     const res = await this.sock.request({ type: "deal" });
     if (res.type !== "error") return;
-    if (this.table.view) return this.table.refused(res.reason, res.ruling);
+    if (this.table.view) return this.table.refused(reasonText(res), res.ruling);
     // Before the first deal the waiting panel says why the deal was refused (too few players).
     const panel = this.tableEl.querySelector(".panel");
     panel?.querySelector(".deal-error")?.remove();
-    panel?.append(h("p", { class: "error-text deal-error", role: "alert" }, String(res.reason ?? "")));
+    panel?.append(h("p", { class: "error-text deal-error", role: "alert" }, reasonText(res)));
   }
 
   close() {
@@ -480,18 +480,18 @@ class RoomView {
 
 // listNames joins names as a sentence does: "Ann", "Ann and Bob", "Ann, Bob and Cy".
 function listNames(names) {
-  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  return names.length < 2 ? names.join("") : t("{names} and {last}", { names: names.slice(0, -1).join(", "), last: names[names.length - 1] });
 }
 
 // confirmLeave asks a seated player whether to leave a game being played; it resolves to true
 // when they leave.
 function confirmLeave() {
   return new Promise((resolve) => {
-    const dlg = h("dialog", { "aria-label": "leave the game", id: "confirm-leave" });
+    const dlg = h("dialog", { "aria-label": t("leave the game"), id: "confirm-leave" });
     const done = (v) => { dlg.close(); resolve(v); };
-    dlg.append(h("h2", {}, "Leave the game?"), h("p", {}, "A bot takes your seat and your cards until the game ends."),
-      h("div", { class: "row", style: "justify-content:flex-end" }, h("button", { class: "btn ghost", type: "button", "data-answer": "stay", onclick: () => done(false) }, "Stay"),
-        h("button", { class: "btn danger", type: "button", "data-answer": "leave", onclick: () => done(true) }, "Leave")));
+    dlg.append(h("h2", {}, t("Leave the game?")), h("p", {}, t("A bot takes your seat and your cards until the game ends.")),
+      h("div", { class: "row", style: "justify-content:flex-end" }, h("button", { class: "btn ghost", type: "button", "data-answer": "stay", onclick: () => done(false) }, t("Stay")),
+        h("button", { class: "btn danger", type: "button", "data-answer": "leave", onclick: () => done(true) }, t("Leave"))));
     dlg.addEventListener("cancel", () => resolve(false));
     dlg.addEventListener("close", () => dlg.remove());
     document.body.append(dlg);
@@ -499,7 +499,8 @@ function confirmLeave() {
   });
 }
 
-// KICK_CHOICES are how long the host's kick keeps a player out: a cooldown or a ban from the room.
+// KICK_CHOICES are how long the host's kick keeps a player out: a cooldown or a ban from the room
+// (labels in English, shown through t()).
 const KICK_CHOICES = [
   ["10", "10 minutes", { minutes: 10 }],
   ["60", "1 hour", { minutes: 60 }],
@@ -507,7 +508,7 @@ const KICK_CHOICES = [
   ["ban", "Ban from this room", { ban: true }],
 ];
 
-// KICK_WORDS say what a kick does to the member: a player in the game being played (a bot takes
+// KICK_WORDS (in English, shown through t()) say what a kick does to the member: a player in the game being played (a bot takes
 // their seat), a player between games (their seat is freed), anyone else (they leave the room).
 const KICK_WORDS = {
   game: "A bot takes their seat in the game being played.",
@@ -520,18 +521,18 @@ const KICK_WORDS = {
 // null when the host cancels.
 function confirmKick(name, what) {
   return new Promise((resolve) => {
-    const dlg = h("dialog", { "aria-label": `remove ${name}`, id: "confirm-kick" });
+    const dlg = h("dialog", { "aria-label": t("remove {name}", { name }), id: "confirm-kick" });
     let answer = null;
     const choices = KICK_CHOICES.map(([value, label], i) => h("label", { class: "row" },
-      h("input", { type: "radio", name: "keep-out", value, "data-keep-out": value, checked: i === 0 }), label));
+      h("input", { type: "radio", name: "keep-out", value, "data-keep-out": value, checked: i === 0 }), t(label)));
     const done = (v) => { answer = v; dlg.close(); };
-    dlg.append(h("h2", {}, `Remove ${name}?`), h("p", { class: "kick-what" }, KICK_WORDS[what] || KICK_WORDS.room, " Keep them out for:"),
+    dlg.append(h("h2", {}, t("Remove {name}?", { name })), h("p", { class: "kick-what" }, t(KICK_WORDS[what] || KICK_WORDS.room), " ", t("Keep them out for:")),
       h("fieldset", { class: "keep-out" }, choices),
-      h("div", { class: "row", style: "justify-content:flex-end" }, h("button", { class: "btn ghost", type: "button", "data-answer": "cancel", onclick: () => done(null) }, "Cancel"),
+      h("div", { class: "row", style: "justify-content:flex-end" }, h("button", { class: "btn ghost", type: "button", "data-answer": "cancel", onclick: () => done(null) }, t("Cancel")),
         h("button", { class: "btn danger", type: "button", "data-answer": "kick", onclick: () => {
           const v = dlg.querySelector("input[name=keep-out]:checked")?.value;
           done((KICK_CHOICES.find((c) => c[0] === v) || KICK_CHOICES[0])[2]);
-        } }, "Remove")));
+        } }, t("Remove"))));
     dlg.addEventListener("close", () => { dlg.remove(); resolve(answer); });
     document.body.append(dlg);
     dlg.showModal();

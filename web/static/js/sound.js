@@ -12,6 +12,8 @@
 // window.__cardhouseSounds lists the sounds played ({name, n}), newest last: the browser tests
 // count them.
 
+import { t } from "./i18n.js";
+
 const KEY = "cardhouse.sound";
 const played = (window.__cardhouseSounds = window.__cardhouseSounds || []);
 let audio = null;
@@ -111,10 +113,10 @@ export function soundSwitch() {
   const show = () => {
     const on = enabled();
     b.setAttribute("aria-pressed", String(on));
-    b.setAttribute("aria-label", on ? "Sound is on: mute" : "Sound is off: unmute");
-    b.title = on ? "Sound on (tap to mute)" : "Sound off (tap to unmute)";
+    b.setAttribute("aria-label", on ? t("Sound is on: mute") : t("Sound is off: unmute"));
+    b.title = on ? t("Sound on (tap to mute)") : t("Sound off (tap to unmute)");
     icon.replaceChildren(speaker(on));
-    word.textContent = on ? "Sound" : "Muted";
+    word.textContent = on ? t("Sound") : t("Muted");
   };
   b.addEventListener("click", () => { setSound(!enabled()); show(); });
   show();

@@ -13,52 +13,55 @@ import { cardEl, parseCard } from "./cards.js";
 import { h } from "./dom.js";
 import { sheetTable } from "./sheet.js";
 import { meldName } from "./melds.js";
+import { t, tv, num } from "./i18n.js";
 
+
+// WORDS are the numbers a burn's moment says in words (in English, shown through t()).
 const WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
 
 const reduced = () => !!window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
-// who is a seat's name as a sentence starts with it: "You" for the viewer's own.
-function who(t, seat) {
-  return seat === t.me && t.me >= 0 ? "You" : t.player(seat).name;
+// mine says whether seat is the viewer's own: sentences about it say "you".
+function mine(tb, seat) {
+  return seat === tb.me && tb.me >= 0;
 }
 
-function smallCard(t, code) {
-  const c = cardEl(code, { roles: t.view.roles, back: t.backKind() });
+function smallCard(tb, code) {
+  const c = cardEl(code, { roles: tb.view.roles, back: tb.backKind() });
   c.classList.add("summary-card");
   return c;
 }
 
 // leftOf is what seat still holds, zone by zone (hand, face-up and face-down rows, the deadwood of
 // a hand laid out): [{label, cards, count}] with cards null where the view does not show them.
-function leftOf(t, seat) {
-  const zs = (t.view.zones || []).filter((z) => z.owner === seat && (z.kind === "hand" || z.kind === "row" || z.kind === "deadwood"));
-  return zs.map((z) => ({ id: z.id, label: z.kind === "hand" ? "hand" : z.kind === "deadwood" ? "deadwood" : z.label || z.kind, cards: z.cards && z.cards.length ? z.cards : null, count: z.count || 0 }))
+function leftOf(tb, seat) {
+  const zs = (tb.view.zones || []).filter((z) => z.owner === seat && (z.kind === "hand" || z.kind === "row" || z.kind === "deadwood"));
+  return zs.map((z) => ({ id: z.id, label: z.kind === "hand" ? t("hand") : z.kind === "deadwood" ? t("deadwood") : tv(z.label || z.kind), cards: z.cards && z.cards.length ? z.cards : null, count: z.count || 0 }))
     .filter((z) => z.count > 0);
 }
 
-function handsLeft(t) {
-  const v = t.view;
+function handsLeft(tb) {
+  const v = tb.view;
   const seats = (v.players || []).map((p) => p.seat);
   // The winner first, then the others in seat order.
   seats.sort((a, b) => (a === v.winner ? -1 : b === v.winner ? 1 : a - b));
-  return h("ul", { class: "hands-left", "aria-label": "hands left" }, seats.map((seat) => {
+  return h("ul", { class: "hands-left", "aria-label": t("hands left") }, seats.map((seat) => {
     const p = (v.players || []).find((x) => x.seat === seat) || {};
-    const left = leftOf(t, seat);
+    const left = leftOf(tb, seat);
     // A trick game's points are those taken in tricks, not left in a hand: the sheet has them.
     const points = p.points !== undefined && p.points !== null && !v.trick && !v.last_trick ? p.points : null;
     const n = left.reduce((a, z) => a + z.count, 0);
-    const head = h("div", { class: "row" }, h("b", { class: "grow" }, t.player(seat).name, seat === t.me && t.me >= 0 ? " (you)" : ""),
-      seat === v.winner ? h("span", { class: "chip gold" }, "Winner") : "",
-      h("span", { class: "chip", "data-left-count": n }, n ? `${n} card${n === 1 ? "" : "s"} left` : "no cards left"),
-      points !== null ? h("span", { class: "chip green", "data-points": points }, `${points} pts`) : "");
+    const head = h("div", { class: "row" }, h("b", { class: "grow" }, tb.player(seat).name, mine(tb, seat) ? " " + t("(you)") : ""),
+      seat === v.winner ? h("span", { class: "chip gold" }, t("Winner")) : "",
+      h("span", { class: "chip", "data-left-count": n }, n ? t("{count} cards left", { count: n }) : t("no cards left")),
+      points !== null ? h("span", { class: "chip green", "data-points": points }, t("{count} pts", { count: points })) : "");
     // A hand laid out (Gin Rummy) shows its melds too, with what was laid off onto them: not cards
     // left, but how the hand ended.
     const melds = (v.zones || []).filter((z) => z.owner === seat && z.kind === "meld" && (z.cards || []).length).sort((a, b) => (a.meld ?? 0) - (b.meld ?? 0));
-    const laid = melds.length ? h("div", { class: "left-zone left-melds", "data-melds-left": seat }, h("span", { class: "help" }, "melds"),
-      melds.map((z) => h("div", { class: "left-cards left-meld", "data-meld-left": z.id, role: "group", "aria-label": meldName(z) }, z.cards.map((c) => smallCard(t, c))))) : "";
+    const laid = melds.length ? h("div", { class: "left-zone left-melds", "data-melds-left": seat }, h("span", { class: "help" }, t("melds")),
+      melds.map((z) => h("div", { class: "left-cards left-meld", "data-meld-left": z.id, role: "group", "aria-label": meldName(z) }, z.cards.map((c) => smallCard(tb, c))))) : "";
     const cards = left.map((z) => h("div", { class: "left-zone", "data-zone-left": z.id }, left.length > 1 || melds.length ? h("span", { class: "help" }, z.label) : "",
-      h("div", { class: "left-cards" }, z.cards ? z.cards.map((c) => smallCard(t, c)) : Array.from({ length: Math.min(z.count, 12) }, () => smallCard(t, "")))));
+      h("div", { class: "left-cards" }, z.cards ? z.cards.map((c) => smallCard(tb, c)) : Array.from({ length: Math.min(z.count, 12) }, () => smallCard(tb, "")))));
     return h("li", { "data-hand-left": seat }, head, laid, cards);
   }));
 }
@@ -66,87 +69,90 @@ function handsLeft(t) {
 // howCounted says where the winner's points came from: the points of each hand left (Last Card).
 // A game with a score sheet says it there, hand by hand (Gin Rummy's knock, gin or undercut), and
 // a trick game's points are taken in tricks, not left in hands.
-function howCounted(t) {
-  const v = t.view;
+function howCounted(tb) {
+  const v = tb.view;
   if (v.sheet || v.trick || v.last_trick) return "";
   const hands = (v.players || []).filter((p) => p.seat !== v.winner && p.points !== undefined && p.points !== null);
   if (!hands.length || v.winner < 0) return "";
   const total = hands.reduce((a, p) => a + p.points, 0);
-  const parts = hands.map((p) => `${p.points} (${t.player(p.seat).name})`).join(" + ");
-  return h("p", { class: "how-counted", "data-total": total }, `${who(t, v.winner)} ${v.winner === t.me ? "score" : "scores"} ${total} points: the cards left in the other hands, ${parts}.`);
+  const parts = hands.map((p) => `${num(p.points)} (${tb.player(p.seat).name})`).join(" + ");
+  const text = mine(tb, v.winner) ? t("You score {count} points: the cards left in the other hands, {parts}.", { count: total, parts })
+    : t("{name} scores {count} points: the cards left in the other hands, {parts}.", { name: tb.player(v.winner).name, count: total, parts });
+  return h("p", { class: "how-counted", "data-total": total }, text);
 }
 
 // standings is the table of the scores: a column for each round this page saw end (what each
 // seat gained in it), then the total, best first.
-function standings(t, rounds) {
-  const v = t.view;
+function standings(tb, rounds) {
+  const v = tb.view;
   const scored = (v.players || []).filter((p) => p.score !== undefined && p.score !== null);
   if (!scored.length) return "";
   const cols = (rounds || []).filter((r) => r.gained);
   // Best first: the lowest when the lowest wins (View.low_wins: Hearts).
   const low = !!v.low_wins;
   const rows = [...scored].sort((a, b) => (low ? a.score - b.score : b.score - a.score) || a.seat - b.seat).map((p, i) => h("tr", { "data-standing": p.seat },
-    h("td", {}, String(i + 1)), h("td", { class: "name" }, t.player(p.seat).name),
-    cols.map((r) => h("td", { "data-round": r.round }, r.gained[p.seat] > 0 ? `+${r.gained[p.seat]}` : String(r.gained[p.seat] || 0))),
-    h("td", { class: "total" }, h("b", {}, String(p.score)))));
-  return h("div", { class: "standings-wrap" }, h("table", { class: "scores standings", "aria-label": "standings" },
-    h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), cols.map((r) => h("th", {}, `R${r.round}`)), h("th", {}, "Total")), rows));
+    h("td", {}, num(i + 1)), h("td", { class: "name" }, tb.player(p.seat).name),
+    cols.map((r) => h("td", { "data-round": r.round }, r.gained[p.seat] > 0 ? `+${num(r.gained[p.seat])}` : num(r.gained[p.seat] || 0))),
+    h("td", { class: "total" }, h("b", {}, num(p.score)))));
+  return h("div", { class: "standings-wrap" }, h("table", { class: "scores standings", "aria-label": t("standings") },
+    h("tr", {}, h("th", {}, "#"), h("th", {}, t("Player")), cols.map((r) => h("th", {}, t("R{round}", { round: r.round }))), h("th", {}, t("Total"))), rows));
 }
 
 // next is what comes after: the host deals (a rematch, the next round); a player may ask the host
 // for it (the host sees who asked); anyone may leave.
-function next(t) {
-  const v = t.view;
-  const o = t.opts;
+function next(tb) {
+  const v = tb.view;
+  const o = tb.opts;
   const over = v.phase === "game_over";
   const bar = h("div", { class: "summary-actions" });
   const key = `${v.round}:${v.winner}:${v.phase}`;
   if (o.onDeal && o.canDeal && o.canDeal()) {
-    bar.append(h("button", { class: "btn primary big", type: "button", "data-action": "deal", onclick: () => o.onDeal() }, over ? "Rematch" : "Deal next round"));
-  } else if (t.me >= 0 && o.onAsk) {
-    const asked = t.asked === key || !!o.askedByMe?.(); // asked here, or before a reload
+    bar.append(h("button", { class: "btn primary big", type: "button", "data-action": "deal", onclick: () => o.onDeal() }, over ? t("Rematch") : t("Deal next round")));
+  } else if (tb.me >= 0 && o.onAsk) {
+    const asked = tb.asked === key || !!o.askedByMe?.(); // asked here, or before a reload
     bar.append(h("button", { class: "btn go big", type: "button", "data-action": "rematch", disabled: asked, onclick: (e) => {
-      t.asked = key;
+      tb.asked = key;
       e.currentTarget.disabled = true;
-      e.currentTarget.textContent = "Asked the host";
+      e.currentTarget.textContent = t("Asked the host");
       o.onAsk(over);
-    } }, asked ? "Asked the host" : over ? "Rematch" : "Next round"));
+    } }, asked ? t("Asked the host") : over ? t("Rematch") : t("Next round")));
   }
-  if (o.onLeave) bar.append(h("button", { class: "btn ghost big", type: "button", "data-action": "leave", onclick: () => o.onLeave() }, "Leave"));
+  if (o.onLeave) bar.append(h("button", { class: "btn ghost big", type: "button", "data-action": "leave", onclick: () => o.onLeave() }, t("Leave")));
   // The foot stays in sight at the panel's bottom while a long list of hands scrolls.
-  return h("div", { class: "summary-foot" }, askNote(t), bar);
+  return h("div", { class: "summary-foot" }, askNote(tb), bar);
 }
 
 // askNote tells the host who asked for a rematch (or the next round), and the others that the
 // host deals it.
-export function askNote(t) {
-  const o = t.opts;
-  const over = t.view.phase === "game_over";
+export function askNote(tb) {
+  const o = tb.opts;
+  const over = tb.view.phase === "game_over";
   const host = o.onDeal && o.canDeal && o.canDeal();
   const asks = host && o.asks ? o.asks() : [];
-  let note = `Waiting for the host to ${over ? "deal a rematch" : "deal the next round"}.`;
-  if (host) note = asks.length ? `${asks.join(", ")} ${asks.length === 1 ? "asks" : "ask"} for ${over ? "a rematch" : "the next round"}.` : "";
+  let note = over ? t("Waiting for the host to deal a rematch.") : t("Waiting for the host to deal the next round.");
+  if (host) note = asks.length ? t(over ? "{names} asks for a rematch." : "{names} asks for the next round.", { names: asks.join(", "), count: asks.length }) : "";
   return h("p", { class: "rematch-note" + (asks.length ? " asked" : " help"), "data-asks": asks.length, role: "status" }, note);
 }
 
-export function summary(t, rounds) {
-  const v = t.view;
+export function summary(tb, rounds) {
+  const v = tb.view;
   const over = v.phase === "game_over";
   const won = v.winner >= 0;
-  const winner = won ? who(t, v.winner) : "";
+  const name = won ? tb.player(v.winner).name : "";
+  const round = v.round || "";
   let title;
-  if (over) title = won ? (winner === "You" ? "You win!" : `${winner} wins!`) : "Game over";
-  else title = won ? `Round ${v.round || ""} to ${winner === "You" ? "you" : winner}` : `Round ${v.round || ""} is over`;
-  const p = h("div", { class: "panel over summary", id: "summary", "data-phase": v.phase, "aria-label": "summary" },
+  if (over) title = won ? (mine(tb, v.winner) ? t("You win!") : t("{name} wins!", { name })) : t("Game over");
+  else title = won ? (mine(tb, v.winner) ? t("Round {round} to you", { round }) : t("Round {round} to {name}", { round, name })) : t("Round {round} is over", { round });
+  const p = h("div", { class: "panel over summary", id: "summary", "data-phase": v.phase, "aria-label": t("summary") },
     h("h2", { class: over && won ? "winner-title" : "" }, over && won ? h("span", { class: "trophy", "aria-hidden": "true" }, "\u2605") : "", title),
-    howCounted(t), h("h3", {}, "Hands left"), handsLeft(t), standings(t, rounds), t.view.sheet ? h("h3", {}, "Score sheet") : "", sheetTable(t), next(t));
+    howCounted(tb), h("h3", {}, t("Hands left")), handsLeft(tb), standings(tb, rounds), tb.view.sheet ? h("h3", {}, t("Score sheet")) : "", sheetTable(tb), next(tb));
   return p;
 }
 
 // celebration is the confetti falling over the felt when a game is won: slow pieces (each falls
 // in 2.4 s or more, twice, and nothing blinks), none at all with reduced motion (the summary still
 // names the winner).
-export function celebration(t) {
+export function celebration(tb) {
   const layer = h("div", { class: "celebration", "aria-hidden": "true", "data-motion": reduced() ? "none" : "confetti" });
   if (reduced()) return layer;
   const colours = ["#f2c14e", "#e0393e", "#3fb68b", "#2f6fd6", "#c68cff", "#ffffff"];
@@ -180,22 +186,23 @@ function flame() {
 
 // burnMoment names who burned the pile and why: a 10 (burned), or the run of one rank that
 // reached the Overdose count (D-5; the cards of the event are the pile burned, bottom first).
-export function burnMoment(t, e) {
-  const name = who(t, e.seat);
+export function burnMoment(tb, e) {
+  const you = mine(tb, e.seat);
+  const name = tb.player(e.seat).name;
   let why;
   if (e.name === "overdose") {
     const cards = e.cards || [];
     const rank = cards.length ? parseCard(cards[cards.length - 1]).rank : "";
     let n = 0;
     for (let i = cards.length - 1; i >= 0 && parseCard(cards[i]).rank === rank; i--) n++;
-    why = `Overdose: ${WORDS[n] || n} ${rank}${n === 1 ? "" : "s"} in a row`;
+    why = t("Overdose: {n} {rank}s in a row", { n: n < WORDS.length ? t(WORDS[n]) : num(n), count: n, rank });
   } else {
-    why = "a 10 burns the pile";
+    why = t("a 10 burns the pile");
   }
-  const again = t.view.phase === "playing" && t.view.turn === e.seat;
+  const again = tb.view.phase === "playing" && tb.view.turn === e.seat;
   return h("div", { class: `burn-moment ${e.name}`, role: "status", "data-moment": e.name, "data-burned-by": e.seat },
     flame(),
-    h("b", {}, e.name === "overdose" ? "OVERDOSE!" : "BURNED!"),
-    h("span", {}, `${name} burned the pile: ${why}.`),
-    again ? h("span", { class: "help" }, name === "You" ? "You play again." : `${name} plays again.`) : "");
+    h("b", {}, e.name === "overdose" ? t("OVERDOSE!") : t("BURNED!")),
+    h("span", {}, you ? t("You burned the pile: {why}.", { why }) : t("{name} burned the pile: {why}.", { name, why })),
+    again ? h("span", { class: "help" }, you ? t("You play again.") : t("{name} plays again.", { name })) : "");
 }

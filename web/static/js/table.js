@@ -22,10 +22,12 @@ import { trickArea } from "./trick.js";
 import { teamChip, teamPanel } from "./teams.js";
 import { sheetButton } from "./sheet.js";
 import { meldGroup } from "./melds.js";
+import { t, tv, num } from "./i18n.js";
 
 // h is the app's too (app.js).
 export { h };
 
+// TAG_LABELS are in English, shown through t().
 const TAG_LABELS = {
   called: ["Called", "gold"], last_card: ["Last card", "red"], last_card_open: ["Last card!", "red"],
   catchable: ["Forgot to call!", "red"], winner: ["Winner", "gold"], opener: ["Opens", ""], out: ["Out", ""],
@@ -52,7 +54,7 @@ export class Table {
 
   player(seat) {
     const p = (this.opts.player && this.opts.player(seat)) || {};
-    return { name: p.name || `Seat ${seat + 1}`, color: p.color || ["#e0393e", "#2f6fd6", "#2f9e57", "#f4b81c", "#8e44ad", "#e67e22", "#16a085", "#c0392b"][seat % 8], avatar: p.avatar || "", tags: p.tags || [] };
+    return { name: p.name || t("Seat {n}", { n: seat + 1 }), color: p.color || ["#e0393e", "#2f6fd6", "#2f9e57", "#f4b81c", "#8e44ad", "#e67e22", "#16a085", "#c0392b"][seat % 8], avatar: p.avatar || "", tags: p.tags || [] };
   }
 
   get me() {
@@ -131,7 +133,7 @@ export class Table {
     // player's dock keeps its place at the bottom (css/app.css, "The table").
     // The opponents' row scrolls when their seats or laid-out melds outgrow it: it takes the focus,
     // so a keyboard can scroll it too.
-    const opp = h("div", { class: "opponents" + (order.length >= 3 ? " compact" : "") + (order.length >= 5 ? " crowded" : ""), tabindex: "0", role: "group", "aria-label": "other players" }, order.map((s) => this.seatPod(s)));
+    const opp = h("div", { class: "opponents" + (order.length >= 3 ? " compact" : "") + (order.length >= 5 ? " crowded" : ""), tabindex: "0", role: "group", "aria-label": t("other players") }, order.map((s) => this.seatPod(s)));
     felt.append(opp);
     const center = this.center();
     // The log lies in the centre row, beside the pile: never over a seat.
@@ -164,26 +166,26 @@ export class Table {
   chips(seat) {
     const pv = this.playerInfo(seat);
     const out = [];
-    out.push(h("span", { class: "chip", title: "cards in hand" }, `${pv.hand_count} card${pv.hand_count === 1 ? "" : "s"}`));
+    out.push(h("span", { class: "chip", title: t("cards in hand") }, t("{count} cards", { count: pv.hand_count })));
     // The bid and the tricks taken come first: on a phone a compact seat shows its first chips.
-    if (pv.bid) out.push(h("span", { class: "chip gold", "data-bid": pv.bid, title: "bid" }, `Bid ${pv.bid}`));
-    if (pv.tricks !== undefined && pv.tricks !== null) out.push(h("span", { class: "chip", "data-tricks": pv.tricks, title: "tricks taken" }, `${pv.tricks} trick${pv.tricks === 1 ? "" : "s"}`));
-    if (pv.score !== undefined && pv.score !== null) out.push(h("span", { class: "chip green", title: "score" }, `${pv.score} pts`));
+    if (pv.bid) out.push(h("span", { class: "chip gold", "data-bid": pv.bid, title: t("bid") }, t("Bid {bid}", { bid: tv(String(pv.bid)) })));
+    if (pv.tricks !== undefined && pv.tricks !== null) out.push(h("span", { class: "chip", "data-tricks": pv.tricks, title: t("tricks taken") }, t("{count} tricks", { count: pv.tricks })));
+    if (pv.score !== undefined && pv.score !== null) out.push(h("span", { class: "chip green", title: t("score") }, t("{count} pts", { count: pv.score })));
     out.push(teamChip(this, seat));
-    for (const t of pv.tags || []) {
-      const [label, cls] = TAG_LABELS[t] || [t.replace(/_/g, " "), ""];
-      out.push(h("span", { class: `chip ${cls}`, "data-tag": t }, label));
+    for (const tag of pv.tags || []) {
+      const [label, cls] = TAG_LABELS[tag] || [tag.replace(/_/g, " "), ""];
+      out.push(h("span", { class: `chip ${cls}`, "data-tag": tag }, t(label)));
     }
-    for (const t of this.player(seat).tags) out.push(h("span", { class: "chip" }, t));
+    for (const tag of this.player(seat).tags) out.push(h("span", { class: "chip" }, tag));
     for (const d of this.view.deadlines || []) {
-      if (d.seat === seat) out.push(h("span", { class: "chip deadline-chip", "data-deadline": d.id }, d.kind === "last_card" ? "LAST CARD " : "", h("span", { class: "countdown" }, "")));
+      if (d.seat === seat) out.push(h("span", { class: "chip deadline-chip", "data-deadline": d.id }, d.kind === "last_card" ? t("LAST CARD") + " " : "", h("span", { class: "countdown" }, "")));
     }
     return out;
   }
 
   seatPod(seat) {
     const v = this.view;
-    const pod = h("div", { class: "seat" + (v.turn === seat ? " turn" : ""), "data-seat": seat, "aria-label": `${this.player(seat).name}${v.turn === seat ? ", in turn" : ""}` });
+    const pod = h("div", { class: "seat" + (v.turn === seat ? " turn" : ""), "data-seat": seat, "aria-label": v.turn === seat ? t("{name}, in turn", { name: this.player(seat).name }) : this.player(seat).name });
     pod.append(this.nameplate(seat));
     pod.append(h("div", { class: "meta" }, this.chips(seat)));
     for (const z of (v.zones || []).filter((z) => z.owner === seat && z.kind === "hand")) {
@@ -228,11 +230,11 @@ export class Table {
     if (!rows.length) return null;
     const flip = (this.view.actions || []).find((a) => a.type === "flip" && seat === this.me);
     const drawRow = (z) => {
-      const r = h("div", { class: "zone-row zone" + (z.hidden ? " down" : " up"), "data-zone": z.id, title: z.label || "" });
+      const r = h("div", { class: "zone-row zone" + (z.hidden ? " down" : " up"), "data-zone": z.id, title: z.label ? tv(z.label) : "" });
       if (z.cards && z.cards.length) z.cards.forEach((c, i) => r.append(this.selectable(this.card(c, z.id, i), z, i)));
       else if (z.slots) {
         z.slots.forEach((full, i) => {
-          if (!full) return r.append(h("div", { class: "slot", "aria-label": "empty place" }));
+          if (!full) return r.append(h("div", { class: "slot", "aria-label": t("empty place") }));
           const c = this.card("", z.id, i);
           if (flip && (!flip.indexes || flip.indexes.includes(i))) this.makeFlip(c, i);
           r.append(c);
@@ -257,7 +259,7 @@ export class Table {
     c.tabIndex = 0;
     c.dataset.focusKey = `flip-${i}`;
     c.setAttribute("role", "button");
-    c.setAttribute("aria-label", `flip face-down card ${i + 1}`);
+    c.setAttribute("aria-label", t("flip face-down card {n}", { n: i + 1 }));
     const go = () => this.act({ type: "flip", index: i });
     c.addEventListener("click", go);
     c.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
@@ -277,14 +279,14 @@ export class Table {
         deck.append(b);
       }
       if (!z.count) deck.classList.add("empty");
-      deck.append(h("div", { class: "count-badge", title: "cards in the deck", "aria-hidden": "true" }, String(z.count)));
-      deck.setAttribute("aria-label", `${z.label || "Deck"}: ${z.count} card${z.count === 1 ? "" : "s"}`);
+      deck.append(h("div", { class: "count-badge", title: t("cards in the deck"), "aria-hidden": "true" }, num(z.count)));
+      deck.setAttribute("aria-label", t("{pile}: {count} cards", { pile: tv(z.label || "Deck"), count: z.count }));
       const draw = this.drawFrom(z);
-      if (draw) this.clickablePile(deck, draw.label, () => this.act(draw.action));
-      c.append(h("div", { class: "deck-zone" }, deck, h("div", { class: "zone-label" }, z.label || "Deck")));
+      if (draw) this.clickablePile(deck, tv(draw.label), () => this.act(draw.action));
+      c.append(h("div", { class: "deck-zone" }, deck, h("div", { class: "zone-label" }, tv(z.label || "Deck"))));
     }
     for (const z of zs.filter((z) => z.kind === "pile")) {
-      const pile = h("div", { class: "pile zone", "data-zone": z.id, role: "group", "aria-label": `${z.label || "pile"}: ${z.count} cards${z.cards && z.cards.length ? ", top " + cardName(z.cards[z.cards.length - 1]) : ""}` });
+      const pile = h("div", { class: "pile zone", "data-zone": z.id, role: "group", "aria-label": z.cards && z.cards.length ? t("{pile}: {count} cards, top {card}", { pile: tv(z.label || "pile"), count: z.count, card: cardName(z.cards[z.cards.length - 1]) }) : t("{pile}: {count} cards", { pile: tv(z.label || "pile"), count: z.count }) });
       const cards = z.cards || [];
       const start = Math.max(0, cards.length - 6);
       cards.slice(start).forEach((code, k) => {
@@ -303,19 +305,19 @@ export class Table {
       const draw = this.drawFrom(z);
       if (pickup) {
         pile.classList.add("clickable");
-        pile.title = pickup.label;
+        pile.title = tv(pickup.label);
         pile.addEventListener("click", () => this.act({ type: "pickup" }));
-      } else if (draw) this.clickablePile(pile, draw.label, () => this.act(draw.action));
-      pile.append(h("div", { class: "count-badge", "aria-hidden": "true" }, String(z.count)));
-      c.append(h("div", { class: "pile-zone" }, pile, h("div", { class: "zone-label" }, z.label || "Pile")));
+      } else if (draw) this.clickablePile(pile, tv(draw.label), () => this.act(draw.action));
+      pile.append(h("div", { class: "count-badge", "aria-hidden": "true" }, num(z.count)));
+      c.append(h("div", { class: "pile-zone" }, pile, h("div", { class: "zone-label" }, tv(z.label || "Pile"))));
     }
     for (const z of zs.filter((z) => z.kind !== "deck" && z.kind !== "pile")) {
       if (!z.count && z.kind === "burned") continue;
       const box = h("div", { class: `deck zone ${z.kind}`, "data-zone": z.id });
       const shown = z.cards && z.cards.length ? z.cards.slice(-1) : z.count ? [""] : [];
       shown.forEach((code) => box.append(this.card(code, z.id)));
-      box.append(h("div", { class: "count-badge" }, String(z.count)));
-      c.append(h("div", { class: "burned-zone" }, box, h("div", { class: "zone-label" }, z.label || z.kind)));
+      box.append(h("div", { class: "count-badge" }, num(z.count)));
+      c.append(h("div", { class: "burned-zone" }, box, h("div", { class: "zone-label" }, tv(z.label || z.kind))));
     }
     c.append(this.indicators());
     return c;
@@ -344,7 +346,7 @@ export class Table {
     el.title = label;
     el.setAttribute("role", "button");
     const was = el.getAttribute("aria-label");
-    el.setAttribute("aria-label", was ? `${label} (${was})` : label);
+    el.setAttribute("aria-label", was ? t("{action} ({what})", { action: label, what: was }) : label);
     el.tabIndex = 0;
     el.dataset.focusKey = `pile-${el.dataset.zone}`;
     el.addEventListener("click", go);
@@ -354,45 +356,45 @@ export class Table {
   indicators() {
     const v = this.view;
     const box = h("div", { class: "indicators" });
-    const dir = h("div", { class: "direction" + (v.direction < 0 ? " ccw" : ""), title: v.direction < 0 ? "Play goes counter-clockwise" : "Play goes clockwise", role: "img", "aria-label": v.direction < 0 ? "counter-clockwise" : "clockwise" });
+    const dir = h("div", { class: "direction" + (v.direction < 0 ? " ccw" : ""), title: v.direction < 0 ? t("Play goes counter-clockwise") : t("Play goes clockwise"), role: "img", "aria-label": v.direction < 0 ? t("counter-clockwise") : t("clockwise") });
     dir.innerHTML = DIR_SVG; // a constant, never untrusted text
     box.append(dir);
     const settings = [];
     for (const ind of v.indicators || []) {
       if (ind.id === "direction" || ind.id === "fire" || ind.id === "drawn") continue;
-      const label = ind.label || ind.id;
+      const label = tv(ind.label || ind.id);
       // An indicator that repeats one of the room's options is a rule of this table, not news:
       // it goes into one quiet line.
       if (this.opts.isSetting && this.opts.isSetting(ind.id)) {
         const value = this.opts.settingValue ? this.opts.settingValue(ind.id, ind.value) : ind.value;
-        settings.push(ind.kind === "flag" ? `${label}: ${ind.value === "true" ? "on" : "off"}` : `${label}: ${value}`);
+        settings.push(t("{label}: {value}", { label, value: ind.kind === "flag" ? (ind.value === "true" ? t("on") : t("off")) : value }));
         continue;
       }
       switch (ind.kind) {
         case "suit":
-          if (SUITS[ind.value]) box.append(h("div", { class: "ind big", "data-ind": ind.id }, `${label}:`, symbolSVG(ind.value, 24), choiceName(ind.value)));
+          if (SUITS[ind.value]) box.append(h("div", { class: "ind big", "data-ind": ind.id }, t("{label}:", { label }), symbolSVG(ind.value, 24), choiceName(ind.value)));
           break;
         case "color":
-          if (COLORS[ind.value]) box.append(h("div", { class: "ind big", "data-ind": ind.id }, `${label}:`, symbolSVG(ind.value, 24), choiceName(ind.value)));
+          if (COLORS[ind.value]) box.append(h("div", { class: "ind big", "data-ind": ind.id }, t("{label}:", { label }), symbolSVG(ind.value, 24), choiceName(ind.value)));
           break;
         case "count":
           if (ind.value !== "0" && ind.value !== "") {
             const alert = /penalty|pick|draw/i.test(ind.id + label);
-            box.append(h("div", { class: "ind" + (alert ? " alert" : ""), "data-ind": ind.id }, `${label}: `, h("b", {}, ind.value)));
+            box.append(h("div", { class: "ind" + (alert ? " alert" : ""), "data-ind": ind.id }, t("{label}:", { label }), " ", h("b", {}, /^-?\d+$/.test(ind.value) ? num(Number(ind.value)) : tv(ind.value))));
           }
           break;
         case "flag":
           if (ind.value === "true") box.append(h("div", { class: "ind alert", "data-ind": ind.id }, label));
           break;
         default:
-          if (ind.value !== "") box.append(h("div", { class: "ind", "data-ind": ind.id }, `${label}: ${ind.value}`));
+          if (ind.value !== "") box.append(h("div", { class: "ind", "data-ind": ind.id }, t("{label}: {value}", { label, value: tv(ind.value) })));
       }
     }
     const panel = teamPanel(this);
     if (panel) box.append(panel);
     const sheet = sheetButton(this);
     if (sheet) box.append(sheet);
-    if (settings.length) box.append(h("div", { class: "settings", title: "This table's rules: " + settings.join(" \u00b7 ") }, settings.join(" \u00b7 ")));
+    if (settings.length) box.append(h("div", { class: "settings", title: t("This table's rules: {rules}", { rules: settings.join(" \u00b7 ") }) }, settings.join(" \u00b7 ")));
     return box;
   }
 
@@ -401,7 +403,7 @@ export class Table {
     const me = this.me;
     const area = h("div", { class: "my-area" + (me >= 0 && v.turn === me && v.phase === "playing" ? " my-turn" : "") });
     if (me < 0) {
-      area.append(h("div", { class: "zone-label" }, "Watching: hands stay hidden"));
+      area.append(h("div", { class: "zone-label" }, t("Watching: hands stay hidden")));
       return area;
     }
     const pod = h("div", { class: "seat me" + (v.turn === me ? " turn" : ""), "data-seat": me });
@@ -419,7 +421,7 @@ export class Table {
   }
 
   hand(z) {
-    const hand = h("div", { class: "hand zone", "data-zone": z.id, role: "group", "aria-label": "your hand" });
+    const hand = h("div", { class: "hand zone", "data-zone": z.id, role: "group", "aria-label": t("your hand") });
     const cards = z.cards || [];
     const legal = new Set(this.cardActions(z.id).flatMap((a) => a.cards));
     const drawn = (this.view.indicators || []).find((i) => i.id === "drawn")?.value;
@@ -440,6 +442,7 @@ export class Table {
       if (legal.has(code)) e.classList.add("legal");
       if (drawn && code === drawn && !drawnMarked) {
         e.classList.add("just-drawn");
+        e.dataset.new = t("NEW"); // the badge's word (css: content: attr(data-new))
         drawnMarked = true;
       }
       row.append(e);
@@ -515,7 +518,7 @@ export class Table {
       const left = Math.max(0, seen.dur - (performance.now() - seen.start));
       for (const el of this.root.querySelectorAll(`[data-deadline="${CSS.escape(d.id)}"]`)) {
         const cd = el.classList.contains("countdown") ? el : el.querySelector(".countdown");
-        if (cd) cd.textContent = `${(left / 1000).toFixed(1)}s`;
+        if (cd) cd.textContent = t("{seconds}s", { seconds: num(left / 1000, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
       }
     }
   }
