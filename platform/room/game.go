@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // refresh re-reads status and views of the stored state (after a reload or an engine failure).
@@ -101,7 +103,7 @@ func (r *Room) resume() {
 
 // apply sends a to the engine, commits the accepted action (with the new state when it is due:
 // StateEvery) in one transaction, and only then tells everyone (P-7). It returns the refusal or
-// failure, having changed nothing.
+// failure, having changed nothing. Its four stages are callAct, commitStep, adoptStep and tellStep.
 func (r *Room) apply(a sdk.Action) error {
 	if !r.live() {
 		return errf(KindConflict, "no_game", "no game is being played; the host deals to start one")
@@ -111,80 +113,124 @@ func (r *Room) apply(a sdk.Action) error {
 			return engineErr(err)
 		}
 	}
-	nowMs := r.now().UnixMilli()
+	s := r.newStepping(a)
+	if err := r.callAct(s); err != nil {
+		return err
+	}
+	if err := r.commitStep(s); err != nil {
+		return err
+	}
+	r.counted().accepted.Inc()
+	prevPhase := r.game.Phase
+	r.adoptStep(s)
+	r.tellStep(s, prevPhase)
+	return nil
+}
+
+// stepping is one action on its way through apply: what the engine was asked and answered, and
+// what is stored with it.
+type stepping struct {
+	a       sdk.Action
+	nowMs   int64
+	watched bool
+	due     bool // the state is stored with this action (StateEvery)
+	base    *viewBase
+	step    *engine.Step
+	rec     *store.ActionRecord
+	state   *store.GameState // nil: the action is stored alone
+	status  string
+	ended   *time.Time
+}
+
+// newStepping reads what the call for a depends on: its time (a clock action's deadline), who
+// watches, whether the state is due, and the views the step's patches are to apply to.
+func (r *Room) newStepping(a sdk.Action) *stepping {
+	s := &stepping{a: a, nowMs: r.now().UnixMilli(), watched: r.watched(), due: r.game.Seq+1-r.storedSeq >= StateEvery}
 	for _, d := range r.status.Deadlines {
-		if a.Seat == sdk.Clock && d.ID == a.Deadline && d.At > nowMs {
-			nowMs = d.At
+		if a.Seat == sdk.Clock && d.ID == a.Deadline && d.At > s.nowMs {
+			s.nowMs = d.At
 		}
 	}
-	var step *engine.Step
-	watched := r.watched()
-	due := r.game.Seq+1-r.storedSeq >= StateEvery
-	base := r.viewBase()
-	lean := r.asksLean(base)
+	s.base = r.viewBase()
+	return s
+}
+
+// callAct asks the engine for the step; a refusal or a failure is counted and returned.
+func (r *Room) callAct(s *stepping) error {
+	lean := r.asksLean(s.base)
 	patches := lean || r.wantsPatches()
 	err := r.call("act", func(ctx context.Context) error {
 		return r.withState(func(state []byte, ref engine.GameRef) error {
 			var err error
-			step, err = r.engine.Act(ctx, &engine.ActRequest{GameRef: ref, State: state, Action: a, Now: nowMs, NoSpectator: !watched, ViewBuf: r.viewBufs[0],
-				OmitState: !due, Phase: r.game.Phase, Patches: patches, PatchesOnly: lean})
+			s.step, err = r.engine.Act(ctx, &engine.ActRequest{GameRef: ref, State: state, Action: s.a, Now: s.nowMs, NoSpectator: !s.watched, ViewBuf: r.viewBufs[0],
+				OmitState: !s.due, Phase: r.game.Phase, Patches: patches, PatchesOnly: lean})
 			return err
 		})
 	})
 	if err != nil {
-		result := "failed"
 		if errors.Is(err, sdk.ErrIllegal) {
-			result = "refused"
+			r.counted().refused.Inc()
+		} else {
+			r.counted().failed.Inc()
 		}
-		r.cfg.Metrics.Actions.WithLabelValues(r.room.Ruleset, result).Inc()
-		r.fault(a, err)
+		r.fault(s.a, err)
 		return engineErr(err)
 	}
-	act, _ := json.Marshal(a)
-	rec := &store.ActionRecord{Seq: r.game.Seq + 1, Seat: a.Seat, Action: string(act), Now: nowMs}
-	status := store.GameLive
-	var ended *time.Time
+	return nil
+}
+
+// commitStep stores the accepted action, with the game's state when it is due or the phase or
+// status changed, and waits for the commit (P-7).
+func (r *Room) commitStep(s *stepping) error {
+	step := s.step
+	act, _ := json.Marshal(s.a)
+	s.rec = &store.ActionRecord{Seq: r.game.Seq + 1, Seat: s.a.Seat, Action: string(act), Now: s.nowMs}
+	s.status = store.GameLive
 	if step.Status.Phase == sdk.PhaseGameOver {
-		status = store.GameOver
 		t := r.now().UTC()
-		ended = &t
+		s.status, s.ended = store.GameOver, &t
 	}
-	var state *store.GameState
-	if status != store.GameLive || step.Status.Phase != r.game.Phase || due {
+	if s.status != store.GameLive || step.Status.Phase != r.game.Phase || s.due {
 		if step.State == nil {
-			r.cfg.Metrics.Actions.WithLabelValues(r.room.Ruleset, "failed").Inc()
-			return engineErr(fmt.Errorf("the engine sent no state for action %d, which is stored with one (phase %q to %q)", rec.Seq, r.game.Phase, step.Status.Phase))
+			r.counted().failed.Inc()
+			return engineErr(fmt.Errorf("the engine sent no state for action %d, which is stored with one (phase %q to %q)", s.rec.Seq, r.game.Phase, step.Status.Phase))
 		}
-		state = &store.GameState{State: step.State, Phase: step.Status.Phase, Status: status, Ended: ended, Since: r.storedSeq}
+		s.state = &store.GameState{State: step.State, Phase: step.Status.Phase, Status: s.status, Ended: s.ended, Since: r.storedSeq}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	start := time.Now()
-	err = r.cfg.Store.CommitAction(ctx, r.game.ID, rec, state)
+	err := r.cfg.Store.CommitAction(ctx, r.game.ID, s.rec, s.state)
 	r.cfg.Metrics.CommitWait.Observe(time.Since(start).Seconds())
 	cancel()
 	if err != nil {
-		r.cfg.Metrics.Errors.WithLabelValues("store").Inc()
-		r.cfg.Metrics.Actions.WithLabelValues(r.room.Ruleset, "failed").Inc()
+		r.counted().storeErrors.Inc()
+		r.counted().failed.Inc()
 		r.log.Error("storing an action", "err", err)
 		if errors.Is(err, store.ErrFenced) { // another node runs the room now
 			r.m.leaseLost(r.room.ID, err)
 		}
 		return errf(KindUnavailable, "store_failure", "the action could not be stored; the game is unchanged, try again")
 	}
-	r.cfg.Metrics.Actions.WithLabelValues(r.room.Ruleset, "accepted").Inc()
+	return nil
+}
+
+// adoptStep makes the committed step the room's: the game's seq, phase and state (or the tail of
+// actions after the state the engine keeps), the status, and the views or their patches.
+func (r *Room) adoptStep(s *stepping) {
+	step, base := s.step, s.base
 	r.lastMove = r.now().UTC()
-	prevPhase := r.game.Phase
-	r.game.Seq, r.game.Phase, r.game.Status, r.game.EndedAt = rec.Seq, step.Status.Phase, status, ended
+	r.game.Seq, r.game.Phase, r.game.Status, r.game.EndedAt = s.rec.Seq, step.Status.Phase, s.status, s.ended
 	if step.State != nil {
 		r.game.State, r.tail = step.State, nil
 	} else {
-		r.tail = append(r.tail, engine.Logged{Action: a, Now: nowMs})
+		r.tail = append(r.tail, engine.Logged{Action: s.a, Now: s.nowMs})
 	}
-	if state != nil {
-		r.storedSeq = rec.Seq
+	if s.state != nil {
+		r.storedSeq = s.rec.Seq
 	}
 	r.status = step.Status
-	if len(step.Views) == step.Status.Seats && (step.Spectator != nil || !watched) {
+	switch {
+	case len(step.Views) == step.Status.Seats && (step.Spectator != nil || !s.watched):
 		if base != nil && !base.whole && !stepPatchesApply(step, base) {
 			// The views before are diffed: make them whole first (lazy.go).
 			if gen := r.viewGen; r.materialise() && r.viewGen == gen {
@@ -193,22 +239,49 @@ func (r *Room) apply(a sdk.Action) error {
 		}
 		r.adoptViews(step) // no spectators' view when nobody watches
 		r.adoptStepPatches(step, base)
-	} else if leanStep(step, base, watched) {
+	case leanStep(step, base, s.watched):
 		r.adoptPatches(step)
 		r.adoptStepPatches(step, base)
-	} else if err := r.refresh(); err != nil {
-		r.log.Error("reading views after an action", "err", err)
+	default:
+		if err := r.refresh(); err != nil {
+			r.log.Error("reading views after an action", "err", err)
+		}
 	}
-	r.broadcastViewsFrom(base)
-	r.forwardHouseLog(step.House)
-	// The views carry the turn and the action count; the room message goes out only when what it
-	// shows changes (the game's status or phase), not with every action.
-	if status != store.GameLive || step.Status.Phase != prevPhase {
+}
+
+// tellStep sends the step to everyone: the views (or patches), the house rules' log, the room message
+// when what it shows changed (the game's status or phase: the views carry the turn and the action
+// count), then re-arms pause and timers.
+func (r *Room) tellStep(s *stepping, prevPhase string) {
+	r.broadcastViewsFrom(s.base)
+	r.forwardHouseLog(s.step.House)
+	if s.status != store.GameLive || s.step.Status.Phase != prevPhase {
 		r.broadcastRoom()
 	}
 	r.updatePause()
 	r.schedule()
-	return nil
+}
+
+// roomCounters are the room's metric series of the per-action path, looked up once per room
+// rather than by label on every action.
+type roomCounters struct {
+	ruleset                                string
+	accepted, refused, failed, storeErrors prometheus.Counter
+}
+
+// counted returns the room's counters, resolving them on first use (and again if the room's
+// ruleset changed).
+func (r *Room) counted() *roomCounters {
+	if c := r.counters; c != nil && c.ruleset == r.room.Ruleset {
+		return c
+	}
+	m := r.cfg.Metrics
+	r.counters = &roomCounters{ruleset: r.room.Ruleset,
+		accepted:    m.Actions.WithLabelValues(r.room.Ruleset, "accepted"),
+		refused:     m.Actions.WithLabelValues(r.room.Ruleset, "refused"),
+		failed:      m.Actions.WithLabelValues(r.room.Ruleset, "failed"),
+		storeErrors: m.Errors.WithLabelValues("store")}
+	return r.counters
 }
 
 // adoptViews makes step's views, written into r.viewBufs[0] when it was large enough, the

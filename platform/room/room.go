@@ -28,9 +28,11 @@ type Room struct {
 	stopOnce sync.Once
 
 	// ---- owned by the actor ----
-	room   *store.Room
-	desc   *engine.Description
-	engine engine.Engine
+	room *store.Room
+	// counters are the per-action metric series of the room's ruleset (game.go, counted).
+	counters *roomCounters
+	desc     *engine.Description
+	engine   engine.Engine
 	// Each concern of the room keeps its state in a part of its own, named after it and kept by
 	// the methods of its file: the current game (game.go), the members (membership.go, members.go,
 	// rejoin.go), the connections (connections.go) and the timers (timers.go).

@@ -35,8 +35,43 @@ var ErrConflict = errors.New("conflict")
 // stay in memory (temp_store). The WAL is checkpointed by the checkpointer (checkpoint.go) in the
 // background; a connection checkpoints on its own only once the WAL reaches walBackstopPages
 // (rather than SQLite's 1,000), which happens only while commits come too fast for the background checkpoint to
-// ever copy the whole WAL back (docs/performance.md).
-const sqlitePragmas = "_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_pragma=temp_store(MEMORY)&_pragma=wal_autocheckpoint(" + walBackstopPages + ")&_txlock=immediate"
+// ever copy the whole WAL back (docs/performance.md). The synchronous pragma follows them
+// (Config.Synchronous).
+const sqlitePragmas = "_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)&_pragma=temp_store(MEMORY)&_pragma=wal_autocheckpoint(" + walBackstopPages + ")&_txlock=immediate"
+
+// Synchronous is how far an SQLite commit is written before it counts as done (SQLite's
+// synchronous pragma, in WAL mode). PostgreSQL ignores it (its own synchronous_commit applies).
+type Synchronous string
+
+const (
+	// SyncFull (the default) syncs the WAL to the disk at every commit: a committed action survives
+	// a power loss or an operating system crash, not only a killed process. The group committer
+	// (commit.go) pays one sync per transaction, not per action.
+	SyncFull Synchronous = "full"
+	// SyncNormal syncs only at checkpoints: a commit survives the server process being killed, but
+	// the last commits before a power loss or an OS crash may be lost (the database stays
+	// consistent), so a player may find an action the server had accepted undone.
+	SyncNormal Synchronous = "normal"
+)
+
+// ParseSynchronous reads a --sqlite-synchronous value: full, normal, or empty for full.
+func ParseSynchronous(v string) (Synchronous, error) {
+	switch s := Synchronous(strings.ToLower(strings.TrimSpace(v))); s {
+	case "", SyncFull:
+		return SyncFull, nil
+	case SyncNormal:
+		return SyncNormal, nil
+	}
+	return "", fmt.Errorf("want full or normal, got %q", v)
+}
+
+// pragma is the synchronous pragma of s for the DSN.
+func (s Synchronous) pragma() string {
+	if s == SyncNormal {
+		return "&_pragma=synchronous(NORMAL)"
+	}
+	return "&_pragma=synchronous(FULL)"
+}
 
 // walBackstopPages is the WAL size (in pages) at which a committing connection checkpoints by
 // itself (see checkpoint.go).
@@ -58,6 +93,9 @@ type Config struct {
 	// of one call by marking its context (storetest.CountStatements). The few statements written
 	// by hand on the connection pool (leases, owners, checkpoints) are not seen.
 	OnStatement func(ctx context.Context, sql string)
+	// Synchronous is SQLite's durability at commit: empty or SyncFull (every commit synced to the
+	// disk), or SyncNormal (see there for what it gives up). Anything else fails Open.
+	Synchronous Synchronous
 }
 
 // Store is the database. It is safe for concurrent use.
@@ -85,6 +123,10 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		unlock  = func() {}
 	)
 	dsn := strings.TrimSpace(cfg.DSN)
+	synchronous, err := ParseSynchronous(string(cfg.Synchronous))
+	if err != nil {
+		return nil, fmt.Errorf("the SQLite synchronous setting: %w", err)
+	}
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"), strings.Contains(dsn, "dbname="), strings.Contains(dsn, "host="):
 		dial, dialect = postgres.Open(dsn), "postgres"
@@ -104,7 +146,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		if strings.Contains(path, "?") {
 			sep = "&"
 		}
-		dial, dialect = sqlite.Open(path+sep+sqlitePragmas), "sqlite"
+		dial, dialect = sqlite.Open(path+sep+sqlitePragmas+synchronous.pragma()), "sqlite"
 		if file, _, _ := strings.Cut(path, "?"); file != ":memory:" && !strings.HasPrefix(file, "file:") {
 			var err error
 			if unlock, err = lockData(file, false); err != nil {

@@ -53,6 +53,8 @@ type serveOptions struct {
 	// admin's session.
 	metricsAddr   string
 	publicMetrics bool
+	// sqliteSync is SQLite's synchronous setting (store.ParseSynchronous): full or normal.
+	sqliteSync string
 }
 
 // envInt is the environment variable name as a number, or def when it is unset or not one.
@@ -108,6 +110,7 @@ whichever is larger (docs/performance.md); setting GOGC or GOMEMLIMIT replaces t
 	f.DurationVar(&o.lease, "lease", 10*time.Second, "how long a node's hold on a room lasts unrenewed: about how long a dead node's rooms wait before another node takes them (with --cluster)")
 	f.StringVar(&o.metricsAddr, "metrics-addr", envOr("CARDHOUSE_METRICS_ADDR", ""), "address of a second listener serving only /metrics to anyone, for a Prometheus scraper (keep it private: 127.0.0.1:9090, or a network only the scraper reaches); /metrics on --addr stays admin-only (env CARDHOUSE_METRICS_ADDR)")
 	f.BoolVar(&o.publicMetrics, "public-metrics", envOr("CARDHOUSE_PUBLIC_METRICS", "") == "1", "serve /metrics on --addr to anyone, not only to admins (a server on a private network; cardhouse bench's own server) (env CARDHOUSE_PUBLIC_METRICS=1)")
+	f.StringVar(&o.sqliteSync, "sqlite-synchronous", envOr("CARDHOUSE_SQLITE_SYNCHRONOUS", string(store.SyncFull)), "full: every SQLite commit is synced to the disk before the action is told to anyone, so an accepted action survives a power loss or an OS crash; normal: synced only at checkpoints, faster per commit, but the last accepted actions before a power loss or an OS crash may be lost (a killed process loses none either way). PostgreSQL ignores it (env CARDHOUSE_SQLITE_SYNCHRONOUS)")
 	f.BoolVar(&o.pprof, "pprof", false, "serve Go profiles (net/http/pprof) under /debug/pprof/ on the same listener: for profiling under load, never in production")
 	return cmd
 }
@@ -133,13 +136,17 @@ func runServe(ctx context.Context, o serveOptions) error {
 	if err := checkCluster(o); err != nil {
 		return err
 	}
+	sqliteSync, err := store.ParseSynchronous(o.sqliteSync)
+	if err != nil {
+		return fmt.Errorf("--sqlite-synchronous: %w", err)
+	}
 	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	slog.SetDefault(log)
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	tuneGC(ctx)
 
-	st, err := store.Open(ctx, store.Config{DSN: clusterDSN(o), DataDir: o.data, Logger: log})
+	st, err := store.Open(ctx, store.Config{DSN: clusterDSN(o), DataDir: o.data, Logger: log, Synchronous: sqliteSync})
 	if err != nil {
 		return err
 	}

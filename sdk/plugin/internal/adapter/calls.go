@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
+	"encoding/binary"
 	"fmt"
 	"net"
 	"os"
@@ -17,6 +18,7 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 )
 
 // This file is the plugin's side of the calls channel: many calls on one long-lived socket (opened
@@ -141,22 +143,25 @@ func (ss *session) spawn() {
 	go ss.work()
 }
 
-// work waits for the turn, reads one call, passes the turn on and serves the call; then waits
-// again, unless enough workers already wait.
+// work waits for the turn, reads one call and every other call already read with it (a batch:
+// what the host wrote together, mux.go), passes the turn on and serves them; then waits again,
+// unless enough workers already wait.
 func (ss *session) work() {
+	var batch []pending
 	for {
 		<-ss.turn
 		ss.waiting.Add(-1)
-		c, cctx, cancel, err := ss.next()
-		if err != nil {
+		var err error
+		if batch, err = ss.nextBatch(batch[:0]); err != nil {
 			ss.end <- err // the turn is never passed on: the session is over
 			return
 		}
 		if ss.waiting.Load() == 0 {
-			ss.spawn() // someone must read while this call runs
+			ss.spawn() // someone must read while these calls run
 		}
 		ss.turn <- struct{}{}
-		ss.serve(cctx, c, cancel)
+		ss.serveBatch(batch)
+		clear(batch)
 		if ss.waiting.Load() >= maxIdleWorkers {
 			return
 		}
@@ -164,9 +169,97 @@ func (ss *session) work() {
 	}
 }
 
+// pending is a call read and not yet served, with its context.
+type pending struct {
+	c      *pb.Call
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+}
+
+// maxBatchCalls bounds the calls one worker serves in a row before it answers them.
+const maxBatchCalls = 128
+
+// nextBatch reads one call (waiting for it), then takes the calls whose frames are already read
+// (no more system calls), up to maxBatchCalls.
+func (ss *session) nextBatch(batch []pending) ([]pending, error) {
+	c, cctx, cancel, err := ss.next(true)
+	if err != nil {
+		return batch, err
+	}
+	batch = append(batch, pending{c, cctx, cancel})
+	for len(batch) < maxBatchCalls {
+		if c, cctx, cancel, err = ss.next(false); err != nil {
+			return batch, err
+		}
+		if c == nil { // only cancellations were left
+			break
+		}
+		batch = append(batch, pending{c, cctx, cancel})
+	}
+	return batch, nil
+}
+
+// inline reports whether a call is one of the quick ones a worker serves in a row with the others
+// of its batch (a step, a look at a game); the others (a bot's choice may search for a while, a
+// description) are served on their own, so that they never hold up a batch's answers.
+func inline(c *pb.Call) bool {
+	switch c.Request.(type) {
+	case *pb.Call_Act, *pb.Call_Inspect, *pb.Call_NewGame:
+		return true
+	}
+	return false
+}
+
+// serveBatch serves the calls of a batch and writes their replies with one write: the quick ones
+// in a row here, each other one on a goroutine of its own that writes its reply when done.
+func (ss *session) serveBatch(batch []pending) {
+	if len(batch) == 1 {
+		ss.serve(batch[0].ctx, batch[0].c, batch[0].cancel)
+		return
+	}
+	bp := frameBufs.Get().(*[]byte)
+	out := (*bp)[:0]
+	for _, p := range batch {
+		if !inline(p.c) {
+			go ss.serve(p.ctx, p.c, p.cancel)
+			continue
+		}
+		var done func()
+		r := ss.finish(p.ctx, p.c, p.cancel, &done)
+		out = appendReply(out, r)
+		if done != nil {
+			done()
+		}
+	}
+	if len(out) > 0 {
+		_ = ss.w.write(out) // a failed write ends the channel: the reader sees it
+	}
+	putFrameBuf(bp, out)
+}
+
+// appendReply appends r's frame to out, or, when r cannot be sent (too large, say), the status
+// saying why.
+func appendReply(out []byte, r *pb.Reply) []byte {
+	n := len(out)
+	b, err := proto.MarshalOptions{}.MarshalAppend(append(out, 0, 0, 0, 0), r)
+	if err == nil && len(b)-n-4 > MaxMessage {
+		err = fmt.Errorf("a message of %d bytes exceeds the limit of %d", len(b)-n-4, MaxMessage)
+	}
+	if err != nil {
+		return appendReply(b[:n], statusReply(r.GetId(), codes.ResourceExhausted, err.Error()))
+	}
+	binary.LittleEndian.PutUint32(b[n:], uint32(len(b)-n-4))
+	return b
+}
+
 // next reads until a call comes (handling cancellations on the way) and prepares its context.
-func (ss *session) next() (*pb.Call, context.Context, context.CancelCauseFunc, error) {
+// Unless wait is set, it reads only frames already read off the socket, and returns a nil call
+// when they held no call.
+func (ss *session) next(wait bool) (*pb.Call, context.Context, context.CancelCauseFunc, error) {
 	for {
+		if !wait && !ss.w.hasFrame() {
+			return nil, nil, nil, nil
+		}
 		c := new(pb.Call)
 		if err := ss.w.readMsg(c); err != nil {
 			return nil, nil, nil, err
@@ -196,15 +289,21 @@ func (ss *session) next() (*pb.Call, context.Context, context.CancelCauseFunc, e
 	}
 }
 
-// serve runs one call and writes its reply.
-func (ss *session) serve(ctx context.Context, c *pb.Call, cancel context.CancelCauseFunc) {
-	var done func()
-	r := ss.s.dispatch(ctx, c, &done)
+// finish runs one call and forgets it: its reply is what is left to write (then done, if set).
+func (ss *session) finish(ctx context.Context, c *pb.Call, cancel context.CancelCauseFunc, done *func()) *pb.Reply {
+	r := ss.s.dispatch(ctx, c, done)
 	ss.mu.Lock()
 	delete(ss.inflight, c.Id)
 	ss.mu.Unlock()
 	ss.watch.remove(c.Id)
 	cancel(context.Canceled)
+	return r
+}
+
+// serve runs one call and writes its reply.
+func (ss *session) serve(ctx context.Context, c *pb.Call, cancel context.CancelCauseFunc) {
+	var done func()
+	r := ss.finish(ctx, c, cancel, &done)
 	if err := ss.w.writeMsg(r); err != nil && unsent(err) {
 		// The reply could not be written (too large, say): tell the host why.
 		_ = ss.w.writeMsg(statusReply(c.Id, codes.ResourceExhausted, err.Error()))

@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"net"
@@ -13,6 +14,7 @@ import (
 	pb "cardhouse/sdk/plugin/internal/pb/rulesetv1"
 
 	"google.golang.org/grpc/codes"
+	"google.golang.org/protobuf/proto"
 )
 
 // This file is the host's side of the calls channel (calls.go is the plugin's): one long-lived
@@ -29,9 +31,18 @@ type mux struct {
 	w     *socketWire
 	token chan struct{} // holds the read token while no caller reads
 
+	nextID atomic.Uint64
+
+	// The batch being gathered and the batches in flight (send, below), under sendMu.
 	sendMu      sync.Mutex
-	nextID      atomic.Uint64
-	writeBefore time.Time // when the write deadline must be pushed back (under sendMu)
+	writeBefore time.Time     // when the write deadline must be pushed back
+	timeout     time.Duration // the calls' timeout, for the rolling write deadline
+	out, spare  []byte        // the frames of the next batch; the buffer of the batch before
+	gathering   *batch        // out's calls
+	flushing    bool          // a caller is writing batches (flush)
+	inflight    int           // batches written whose calls are not all answered
+	inBatch     map[uint64]*batch
+	batches     atomic.Uint64 // batches written, for tests and figures
 
 	watch *watchdog // expires calls that have no deadline of their own
 
@@ -42,7 +53,8 @@ type mux struct {
 }
 
 func newMux(w *socketWire) *mux {
-	m := &mux{w: w, token: make(chan struct{}, 1), watch: newWatchdog(), pending: map[uint64]chan reply{}, dead: make(chan struct{})}
+	m := &mux{w: w, token: make(chan struct{}, 1), watch: newWatchdog(), pending: map[uint64]chan reply{}, dead: make(chan struct{}),
+		inBatch: map[uint64]*batch{}}
 	m.token <- struct{}{}
 	return m
 }
@@ -98,6 +110,7 @@ func (m *mux) readFor(ctx context.Context, id uint64, ch chan reply) (reply, err
 			m.fail(err)
 			return reply{}, nil
 		}
+		m.answered(r.Id)
 		if r.Id == id {
 			m.forget(id)
 			return r, nil
@@ -177,17 +190,12 @@ func (m *mux) call(ctx context.Context, method string, c *pb.Call, timeout time.
 		m.watch.add(id, deadline, func() { m.expire(id) })
 	}
 
-	m.sendMu.Lock()
-	m.keepWriteDeadline(timeout)
-	err := m.w.writeMsg(c)
-	m.sendMu.Unlock()
-	if err != nil {
+	if err := m.send(c, true, timeout); err != nil {
 		m.forget(c.Id)
 		if unsent(err) { // this call only: the channel is fine
 			return reply{}, &TransportError{Method: method, Err: err}
 		}
-		m.fail(err) // a write that failed half-way leaves the channel unusable
-		return reply{}, m.lost(method)
+		return reply{}, m.lost(method) // send ended the channel
 	}
 
 	for {
@@ -254,6 +262,7 @@ func (m *mux) expire(id uint64) {
 		ch <- reply{Reply: expired}
 		m.interrupt() // its caller may be the one reading
 	}
+	m.answered(id) // a call that never answers must not hold its batch in flight
 }
 
 func (m *mux) forget(id uint64) {
@@ -267,12 +276,11 @@ func (m *mux) forget(id uint64) {
 // reply is dropped by the reader.
 func (m *mux) abandon(id uint64) {
 	m.forget(id)
+	m.answered(id)
 	if !m.alive() {
 		return
 	}
-	m.sendMu.Lock()
-	_ = m.w.writeMsg(&pb.Call{Id: id, Request: &pb.Call_Cancel{Cancel: &pb.CancelRequest{}}})
-	m.sendMu.Unlock()
+	_ = m.send(&pb.Call{Id: id, Request: &pb.Call_Cancel{Cancel: &pb.CancelRequest{}}}, false, 0)
 }
 
 // openSocket asks the plugin for a direct channel, connects and presents the token.
@@ -309,4 +317,125 @@ func statusError(method string, s *pb.CallStatus) error {
 		return &TransportError{Method: method, Lost: true, Err: errors.New(s.GetMessage())}
 	}
 	return &TransportError{Method: method, Err: fmt.Errorf("%s: %s", codes.Code(s.GetCode()), s.GetMessage())}
+}
+
+// Batches. Calls do not each cost a write: a call is encoded into the batch being gathered (out),
+// and batches are written one write call each, at most maxInflight of them waiting for their
+// replies at a time. A caller that finds no batch being written and fewer than maxInflight in
+// flight writes out itself (with the calls that joined it meanwhile); otherwise its call waits in
+// out and goes with the next batch, which the caller that reads the last reply of a batch in
+// flight writes. So while the plugin works on two batches, every call that comes meanwhile crosses
+// in the next one: at a light load each call goes alone at once, under load the batches grow with
+// the load, with no timer. The plugin answers the calls it reads together with one write
+// (calls.go), so a batch costs a write and a read on each side, not one per call.
+//
+// The frames are the same length-prefixed messages as ever, one per call: a batch is the frames
+// one write carries, so plugins and hosts of either version work together.
+
+// maxInflight bounds the batches written and not yet answered.
+const maxInflight = 2
+
+// batch counts the calls of one batch still unanswered.
+type batch struct {
+	left int
+	sent bool
+}
+
+// send encodes c into the next batch and writes it when no batch is being written and fewer than
+// maxInflight are in flight. counted says c is a call that will be answered (a cancellation is
+// not). An error means c was not sent: errUnsent leaves the channel good; any other ended it.
+func (m *mux) send(c *pb.Call, counted bool, timeout time.Duration) error {
+	m.sendMu.Lock()
+	n := len(m.out)
+	b, err := proto.MarshalOptions{}.MarshalAppend(append(m.out, 0, 0, 0, 0), c)
+	if err != nil {
+		m.sendMu.Unlock()
+		return fmt.Errorf("encoding a call: %v: %w", err, errUnsent)
+	}
+	if size := len(b) - n - 4; size > MaxMessage {
+		m.out = b[:n]
+		m.sendMu.Unlock()
+		return fmt.Errorf("a message of %d bytes exceeds the limit of %d: %w", size, MaxMessage, errUnsent)
+	} else {
+		binary.LittleEndian.PutUint32(b[n:], uint32(size))
+	}
+	m.out = b
+	if counted {
+		if m.gathering == nil {
+			m.gathering = &batch{}
+		}
+		m.gathering.left++
+		m.inBatch[c.Id] = m.gathering
+	}
+	if timeout > 0 { // a cancellation (0) keeps the calls' timeout
+		m.timeout = timeout
+	}
+	if m.flushing || m.inflight >= maxInflight {
+		m.sendMu.Unlock()
+		return nil
+	}
+	m.flushing = true
+	m.sendMu.Unlock()
+	return m.flush()
+}
+
+// flush writes the gathered batches while there is one and room in flight for it; the caller set
+// m.flushing. A failed write ends the channel, failing every call in flight.
+func (m *mux) flush() error {
+	for {
+		m.sendMu.Lock()
+		if len(m.out) == 0 || m.inflight >= maxInflight {
+			m.flushing = false
+			m.sendMu.Unlock()
+			return nil
+		}
+		out, b := m.out, m.gathering
+		m.out, m.spare, m.gathering = m.spare[:0], nil, nil
+		if b != nil && b.left > 0 { // a batch of cancellations alone, or of calls all given up, is not waited for
+			b.sent = true
+			m.inflight++
+		}
+		// At the write, not when the calls were queued: a batch may wait longer than the timeout
+		// for room in flight, and a cancellation's write may come after the deadline last set.
+		m.keepWriteDeadline(m.timeout)
+		m.sendMu.Unlock()
+		_, err := m.w.conn.Write(out)
+		m.batches.Add(1)
+		m.sendMu.Lock()
+		if cap(out) <= 1<<20 {
+			m.spare = out
+		}
+		if err != nil {
+			m.flushing = false
+			m.sendMu.Unlock()
+			m.fail(err)
+			return err
+		}
+		m.sendMu.Unlock()
+	}
+}
+
+// answered counts call id as answered (its reply came, or its caller gave up on it); the last of
+// a batch in flight makes room for the next batch, which is written at once if one waits.
+func (m *mux) answered(id uint64) {
+	m.sendMu.Lock()
+	b := m.inBatch[id]
+	if b == nil {
+		m.sendMu.Unlock()
+		return
+	}
+	delete(m.inBatch, id)
+	b.left--
+	if b.left > 0 || !b.sent {
+		m.sendMu.Unlock()
+		return
+	}
+	m.inflight--
+	if m.flushing || len(m.out) == 0 {
+		m.sendMu.Unlock()
+		return
+	}
+	m.flushing = true
+	m.sendMu.Unlock()
+	_ = m.flush() // a failure ends the channel: the callers see it
 }

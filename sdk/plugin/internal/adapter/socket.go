@@ -157,6 +157,13 @@ func (w *socketWire) readFrame() ([]byte, error) {
 	}
 }
 
+// hasFrame reports whether a whole frame is already read off the connection (readFrame would
+// return it without a system call).
+func (w *socketWire) hasFrame() bool {
+	avail := w.w - w.r
+	return avail >= 4 && avail >= 4+int(binary.LittleEndian.Uint32(w.buf[w.r:]))
+}
+
 // makeRoom makes the buffer able to hold a frame of n bytes from w.r, moving what is unread to
 // the front, and shrinks a buffer a huge frame grew once it is no longer needed.
 func (w *socketWire) makeRoom(n int) {
