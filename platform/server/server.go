@@ -173,6 +173,7 @@ func (s *Server) routes() {
 	rg.GET("/games/:n/replay", s.replay)
 	rg.GET("/ws", s.websocket)
 	s.houseRuleRoutes(api, rg)
+	s.playerRoutes(api)
 }
 
 // MetricsHandler serves the Prometheus metrics of g in the text format, to anyone: mount it only

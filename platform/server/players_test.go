@@ -1,0 +1,132 @@
+package server_test
+
+import (
+	"net/http"
+	"testing"
+)
+
+type boardResp struct {
+	Ruleset string `json:"ruleset"`
+	Rows    []struct {
+		Rank        int     `json:"rank"`
+		UserID      int64   `json:"user_id"`
+		DisplayName string  `json:"display_name"`
+		Rating      float64 `json:"rating"`
+		Games       int     `json:"games"`
+		Wins        int     `json:"wins"`
+	} `json:"rows"`
+}
+
+type profileResp struct {
+	ID          int64  `json:"id"`
+	DisplayName string `json:"display_name"`
+	Stats       []struct {
+		Ruleset string `json:"ruleset"`
+		Games   int    `json:"games"`
+		Wins    int    `json:"wins"`
+	} `json:"stats"`
+	Ratings []struct {
+		Ruleset string  `json:"ruleset"`
+		Rating  float64 `json:"rating"`
+		Games   int     `json:"games"`
+	} `json:"ratings"`
+	History []struct {
+		Room       string   `json:"room"`
+		Game       int      `json:"game"`
+		Place      int      `json:"place"`
+		Left       bool     `json:"left"`
+		RatingFrom *float64 `json:"rating_from"`
+		RatingTo   *float64 `json:"rating_to"`
+	} `json:"history"`
+}
+
+// TestRatedGame plays a game of two registered players to its end: each has it in their
+// history, the winner's rating rises and the loser's falls, once, and the leaderboard lists the
+// winner first. A game against bots moves no rating; bad input changes nothing.
+func TestRatedGame(t *testing.T) { eachDialect(t, testRatedGame) }
+
+func testRatedGame(t *testing.T, dialect string) {
+	e := newEnv(t, dialect, inProcess())
+	alice, bob := e.register("Alice"), e.register("Bob")
+	info := alice.createRoom(map[string]any{"ruleset": matcherID, "seats": 2, "options": map[string]any{"call_seconds": 0}})
+	bob.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
+	ca, cb := alice.connect(info.Code), bob.connect(info.Code)
+	alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
+	playOut(t, map[int]*conn{0: ca, 1: cb}, nil, 400)
+	winner := ca.latestView().Winner
+	if winner != 0 && winner != 1 {
+		t.Fatalf("winner %d", winner)
+	}
+	users := []*user{alice, bob}
+	var board boardResp
+	alice.must("GET", "/api/leaderboard/"+matcherID, nil, &board)
+	if len(board.Rows) != 2 || board.Rows[0].UserID != users[winner].id || board.Rows[0].Wins != 1 || board.Rows[1].Games != 1 || board.Rows[0].Rank != 1 {
+		t.Fatalf("leaderboard after one game won by seat %d: %+v", winner, board)
+	}
+	for seat, u := range users {
+		var p profileResp
+		u.must("GET", "/api/players/"+strconvI(u.id), nil, &p)
+		if len(p.History) != 1 || p.History[0].Room != info.Code || p.History[0].Game != 1 || p.History[0].RatingFrom == nil || p.History[0].RatingTo == nil {
+			t.Fatalf("%s's history: %+v", u.name, p.History)
+		}
+		moved := *p.History[0].RatingTo - *p.History[0].RatingFrom
+		if seat == winner && !(moved > 0) || seat != winner && !(moved < 0) {
+			t.Errorf("%s (seat %d, winner %d): rating moved %g", u.name, seat, winner, moved)
+		}
+		if len(p.Stats) != 1 || p.Stats[0].Games != 1 || len(p.Ratings) != 1 || p.Ratings[0].Games != 1 {
+			t.Errorf("%s's profile: %+v", u.name, p)
+		}
+	}
+
+	// Against bots only: the game is in the history, no rating moves.
+	comp := alice.createRoom(map[string]any{"ruleset": matcherID, "mode": "computer", "bots": []int{1}, "options": map[string]any{"call_seconds": 0}})
+	cc := alice.connect(comp.Code)
+	cc.send(map[string]any{"type": "deal"})
+	cc.expect("accepted")
+	playOut(t, map[int]*conn{0: cc}, nil, 400)
+	var again boardResp
+	alice.must("GET", "/api/leaderboard/"+matcherID, nil, &again)
+	if again.Rows[0].Games != 1 || again.Rows[1].Games != 1 {
+		t.Errorf("a game against bots moved a rating: %+v", again)
+	}
+
+	for _, bad := range []struct {
+		path string
+		code int
+	}{
+		{"/api/leaderboard/nosuchgame", http.StatusNotFound},
+		{"/api/leaderboard/" + matcherID + "?limit=0", http.StatusBadRequest},
+		{"/api/leaderboard/" + matcherID + "?offset=x", http.StatusBadRequest},
+		{"/api/players/0", http.StatusBadRequest},
+		{"/api/players/99999", http.StatusNotFound},
+	} {
+		if got := alice.call("GET", bad.path, nil, nil); got != bad.code {
+			t.Errorf("GET %s: %d, want %d", bad.path, got, bad.code)
+		}
+	}
+}
+
+// TestLeaverLoses: a player who leaves a game between two accounts loses it, whatever the bot
+// that takes the seat does after.
+func TestLeaverLoses(t *testing.T) { eachDialect(t, testLeaverLoses) }
+
+func testLeaverLoses(t *testing.T, dialect string) {
+	e := newEnv(t, dialect, inProcess())
+	alice, bob := e.register("Alice"), e.register("Bob")
+	info := alice.createRoom(map[string]any{"ruleset": matcherID, "seats": 2, "options": map[string]any{"call_seconds": 0}})
+	bob.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
+	ca := alice.connect(info.Code)
+	alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
+	bob.must("POST", "/api/rooms/"+info.Code+"/leave", nil, nil)
+	playOut(t, map[int]*conn{0: ca}, nil, 400)
+	var p profileResp
+	bob.must("GET", "/api/players/"+strconvI(bob.id), nil, &p)
+	if len(p.History) != 1 || !p.History[0].Left || p.History[0].RatingTo == nil || !(*p.History[0].RatingTo < *p.History[0].RatingFrom) {
+		t.Fatalf("the leaver's history: %+v", p.History)
+	}
+	var pa profileResp
+	alice.must("GET", "/api/players/"+strconvI(alice.id), nil, &pa)
+	if len(pa.History) != 1 || pa.History[0].Left || !(*pa.History[0].RatingTo > *pa.History[0].RatingFrom) {
+		t.Fatalf("the stayer's history: %+v", pa.History)
+	}
+}
