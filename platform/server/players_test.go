@@ -130,3 +130,40 @@ func testLeaverLoses(t *testing.T, dialect string) {
 		t.Fatalf("the stayer's history: %+v", pa.History)
 	}
 }
+
+// TestGuestRegistersMidGame: a guest who registers during a game keeps the account, the seat and
+// the game, and the finished game is in their history with a rating, as for any account; a taken
+// username is refused and changes nothing.
+func TestGuestRegistersMidGame(t *testing.T) { eachDialect(t, testGuestRegistersMidGame) }
+
+func testGuestRegistersMidGame(t *testing.T, dialect string) {
+	e := newEnv(t, dialect, inProcess())
+	alice, bob := e.register("Alice"), e.guest("Bob")
+	info := alice.createRoom(map[string]any{"ruleset": matcherID, "seats": 2, "options": map[string]any{"call_seconds": 0}})
+	bob.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
+	ca, cb := alice.connect(info.Code), bob.connect(info.Code)
+	alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
+	guestID := bob.id
+	if code := bob.call("POST", "/api/register", map[string]string{"username": "alice", "password": "correct horse"}, nil); code != http.StatusConflict {
+		t.Fatalf("registering a taken name: %d", code)
+	}
+	var a accountResp
+	bob.must("POST", "/api/register", map[string]string{"username": "bobby", "password": "correct horse", "display_name": "Bob"}, &a)
+	bob.signedIn(a)
+	if bob.id != guestID {
+		t.Fatalf("the guest %d registered as %+v", guestID, a.User)
+	}
+	playOut(t, map[int]*conn{0: ca, 1: cb}, nil, 400)
+	var p profileResp
+	bob.must("GET", "/api/players/"+strconvI(bob.id), nil, &p)
+	if len(p.History) != 1 || p.History[0].Room != info.Code || p.History[0].RatingTo == nil {
+		t.Fatalf("the registered guest's history: %+v", p.History)
+	}
+	// And the account signs in by name and password.
+	other := e.browser("Bob elsewhere")
+	var b accountResp
+	other.must("POST", "/api/login", map[string]string{"username": "bobby", "password": "correct horse"}, &b)
+	if b.User.ID != guestID {
+		t.Fatalf("signing in as bobby: user %d, want %d", b.User.ID, guestID)
+	}
+}

@@ -246,3 +246,34 @@ func (s *Store) Stats(ctx context.Context, userID int64) ([]VariantStats, error)
 		Where("user_id = ?", userID).Group("ruleset").Order("ruleset").Scan(&out).Error
 	return out, err
 }
+
+// RatingsIn returns the ratings in one variant of the accounts ids that have one, by account.
+func (s *Store) RatingsIn(ctx context.Context, ruleset string, ids []int64) (map[int64]PlayerRating, error) {
+	out := map[int64]PlayerRating{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var rows []PlayerRating
+	if err := s.db.WithContext(ctx).Where("ruleset = ? AND user_id IN ?", ruleset, ids).Find(&rows).Error; err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		out[r.UserID] = r
+	}
+	return out, nil
+}
+
+// RegisterGuest turns guest account id into a registered one with username, display name and
+// password hash, keeping its id and so its seats, games and history (issue 32). A taken
+// username returns ErrConflict; an account that is not a guest (any more) ErrNotFound.
+func (s *Store) RegisterGuest(ctx context.Context, id int64, username, displayName, passwordHash string) (*User, error) {
+	res := s.db.WithContext(ctx).Model(&User{}).Where("id = ? AND guest = ?", id, true).
+		Updates(map[string]any{"username": username, "display_name": displayName, "password_hash": passwordHash, "guest": false, "guest_key_hash": ""})
+	if res.Error != nil {
+		return nil, notFound(res.Error, "username "+username)
+	}
+	if res.RowsAffected == 0 {
+		return nil, fmt.Errorf("guest %d: %w", id, ErrNotFound)
+	}
+	return s.UserByID(ctx, id)
+}
