@@ -5,10 +5,12 @@ import (
 	"math"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
 	"cardhouse/platform/store"
+	"cardhouse/sdk"
 )
 
 // Accounts that remember (issue 32): a player's profile (games and wins per variant, ratings,
@@ -17,6 +19,32 @@ import (
 func (s *Server) playerRoutes(api *echo.Group) {
 	api.GET("/leaderboard/:ruleset", s.leaderboard)
 	api.GET("/players/:id", s.player)
+	api.GET("/games/:code/:n", s.watchReplay, s.needUser)
+}
+
+// watchReplay is the replay viewer's game: a finished game's log and its frames as one seat saw
+// them (?seat=N, the game's seats from 0) or as the spectators did (no seat). Open to anyone
+// signed in, so that a replay's link can be shared, and only once the game is over: a frame
+// shows what that seat could see then, never a hand before the game shows it.
+func (s *Server) watchReplay(c echo.Context) error {
+	n, err := strconv.Atoi(c.Param("n"))
+	if err != nil || n < 1 {
+		return apiError(http.StatusBadRequest, "bad_path", "the game number must be 1 or more, got "+strconv.Quote(c.Param("n")))
+	}
+	viewer := sdk.Spectator
+	if v := c.QueryParam("seat"); v != "" {
+		if viewer, err = strconv.Atoi(v); err != nil || viewer < 0 {
+			return apiError(http.StatusBadRequest, "bad_seat", "seat must be a seat number from 0, got "+strconv.Quote(v))
+		}
+	}
+	rep, err := s.cfg.Rooms.ReplayAs(c.Request().Context(), strings.ToUpper(c.Param("code")), n, viewer)
+	if err != nil {
+		return err
+	}
+	if rep.Status == store.GameLive {
+		return apiError(http.StatusConflict, "game_running", "a game's replay opens once the game is over")
+	}
+	return c.JSON(http.StatusOK, rep)
 }
 
 // ratingJSON is a rating as the site shows it: Rating is the ordinal (mu - 3 sigma), rounded

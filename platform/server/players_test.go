@@ -1,8 +1,13 @@
 package server_test
 
 import (
+	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
+
+	"cardhouse/platform/room"
+	"cardhouse/sdk"
 )
 
 type boardResp struct {
@@ -52,8 +57,51 @@ func testRatedGame(t *testing.T, dialect string) {
 	bob.must("POST", "/api/rooms/"+info.Code+"/join", nil, nil)
 	ca, cb := alice.connect(info.Code), bob.connect(info.Code)
 	alice.must("POST", "/api/rooms/"+info.Code+"/deal", nil, nil)
+	if code := bob.call("GET", "/api/games/"+info.Code+"/1?seat=0", nil, nil); code != http.StatusConflict {
+		t.Fatalf("the replay of a live game: %d, want 409", code)
+	}
 	playOut(t, map[int]*conn{0: ca, 1: cb}, nil, 400)
 	winner := ca.latestView().Winner
+
+	// The replay viewer's frames, by anyone signed in: each seat's frames show its own hand only
+	// until the game shows them all; the spectators' none.
+	carol := e.guest("Carol")
+	for _, seat := range []string{"0", "1", ""} {
+		var rep room.Replay
+		carol.must("GET", "/api/games/"+strings.ToLower(info.Code)+"/1?seat="+seat, nil, &rep)
+		if len(rep.Frames) != len(rep.Log)+1 || len(rep.Log) == 0 {
+			t.Fatalf("replay as seat %q: %d frames for %d actions", seat, len(rep.Frames), len(rep.Log))
+		}
+		own := 0
+		for _, f := range rep.Frames {
+			var v sdk.View
+			if err := json.Unmarshal(f.View, &v); err != nil {
+				t.Fatal(err)
+			}
+			if seat == "" {
+				noHandCards(t, "the replay's spectator", v)
+				continue
+			}
+			s := num(json.RawMessage(seat))
+			if v.Viewer != s {
+				t.Fatalf("replay as seat %d: a frame of viewer %d", s, v.Viewer)
+			}
+			ownHandOnly(t, s, v)
+			for _, z := range v.Zones {
+				if z.Kind == sdk.ZoneHand && z.Owner == s && len(z.Cards) > 0 {
+					own++
+				}
+			}
+		}
+		if seat != "" && own == 0 {
+			t.Errorf("replay as seat %s never shows its own hand", seat)
+		}
+	}
+	for path, want := range map[string]int{"/api/games/" + info.Code + "/1?seat=2": 400, "/api/games/" + info.Code + "/1?seat=x": 400, "/api/games/" + info.Code + "/9": 404, "/api/games/" + info.Code + "/0": 400} {
+		if got := carol.call("GET", path, nil, nil); got != want {
+			t.Errorf("GET %s: %d, want %d", path, got, want)
+		}
+	}
 	if winner != 0 && winner != 1 {
 		t.Fatalf("winner %d", winner)
 	}
