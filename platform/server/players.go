@@ -20,6 +20,26 @@ func (s *Server) playerRoutes(api *echo.Group) {
 	api.GET("/leaderboard/:ruleset", s.leaderboard)
 	api.GET("/players/:id", s.player)
 	api.GET("/games/:code/:n", s.watchReplay, s.needUser)
+	api.GET("/me/rooms", s.myRooms, s.needUser)
+}
+
+// myRooms is "my games": the open rooms the caller is a member of, to go back to.
+func (s *Server) myRooms(c echo.Context) error {
+	rooms, err := s.cfg.Store.OpenRoomsOf(c.Request().Context(), userOf(c).ID)
+	if err != nil {
+		return err
+	}
+	type mine struct {
+		Code    string `json:"code"`
+		Ruleset string `json:"ruleset"`
+		Mode    string `json:"mode"`
+		Dealt   bool   `json:"dealt"`
+	}
+	out := []mine{}
+	for _, r := range rooms {
+		out = append(out, mine{Code: r.Code, Ruleset: r.Ruleset, Mode: r.Mode, Dealt: r.GameID != nil})
+	}
+	return c.JSON(http.StatusOK, map[string]any{"rooms": out})
 }
 
 // watchReplay is the replay viewer's game: a finished game's log and its frames as one seat saw

@@ -105,6 +105,15 @@ func testRatedGame(t *testing.T, dialect string) {
 	if winner != 0 && winner != 1 {
 		t.Fatalf("winner %d", winner)
 	}
+	var mine struct {
+		Rooms []struct {
+			Code string `json:"code"`
+		} `json:"rooms"`
+	}
+	bob.must("GET", "/api/me/rooms", nil, &mine)
+	if len(mine.Rooms) != 1 || mine.Rooms[0].Code != info.Code {
+		t.Errorf("bob's games: %+v", mine)
+	}
 	users := []*user{alice, bob}
 	var board boardResp
 	alice.must("GET", "/api/leaderboard/"+matcherID, nil, &board)

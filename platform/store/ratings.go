@@ -277,3 +277,12 @@ func (s *Store) RegisterGuest(ctx context.Context, id int64, username, displayNa
 	}
 	return s.UserByID(ctx, id)
 }
+
+// OpenRoomsOf returns the open rooms userID is a member of (their "my games"), newest first.
+func (s *Store) OpenRoomsOf(ctx context.Context, userID int64) ([]Room, error) {
+	var out []Room
+	err := s.db.WithContext(ctx).Where("status = ? AND id IN (?)", RoomOpen,
+		s.db.Model(&Member{}).Select("room_id").Where("user_id = ?", userID)).
+		Order("updated_at DESC, id DESC").Limit(50).Find(&out).Error
+	return out, err
+}
