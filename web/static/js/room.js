@@ -5,6 +5,8 @@ import { api, ApiError, RoomSocket } from "./api.js";
 import { Table } from "./table.js";
 import { h } from "./dom.js";
 import { roomRules, ruleLog } from "./houserules.js";
+import { quickWait } from "./quickplay.js";
+import { t } from "./i18n.js";
 import { AVATARS, MODES, state, app, colourOf, avatar, topbar, page, inviteLink, copyButton, invite, lookDialog, eye, nameOf, settingWords, reroute } from "./shell.js";
 
 // ---- Room ----------------------------------------------------------------------------------------
@@ -283,8 +285,9 @@ class RoomView {
     let text = "Waiting for the host to deal.";
     if (you.role === "pending") text = "Waiting for the host to let you in…";
     else if (you.host) text = "You are the host: press Deal when everyone is seated.";
+    if (this.info?.quick && you.role !== "pending") text = t("Waiting for players to sit down…");
     const p = h("div", { class: "felt", style: "place-items:center;display:grid" }, h("div", { class: "panel", style: "text-align:center;max-width:420px" },
-      h("h2", {}, `${nameOf(this.info?.ruleset || "")} · room `, h("span", { class: "code" }, this.code)), h("p", {}, text),
+      h("h2", {}, `${nameOf(this.info?.ruleset || "")} · room `, h("span", { class: "code" }, this.code)), h("p", {}, text), quickWait(this.info),
       (this.info?.house_rules || []).length ? h("p", { class: "help", id: "waiting-rules" }, "House rules: ", this.info.house_rules.map((r) => r.name).join(", "), " (the room panel says what they do)") : "",
       you.host ? h("button", { class: "btn primary big", type: "button", "data-action": "deal", onclick: () => this.deal() }, "Deal") : "",
       h("p", { class: "help" }, "Send friends this link, or the code, to join or watch:"), invite(this.code)));
