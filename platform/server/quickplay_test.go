@@ -177,3 +177,32 @@ func testQuickPlay(t *testing.T, dialect string) {
 		t.Errorf("quick play signed out: %d", code)
 	}
 }
+
+// TestQuickPlayAcrossNodes: three nodes of a cluster over NATS. A player on node A opens a quick
+// table; a stranger on node B pressing quick play for the same variant is sent to it (it runs on
+// A) and joins it through B; the live lobby watched on node C shows the table and then its second
+// player within 2 s each.
+func TestQuickPlayAcrossNodes(t *testing.T) { eachDialect(t, testQuickPlayAcrossNodes) }
+
+func testQuickPlayAcrossNodes(t *testing.T, dialect string) {
+	nameA, nameB, nameC := nodeName("node-a"), nodeName("node-b"), nodeName("node-c")
+	busA, busB, busC := natsBus(t, nameA), natsBus(t, nameB), natsBus(t, nameC)
+	a := newEnvTuned(t, dialect, inProcess(), func(rc *room.Config, sc *server.Config) {
+		onBus(nameA, busA)(rc, sc)
+		rc.QuickWait = time.Hour
+	})
+	b, c := a.nodeOn(nameB, busB), a.nodeOn(nameC, busC)
+	feed := lobbyStream(t, c)
+	waitLobby(t, feed, "the empty lobby on node C", func(l []room.LobbyRoom) bool { return len(l) == 0 })
+
+	alice, bob := a.register("Alice"), b.guest("Bob")
+	var qa, qb quickResp
+	alice.must("POST", "/api/quickplay", map[string]any{"ruleset": matcherID}, &qa)
+	waitLobby(t, feed, "alice's table (node A) on node C", hasRoom(qa.Code, 1))
+	bob.must("POST", "/api/quickplay", map[string]any{"ruleset": matcherID}, &qb)
+	if qb.Code != qa.Code || !qb.Join {
+		t.Fatalf("bob on node B: %+v; want alice's table %s, to join", qb, qa.Code)
+	}
+	bob.must("POST", "/api/rooms/"+qb.Code+"/join", nil, nil)
+	waitLobby(t, feed, "bob at alice's table on node C", hasRoom(qa.Code, 2))
+}
