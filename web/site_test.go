@@ -109,7 +109,7 @@ func TestQuickPlayStrangers(t *testing.T) {
 			// Ann's profile, by the top bar's link: the game, its place, the rating's change.
 			for _, p := range []context.Context{ann, ben} { // back to the lobby by the brand, then the top bar's links
 				click(t, p, `.topbar .brand`)
-				waitJS(t, p, `document.querySelector("#nav-profile")`)
+				waitJS(t, p, `document.querySelector(".variants")`)
 			}
 			click(t, ann, `#nav-profile`)
 			waitJS(t, ann, fmt.Sprintf(`document.querySelector('#history [data-room=%q] .rating-change')`, code))
@@ -173,6 +173,59 @@ func TestQuickPlayStrangers(t *testing.T) {
 					t.Errorf("%s's page broke its content security policy: %q", who, r.CSP)
 				}
 			}
+		})
+	}
+}
+
+// TestGuestRegistersMidGame: at each size a guest presses quick play, sits alone until bots
+// take the other seats, plays a few moves, goes to their profile, registers there by the form,
+// comes back to the table by "My games" and plays to the end: the game is in the new account's
+// history.
+func TestGuestRegistersMidGame(t *testing.T) {
+	url, _, _, _ := startTuned(t, func(c *room.Config) { c.QuickWait = time.Second }, "hotspot")
+	b := browser(t)
+	for _, sz := range []struct {
+		name string
+		w, h int64
+	}{{"phone", phoneW, phoneH}, {"desktop", desktopW, desktopH}} {
+		t.Run(sz.name, func(t *testing.T) {
+			g := newPage(t, b, sz.w, sz.h)
+			enter(t, g, url, "Gus"+sz.name, "sun")
+			click(t, g, `[data-quick=hotspot]`)
+			waitJS(t, g, `location.hash.startsWith("#/room/")`)
+			code := evalJS[string](t, g, `location.hash.split("/")[2]`)
+			waitJS(t, g, `document.querySelector(".felt[data-phase]")`)
+			click(t, g, `.topbar .brand`)
+			waitJS(t, g, `document.querySelector(".variants")`)
+			click(t, g, `#nav-profile`)
+			waitJS(t, g, `document.querySelector("#register-guest")`)
+			fill(t, g, `#register-guest input[name=username]`, "gus"+sz.name)
+			fill(t, g, `#register-guest input[name=password]`, "correct horse battery")
+			click(t, g, `#register-submit`)
+			waitJS(t, g, `document.querySelector("#profile") && !document.querySelector("#register-guest")`)
+			if guest := evalJS[bool](t, g, `window.cardhouse.state.me.guest`); guest {
+				t.Fatal("still a guest after registering")
+			}
+			click(t, g, fmt.Sprintf(`#my-games a[href="#/room/%s"]`, code))
+			waitJS(t, g, `document.querySelector(".felt[data-phase]")`)
+			if sz.name == "phone" {
+				// Opening the room panel raises no keyboard: the chat input does not take the focus.
+				click(t, g, `.side-toggle`)
+				waitJS(t, g, `document.body.classList.contains("show-side")`)
+				if chat := evalJS[bool](t, g, `document.activeElement === document.querySelector("input[name=chat]")`); chat {
+					t.Error("opening the room panel on a phone focused the chat input")
+				}
+				click(t, g, `.side-toggle`)
+				waitJS(t, g, `!document.body.classList.contains("show-side")`)
+			}
+			if _, err := playByHand(g, `{}`); err != nil {
+				t.Fatalf("playing on after registering: %v", err)
+			}
+			click(t, g, `.topbar .brand`)
+			waitJS(t, g, `document.querySelector(".variants")`)
+			click(t, g, `#nav-profile`)
+			waitJS(t, g, fmt.Sprintf(`document.querySelector('#history [data-room=%q]')`, code))
+			shot(t, g, "profile-registered-"+sz.name)
 		})
 	}
 }

@@ -361,6 +361,9 @@ func (m *Manager) load(ctx context.Context, sr *store.Room) (*Room, error) {
 		r.run()
 	}()
 	r.post(r.resume)
+	if sr.Quick {
+		r.post(r.armQuick) // a quick table reloaded (a restart, another node) waits again (quick.go)
+	}
 	return r, nil
 }
 

@@ -5,13 +5,13 @@
 import { t, num } from "./i18n.js";
 import { api } from "./api.js";
 import { h } from "./dom.js";
-import { state, page, avatar, nameOf } from "./shell.js";
+import { state, page, avatar, nameOf, fieldErrors } from "./shell.js";
 
 const date = (iso) => new Date(iso).toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" });
 
 // place says where a player finished: "1st of 3" in words the locale has.
 function place(p, of) {
-  return p === 1 ? t("Won (of {count})", { count: of }) : t("Place {place} of {count}", { place: num(p), count: of });
+  return p === 1 ? t("Won · {count} players", { count: of }) : t("Place {place} of {count}", { place: num(p), count: of });
 }
 
 function signed(d) {
@@ -25,7 +25,7 @@ export async function profilePage(id) {
   const [p, mine] = await Promise.all([api("GET", `/api/players/${pid}`), pid === me.id ? api("GET", "/api/me/rooms").catch(() => ({ rooms: [] })) : null]);
   const rating = (rs) => (p.ratings.find((r) => r.ruleset === rs) || null);
   const stats = p.stats.length
-    ? h("table", { class: "rooms", id: "stats" }, h("tr", {}, h("th", {}, t("Game")), h("th", {}, t("Played")), h("th", {}, t("Won")), h("th", {}, t("Rating"))),
+    ? h("table", { class: "stats", id: "stats" }, h("tr", {}, h("th", {}, t("Game")), h("th", {}, t("Played")), h("th", {}, t("Won")), h("th", {}, t("Rating"))),
       p.stats.map((s) => h("tr", { "data-ruleset": s.ruleset }, h("td", {}, h("a", { href: `#/leaderboard/${s.ruleset}` }, nameOf(s.ruleset))), h("td", {}, num(s.games)), h("td", {}, num(s.wins)),
         h("td", { class: "rating" }, rating(s.ruleset) ? num(rating(s.ruleset).rating) : t("not rated yet")))))
     : h("p", { class: "help" }, t("No finished games yet."));
@@ -42,10 +42,35 @@ export async function profilePage(id) {
     : "";
   page(h("section", { class: "panel", id: "profile", "data-player": p.id },
     h("div", { class: "row" }, avatar(p, true), h("h1", { class: "grow" }, p.display_name), p.guest ? h("span", { class: "chip" }, t("Guest")) : ""),
-    p.guest ? h("p", { class: "help" }, t("Register to keep a rating: your games so far stay yours.")) : "",
+    p.guest && pid === me.id ? registerForm() : "",
     h("h2", {}, t("Games")), stats),
   games,
   h("section", { class: "panel" }, h("h2", {}, t("Last games")), history));
+}
+
+// registerForm turns the signed-in guest into an account: the same player, with their seats,
+// games and history (the server keeps the guest's account and names it).
+function registerForm() {
+  const user = h("input", { type: "text", name: "username", autocomplete: "username", required: true });
+  const pass = h("input", { type: "password", name: "password", autocomplete: "new-password", required: true });
+  const form = h("form", { class: "panel", id: "register-guest" },
+    h("h2", {}, t("Keep your games: register")),
+    h("p", { class: "help" }, t("You play as a guest. Choose a username and a password: your games so far, and the one you are playing, stay yours, and finished games against other players give you a rating.")),
+    h("label", { class: "field" }, h("span", {}, t("Username")), user, h("span", { class: "error-text", "data-for": "username" })),
+    h("label", { class: "field" }, h("span", {}, t("Password")), pass, h("span", { class: "error-text", "data-for": "password" })),
+    h("p", { class: "error-text general", role: "alert" }),
+    h("div", { class: "row" }, h("button", { class: "btn primary", type: "submit", id: "register-submit" }, t("Register"))));
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    try {
+      const a = await api("POST", "/api/register", { username: user.value, password: pass.value, display_name: state.me.display_name });
+      state.me = a.user;
+      await profilePage(0);
+    } catch (err) {
+      fieldErrors(form, err);
+    }
+  });
+  return form;
 }
 
 export async function leaderboardPage(id) {
@@ -56,7 +81,7 @@ export async function leaderboardPage(id) {
   const board = await api("GET", `/api/leaderboard/${ruleset}`);
   const pick = h("nav", { class: "row tabs", "aria-label": t("Games") }, rs.map((d) => h("a", { class: "btn small" + (d.id === ruleset ? " primary" : " ghost"), href: `#/leaderboard/${d.id}`, "aria-current": d.id === ruleset ? "page" : null }, d.name)));
   const rows = board.rows.length
-    ? h("table", { class: "rooms", id: "leaderboard" }, h("tr", {}, h("th", {}, "#"), h("th", {}, t("Player")), h("th", {}, t("Rating")), h("th", {}, t("Played")), h("th", {}, t("Won"))),
+    ? h("table", { class: "stats", id: "leaderboard" }, h("tr", {}, h("th", {}, "#"), h("th", {}, t("Player")), h("th", {}, t("Rating")), h("th", {}, t("Played")), h("th", {}, t("Won"))),
       board.rows.map((r) => h("tr", { "data-user": r.user_id, class: state.me && r.user_id === state.me.id ? "me" : null }, h("td", {}, num(r.rank)), h("td", {}, h("a", { href: `#/profile/${r.user_id}` }, r.display_name)),
         h("td", { class: "rating" }, num(r.rating)), h("td", {}, num(r.games)), h("td", {}, num(r.wins)))))
     : h("p", { class: "help" }, t("Nobody is rated in {name} yet: finish a game against another player.", { name: nameOf(ruleset) }));

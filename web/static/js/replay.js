@@ -47,10 +47,10 @@ export async function replayPage(code, n, seatPart) {
   const log = h("ol", { class: "replay-log", id: "replay-log", "aria-label": t("Moves") });
   rep.log.forEach((l, k) => log.append(h("li", { "data-seq": l.seq }, h("button", { type: "button", class: "linkish", onclick: () => go(k + 1) }, moveWords(l)))));
   const btn = (id, label, text, f) => h("button", { class: "btn small", type: "button", id, "aria-label": label, title: label, onclick: f }, text);
-  const play = btn("replay-play", t("Play"), "▶", () => (timer ? stop() : start()));
+  const play = btn("replay-play", t("Play"), t("Play"), () => (timer ? stop() : start()));
   const controls = h("div", { class: "row replay-controls", role: "group", "aria-label": t("Replay controls") },
-    btn("replay-first", t("First move"), "⏮", () => go(0)), btn("replay-back", t("Back one move"), "◀", () => go(i - 1)), play,
-    btn("replay-forward", t("Forward one move"), "▶|", () => go(i + 1)), btn("replay-last", t("Last move"), "⏭", () => go(frames.length - 1)));
+    btn("replay-first", t("First move"), "|◀", () => go(0)), btn("replay-back", t("Back one move"), "◀", () => go(i - 1)), play,
+    btn("replay-forward", t("Forward one move"), "▶", () => go(i + 1)), btn("replay-last", t("Last move"), "▶|", () => go(frames.length - 1)));
   const viewAs = h("select", { id: "replay-seat", "aria-label": t("See the game as") },
     h("option", { value: "s", selected: seat === null }, t("A spectator")),
     Array.from({ length: rep.seats }, (_, s) => h("option", { value: s, selected: seat === s }, who(s))));
@@ -71,24 +71,26 @@ export async function replayPage(code, n, seatPart) {
   }
   function start() {
     if (i >= frames.length - 1) go(0);
-    play.textContent = "⏸";
+    play.textContent = t("Pause");
     play.setAttribute("aria-label", t("Pause"));
     timer = setInterval(() => go(i + 1), PLAY_MS);
   }
   function stop() {
     clearInterval(timer);
     timer = null;
-    play.textContent = "▶";
+    play.textContent = t("Play");
     play.setAttribute("aria-label", t("Play"));
   }
   slider.addEventListener("input", () => go(Number(slider.value)));
 
   const share = `${location.origin}${location.pathname}#/replay/${code}/${n}`;
+  // The controls come first: on a phone they sit right under the table, in reach.
   const side = h("aside", { class: "replay-side", "aria-label": t("Replay") },
+    controls, slider, pos,
     h("h1", {}, t("Replay: {name}", { name: nameOf(rep.ruleset) })),
     h("p", { class: "help" }, t("Room {code}, game {n}", { code, n: num(Number(n)) })),
     h("label", { class: "field" }, h("span", {}, t("See the game as")), viewAs),
-    controls, slider, pos, copyButton(share, t("Copy the replay's link")), h("h2", {}, t("Moves")), log);
+    copyButton(share, t("Copy the replay's link")), h("h2", {}, t("Moves")), log);
   const root = h("div", { class: "room replay", id: "replay", "data-room": code, "data-game": n, "data-seat": seat === null ? "s" : seat }, h("div", { class: "table-wrap" }, tableEl), side);
   root.addEventListener("keydown", (e) => {
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;

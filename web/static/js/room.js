@@ -364,7 +364,8 @@ class RoomView {
       this.sideToggle = h("button", { class: "side-toggle", type: "button", "aria-expanded": "false", onclick: () => {
         const open = document.body.classList.toggle("show-side");
         this.sideToggle.setAttribute("aria-expanded", String(open));
-        if (open) { this.unread = 0; this.renderToggle(); this.scrollRuleLog(); input.focus(); }
+        // The focus stays on the bar: focusing the chat would raise a phone's keyboard over the panel.
+        if (open) { this.unread = 0; this.renderToggle(); this.scrollRuleLog(); }
       } });
       this.rulesBox = h("div", { class: "rules-box" }); // the house rules in force (houserules.js)
       this.sideEl.replaceChildren(this.sideToggle, this.sideTop, this.rulesBox, this.chatEl);
