@@ -16,11 +16,12 @@ import (
 // whether they left before the end, and their rating in the game's variant before and after it
 // (nil when the game moved no rating: a guest, or a game without two rated sides).
 type GameResult struct {
-	GameID      int64 `gorm:"primaryKey;autoIncrement:false"`
-	UserID      int64 `gorm:"primaryKey;autoIncrement:false"`
-	Seat        int
-	Ruleset     string
-	Place       int
+	GameID  int64 `gorm:"primaryKey;autoIncrement:false"`
+	UserID  int64 `gorm:"primaryKey;autoIncrement:false"`
+	Seat    int
+	Ruleset string
+	Place   int
+	// Players is the number of seats of the game, bots included.
 	Players     int
 	LeftGame    bool
 	MuBefore    *float64
@@ -133,12 +134,7 @@ func (s *Store) RecordFinished(ctx context.Context, f Finished) ([]GameResult, e
 				return err
 			}
 		}
-		players := 0
-		for _, st := range f.Seats {
-			if st.UserID != 0 {
-				players++
-			}
-		}
+		players := len(f.Seats) // bots too: "2nd of 4" is the table's count
 		for seat, st := range f.Seats {
 			if st.UserID == 0 || !humans[st.UserID] {
 				continue
