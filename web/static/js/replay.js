@@ -66,7 +66,12 @@ export async function replayPage(code, n, seatPart) {
     pos.textContent = t("Move {move} of {count}", { move: num(i), count: frames.length - 1 });
     pos.dataset.seq = String(f.seq);
     for (const li of log.children) li.classList.toggle("current", Number(li.dataset.seq) === f.seq);
-    log.querySelector(".current")?.scrollIntoView?.({ block: "nearest" });
+    // Scroll the moves alone (scrollIntoView would scroll the page and the panel too, and take
+    // the controls out from under the finger).
+    const cur = log.querySelector(".current");
+    if (cur && (cur.offsetTop < log.scrollTop || cur.offsetTop + cur.offsetHeight > log.scrollTop + log.clientHeight)) {
+      log.scrollTop = Math.max(0, cur.offsetTop - log.clientHeight / 2);
+    }
     if (i >= frames.length - 1) stop();
   }
   function start() {
