@@ -21,6 +21,34 @@ func (s *Server) playerRoutes(api *echo.Group) {
 	api.GET("/players/:id", s.player)
 	api.GET("/games/:code/:n", s.watchReplay, s.needUser)
 	api.GET("/me/rooms", s.myRooms, s.needUser)
+	api.GET("/ratings/:ruleset", s.ratingsOf)
+}
+
+// ratingsOf is the ratings in a variant of the accounts ?users=1,2,3 (at most 50) that have one,
+// for the names at a table: {"ratings": {"1": 3.4}}.
+func (s *Server) ratingsOf(c echo.Context) error {
+	var ids []int64
+	if v := c.QueryParam("users"); v != "" {
+		for _, p := range strings.Split(v, ",") {
+			id, err := strconv.ParseInt(p, 10, 64)
+			if err != nil || id <= 0 {
+				return apiError(http.StatusBadRequest, "bad_users", "users is a list of user ids separated by commas, got "+strconv.Quote(v))
+			}
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) > 50 {
+		return apiError(http.StatusBadRequest, "bad_users", "ask for at most 50 users at once")
+	}
+	rs, err := s.cfg.Store.RatingsIn(c.Request().Context(), c.Param("ruleset"), ids)
+	if err != nil {
+		return err
+	}
+	out := map[string]float64{}
+	for id, r := range rs {
+		out[strconv.FormatInt(id, 10)] = round1(r.Ordinal)
+	}
+	return c.JSON(http.StatusOK, map[string]any{"ratings": out})
 }
 
 // myRooms is "my games": the open rooms the caller is a member of, to go back to.

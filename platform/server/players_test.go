@@ -147,10 +147,18 @@ func testRatedGame(t *testing.T, dialect string) {
 		t.Errorf("a game against bots moved a rating: %+v", again)
 	}
 
+	var rs struct {
+		Ratings map[string]float64 `json:"ratings"`
+	}
+	alice.must("GET", "/api/ratings/"+matcherID+"?users="+strconvI(alice.id)+","+strconvI(bob.id)+",99999", nil, &rs)
+	if len(rs.Ratings) != 2 || rs.Ratings[strconvI(users[winner].id)] <= rs.Ratings[strconvI(users[1-winner].id)] {
+		t.Errorf("the table's ratings: %+v", rs)
+	}
 	for _, bad := range []struct {
 		path string
 		code int
 	}{
+		{"/api/ratings/" + matcherID + "?users=1,x", http.StatusBadRequest},
 		{"/api/leaderboard/nosuchgame", http.StatusNotFound},
 		{"/api/leaderboard/" + matcherID + "?limit=0", http.StatusBadRequest},
 		{"/api/leaderboard/" + matcherID + "?offset=x", http.StatusBadRequest},

@@ -96,3 +96,31 @@ export function quickWait(info) {
   tick();
   return el;
 }
+
+// ratingTag is a player's rating in a variant beside their name at a table (" · 12.3"), filled in
+// once known: the ratings are asked for in one request per table drawn, and kept for a minute.
+const ratings = new Map(); // "ruleset:user" -> {at, value}
+let pending = null;
+export function ratingTag(ruleset, userID) {
+  const el = h("span", { class: "help rating-tag", "data-rating-for": userID });
+  const key = `${ruleset}:${userID}`;
+  const show = (v) => { if (v !== undefined) { el.textContent = t(" · rating {rating}", { rating: num(v) }); el.dataset.rating = String(v); } };
+  const known = ratings.get(key);
+  if (known && Date.now() - known.at < 60000) { show(known.value); return el; }
+  if (!pending) {
+    pending = { ruleset, users: new Set(), waiting: [] };
+    queueMicrotask(async () => {
+      const p = pending;
+      pending = null;
+      let got = {};
+      try { got = (await api("GET", `/api/ratings/${p.ruleset}?users=${[...p.users].slice(0, 50).join(",")}`)).ratings || {}; } catch { /* no ratings shown */ }
+      for (const u of p.users) ratings.set(`${p.ruleset}:${u}`, { at: Date.now(), value: got[String(u)] });
+      for (const [u, f] of p.waiting) f(got[String(u)]);
+    });
+  }
+  if (pending.ruleset === ruleset) {
+    pending.users.add(userID);
+    pending.waiting.push([userID, show]);
+  }
+  return el;
+}

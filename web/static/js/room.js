@@ -5,7 +5,7 @@ import { api, ApiError, RoomSocket } from "./api.js";
 import { Table } from "./table.js";
 import { h } from "./dom.js";
 import { roomRules, ruleLog } from "./houserules.js";
-import { quickWait } from "./quickplay.js";
+import { quickWait, ratingTag } from "./quickplay.js";
 import { t } from "./i18n.js";
 import { AVATARS, MODES, state, app, colourOf, avatar, topbar, page, inviteLink, copyButton, invite, lookDialog, eye, nameOf, settingWords, reroute } from "./shell.js";
 
@@ -331,7 +331,7 @@ class RoomView {
     const you = this.you || {};
     const members = info.members || [];
     const row = (m) => h("li", { "data-member": m.id }, h("span", { class: "dot" + (m.connected || m.bot_level ? " on" : "") }), avatar({ display_name: m.name, avatar: m.avatar, colour: m.colour }),
-      h("span", { class: "grow" }, m.name, m.seat >= 0 && m.role === "player" ? h("span", { class: "help" }, ` · seat ${m.seat + 1}`) : "", m.bot_level ? h("span", { class: "help" }, ` · bot ${m.bot_level}`) : "", m.id === you.member_id ? h("span", { class: "help" }, " (you)") : ""),
+      h("span", { class: "grow" }, m.name, m.seat >= 0 && m.role === "player" ? h("span", { class: "help" }, ` · seat ${m.seat + 1}`) : "", m.bot_level ? h("span", { class: "help" }, ` · bot ${m.bot_level}`) : "", m.user_id && !m.bot_level && info.mode === "online" ? ratingTag(info.ruleset, m.user_id) : "", m.id === you.member_id ? h("span", { class: "help" }, " (you)") : ""),
       info.mode === "device" && you.host && m.role === "player" && m.user_id === you.user_id ? h("button", { class: "btn ghost small", type: "button", title: `Name and look of ${m.name}`, "data-seat-look": m.seat, onclick: () => this.editSeat(m) }, "Edit") : "",
       you.host && m.id !== you.member_id && !m.bot_level && !(info.mode === "device" && m.user_id === you.user_id) ? h("button", { class: "btn ghost small", type: "button", title: `Remove ${m.name}`, "data-kick": m.id, onclick: () => this.kick(m) }, "Kick") : "",
       you.host && m.role === "pending" ? [h("button", { class: "btn go small", type: "button", "data-approve": m.id, onclick: () => this.post(`requests/${m.id}`, { approve: true }) }, "Let in"), h("button", { class: "btn danger small", type: "button", onclick: () => this.post(`requests/${m.id}`, { approve: false }) }, "No")] : "");
