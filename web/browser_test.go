@@ -399,6 +399,12 @@ func startFull(t *testing.T, rulesets ...string) (url string, ids []string, st *
 // process.
 func startVariants(t *testing.T, variants ...string) (url string, ids []string, st *store.Store, restart func(stopped func())) {
 	t.Helper()
+	return startTuned(t, nil, variants...)
+}
+
+// startTuned is startVariants with tune applied to the rooms' configuration (nil: none).
+func startTuned(t *testing.T, tune func(*room.Config), variants ...string) (url string, ids []string, st *store.Store, restart func(stopped func())) {
+	t.Helper()
 	ctx := context.Background()
 	bin := t.TempDir()
 	engines := map[string]engine.Engine{}
@@ -420,7 +426,11 @@ func startVariants(t *testing.T, variants ...string) (url string, ids []string, 
 	}
 	var handler atomic.Pointer[http.Handler]
 	start := func() (stop func(stopped func())) {
-		rooms, err := room.NewManager(ctx, room.Config{Store: st, Engines: engines, Logger: quiet, Grace: 20 * time.Second, PauseLimit: 5 * time.Minute})
+		rcfg := room.Config{Store: st, Engines: engines, Logger: quiet, Grace: 20 * time.Second, PauseLimit: 5 * time.Minute}
+		if tune != nil {
+			tune(&rcfg)
+		}
+		rooms, err := room.NewManager(ctx, rcfg)
 		if err != nil {
 			t.Fatal(err)
 		}

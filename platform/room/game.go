@@ -260,6 +260,9 @@ func (r *Room) tellStep(s *stepping, prevPhase string) {
 	}
 	r.updatePause()
 	r.schedule()
+	if s.status == store.GameOver {
+		r.recordFinished() // results.go
+	}
 }
 
 // roomCounters are the room's metric series of the per-action path, looked up once per room
@@ -398,8 +401,9 @@ func (r *Room) deal(u *store.User) (err error) {
 		first = *opener
 	}
 	seatJSON, _ := json.Marshal(ids)
+	usersJSON, _ := json.Marshal(seatUsers(seated))
 	g := &store.Game{RoomID: r.room.ID, Number: number, Ruleset: r.room.Ruleset, Seats: len(seated), Seed: int64(seed),
-		Options: r.room.Options, SeatMembers: string(seatJSON), Opener: first, StartNow: nowMs,
+		Options: r.room.Options, SeatMembers: string(seatJSON), SeatUsers: string(usersJSON), Opener: first, StartNow: nowMs,
 		State: step.State, Phase: step.Status.Phase, Status: store.GameLive, StartedAt: r.now().UTC()}
 	if opener == nil {
 		// Replays must pass the same opener as the deal did: none.

@@ -83,6 +83,9 @@ type Config struct {
 	// CheckIdle is how long a check process stays up after its last check (default 1 min):
 	// a modder checks again within seconds, and an idle process costs memory.
 	CheckIdle time.Duration
+	// QuickWait is how long a quick-play table waits for players before bots take its empty
+	// seats and it starts (default DefaultQuickWait; quick.go).
+	QuickWait time.Duration
 }
 
 // DefaultMaxRoomsPerHost is the default of Config.MaxRoomsPerHost: a few tables to hop between,
@@ -101,6 +104,9 @@ func (c *Config) defaults() {
 	}
 	if c.Grace == 0 {
 		c.Grace = 20 * time.Second
+	}
+	if c.QuickWait <= 0 {
+		c.QuickWait = DefaultQuickWait
 	}
 	if c.PauseLimit == 0 {
 		c.PauseLimit = 5 * time.Minute
@@ -286,7 +292,7 @@ func (m *Manager) Lobby(ctx context.Context) []LobbyRoom {
 	var out []LobbyRoom
 	for _, r := range m.Live() {
 		info, err := r.Info(ctx)
-		if err != nil || info.Mode != store.ModeOnline || info.Locked || info.Status != store.RoomOpen || info.Paused {
+		if err != nil || info.Mode != store.ModeOnline || info.Private || info.Locked || info.Status != store.RoomOpen || info.Paused {
 			continue
 		}
 		seated := 0
@@ -358,6 +364,9 @@ func (m *Manager) load(ctx context.Context, sr *store.Room) (*Room, error) {
 		r.run()
 	}()
 	r.post(r.resume)
+	if sr.Quick {
+		r.post(r.armQuick) // a quick table reloaded (a restart, another node) waits again (quick.go)
+	}
 	if fence != nil { // told off the manager's lock: a watcher closes sockets
 		go m.tookRoom(RoomMoved{Code: sr.Code, RoomID: sr.ID, Node: m.cfg.Node, Epoch: fence.Epoch})
 	}
@@ -392,6 +401,11 @@ type CreateRequest struct {
 	TurnSeconds int `json:"turn_seconds"`
 	// HouseRules are the house rules the room starts with, checked as EnableHouseRule checks them.
 	HouseRules []HouseRuleChoice `json:"house_rules,omitempty"`
+	// Private rooms (online only) are reached by their code and never listed in the lobby.
+	Private bool `json:"private"`
+	// Quick marks a quick-play table (online, public): it deals by itself when full or after
+	// Config.QuickWait, bots taking the empty seats (quick.go). Its seats default to QuickSeats.
+	Quick bool `json:"-"`
 }
 
 // codeLetters are the letters of room codes: A-Z without the look-alikes I, L and O.
@@ -429,6 +443,12 @@ func (m *Manager) Create(ctx context.Context, host *store.User, req CreateReques
 		}
 		if req.Seats == 0 {
 			req.Seats = d.MaxSeats
+			if req.Quick {
+				req.Seats = max(d.MinSeats, min(d.MaxSeats, QuickSeats))
+			}
+		}
+		if req.Quick && req.Private {
+			fieldErrs = append(fieldErrs, sdk.OptionError{Field: "private", Reason: "a quick-play table is public"})
 		}
 	case store.ModeComputer:
 		if len(req.Bots) == 0 {
@@ -526,7 +546,8 @@ func (m *Manager) Create(ctx context.Context, host *store.User, req CreateReques
 	}
 	for range 10 {
 		sr := &store.Room{Code: newCode(), HostID: host.ID, Ruleset: req.Ruleset, Options: string(optJSON), Mode: req.Mode,
-			Approval: req.Approval, Capacity: req.Seats, TurnSeconds: req.TurnSeconds, Status: store.RoomOpen}
+			Approval: req.Approval, Capacity: req.Seats, TurnSeconds: req.TurnSeconds, Status: store.RoomOpen,
+			Private: req.Private && req.Mode == store.ModeOnline, Quick: req.Quick && req.Mode == store.ModeOnline}
 		for _, mem := range members {
 			mem.ID = 0
 		}
@@ -537,7 +558,11 @@ func (m *Manager) Create(ctx context.Context, host *store.User, req CreateReques
 		if err != nil {
 			return nil, err
 		}
-		return m.load(ctx, sr)
+		r, err := m.load(ctx, sr)
+		if err == nil && sr.Quick {
+			err = r.do(ctx, func() error { r.armQuick(); return nil })
+		}
+		return r, err
 	}
 	return nil, errors.New("room: could not find a free room code")
 }

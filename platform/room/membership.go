@@ -71,7 +71,7 @@ func (r *Room) freeSeat() int {
 func (r *Room) info() Info {
 	in := Info{Code: r.room.Code, Ruleset: r.room.Ruleset, Mode: r.room.Mode, HostID: r.room.HostID,
 		Approval: r.room.Approval, Locked: r.room.Locked, Capacity: r.room.Capacity, TurnSeconds: r.room.TurnSeconds, Status: r.room.Status,
-		Paused: r.room.PausedAt != nil, Members: []MemberInfo{}}
+		Paused: r.room.PausedAt != nil, Members: []MemberInfo{}, Private: r.room.Private, Quick: r.room.Quick, StartsAt: r.quickAt}
 	_ = json.Unmarshal([]byte(r.room.Options), &in.Options)
 	if r.game != nil {
 		in.Game = &GameInfo{Number: r.game.Number, Status: r.game.Status, Phase: r.game.Phase, Turn: r.status.Turn,
@@ -177,6 +177,7 @@ func (r *Room) Join(ctx context.Context, u *store.User, spectate bool) (MemberIn
 		r.members = append(r.members, m)
 		out = r.memberInfo(m)
 		r.noteMembers(m)
+		r.quickFull() // quick.go
 		return nil
 	})
 	return out, err

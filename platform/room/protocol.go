@@ -141,6 +141,11 @@ type Info struct {
 	Members     []MemberInfo   `json:"members"`
 	// HouseRules are the house rules enabled for the next games, in the order their hooks run.
 	HouseRules []HouseRuleInfo `json:"house_rules,omitempty"`
+	// Private rooms are never listed; Quick rooms deal by themselves at StartsAt (bots taking
+	// the empty seats) or as soon as they are full (quick.go).
+	Private  bool       `json:"private,omitempty"`
+	Quick    bool       `json:"quick,omitempty"`
+	StartsAt *time.Time `json:"starts_at,omitempty"`
 }
 
 // GameInfo is the current game's public status.

@@ -78,7 +78,17 @@ func (m *Manager) ReplayFrames(ctx context.Context, code string, number int) (*R
 	return m.replay(ctx, code, number, true)
 }
 
+// ReplayAs is ReplayFrames from the view of seat viewer (sdk.Spectator: the spectators'): each
+// frame is what that seat saw then, so no hand shows before the game shows it (issue 32).
+func (m *Manager) ReplayAs(ctx context.Context, code string, number, viewer int) (*Replay, error) {
+	return m.replayAs(ctx, code, number, true, viewer)
+}
+
 func (m *Manager) replay(ctx context.Context, code string, number int, frames bool) (*Replay, error) {
+	return m.replayAs(ctx, code, number, frames, sdk.Spectator)
+}
+
+func (m *Manager) replayAs(ctx context.Context, code string, number int, frames bool, viewer int) (*Replay, error) {
 	sr, err := m.cfg.Store.RoomByCode(ctx, code)
 	if err != nil {
 		return nil, errf(KindNotFound, "no_room", "there is no room with code %q", code)
@@ -118,10 +128,18 @@ func (m *Manager) replay(ctx context.Context, code string, number int, frames bo
 	// The stored state is that of the game's first g.Seq actions (states are stored every few
 	// actions): the replay must reach it there.
 	out.Matches = g.Seq == 0 && bytes.Equal(step.State, g.State)
+	if viewer != sdk.Spectator && (viewer < 0 || viewer >= g.Seats) {
+		return nil, errf(KindInvalid, "bad_seat", "game %d has seats 0 to %d, not %d", g.Number, g.Seats-1, viewer)
+	}
 	frame := func(seq int, st *engine.Step) {
-		if frames {
-			out.Frames = append(out.Frames, Frame{Seq: seq, View: json.RawMessage(bytes.Clone(st.Spectator))})
+		if !frames {
+			return
 		}
+		v := st.Spectator
+		if viewer != sdk.Spectator && viewer < len(st.Views) {
+			v = st.Views[viewer]
+		}
+		out.Frames = append(out.Frames, Frame{Seq: seq, View: json.RawMessage(bytes.Clone(v))})
 	}
 	frame(0, step)
 	for _, rec := range recs {

@@ -127,6 +127,9 @@ type roomTimers struct {
 	bots      map[int]Timer    // a bot's (or a turn clock's) move, by seat
 	graces    map[int64]Timer  // a dropped player's grace period, by member
 	pause     Timer            // the abandon timer of a paused game
+	// quickTimer deals a quick room that is not full at quickAt (quick.go).
+	quickTimer Timer
+	quickAt    *time.Time
 	// windowSince is when the status began to list the actors besides the player in turn that
 	// it lists now (a catch-out or LAST CARD window), windowKey those seats; zero while it lists
 	// none (Config.ReactionTime).

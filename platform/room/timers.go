@@ -21,6 +21,10 @@ func (r *Room) stopTimers() {
 		t.Stop()
 		delete(r.graces, id)
 	}
+	if r.quickTimer != nil {
+		r.quickTimer.Stop()
+		r.quickTimer, r.quickAt = nil, nil
+	}
 	if r.pause != nil {
 		r.pause.Stop()
 		r.pause = nil

@@ -256,6 +256,17 @@ func (s *Server) register(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if g := userOf(c); g != nil && g.Guest {
+		// A guest who registers keeps their account: its seats, games and history (issue 32).
+		u, err := s.cfg.Store.RegisterGuest(c.Request().Context(), g.ID, username, display, string(hash))
+		if errors.Is(err, store.ErrConflict) {
+			return apiError(http.StatusConflict, "username_taken", "the username "+username+" is taken")
+		}
+		if err != nil {
+			return err
+		}
+		return s.startSession(c, u)
+	}
 	u := &store.User{Username: &username, DisplayName: display, PasswordHash: string(hash), Role: store.RolePlayer}
 	if err := s.cfg.Store.CreateUser(c.Request().Context(), u); err != nil {
 		if errors.Is(err, store.ErrConflict) {

@@ -74,6 +74,10 @@ type Server struct {
 	subs []cluster.Subscription
 	// peers are the sockets relayed with other nodes, and their heartbeat (beat.go).
 	peers peers
+	// quick seats quick-play players one at a time on this node; lobbyFeed pushes the lobby to
+	// its watchers (quickplay.go).
+	quick     sync.Mutex
+	lobbyFeed lobbyFeed
 }
 
 // New builds the application.
@@ -173,6 +177,8 @@ func (s *Server) routes() {
 	rg.GET("/games/:n/replay", s.replay)
 	rg.GET("/ws", s.websocket)
 	s.houseRuleRoutes(api, rg)
+	s.playerRoutes(api)
+	s.quickRoutes(api)
 }
 
 // MetricsHandler serves the Prometheus metrics of g in the text format, to anyone: mount it only
@@ -256,4 +262,5 @@ func (s *Server) CloseConnections() {
 	for _, c := range conns {
 		_ = c.Close(websocket.StatusGoingAway, "server shutting down")
 	}
+	s.lobbyFeed.closeAll()
 }

@@ -71,7 +71,11 @@ type Room struct {
 	// TurnSeconds is the optional turn clock: how long a seated human has to act before a bot
 	// acts for them once (0: no clock).
 	TurnSeconds int
-	Status      string
+	// Private rooms are reached by their code only and never listed; Quick rooms were opened by
+	// quick play and start by themselves (migration 00017).
+	Private bool
+	Quick   bool
+	Status  string
 	// GameID is the current (or last) game, if any.
 	GameID    *int64
 	PausedAt  *time.Time
@@ -126,8 +130,11 @@ type Game struct {
 	Options string
 	// SeatMembers is a JSON list of member IDs by seat.
 	SeatMembers string
-	Opener      int
-	StartNow    int64
+	// SeatUsers is a JSON list of the user ID dealt each seat (0: a bot), so the game's end knows
+	// who played it after a player left (ratings.go; "" for games dealt before migration 00016).
+	SeatUsers string
+	Opener    int
+	StartNow  int64
 	// State is the game's state after its first Seq actions: it is stored with an action only
 	// every so often (at a phase's or the game's end, and every few actions: the room decides), so
 	// the actions after it (ActionsAfter) rebuild the latest state. LastSeq is the last action's

@@ -13,6 +13,9 @@ import { optionField, optionValue } from "./options.js";
 import { houseRulesPage, ruleChooser } from "./houserules.js";
 import { COLOURS, MODES, modeName, errorText, useRulesets, applyAccountLocale, state, avatar, page, inviteLink, copyButton, fieldErrors, loadMe, logout, lookPicker, eye, nameOf } from "./shell.js";
 import { enterRoom } from "./room.js";
+import { quickPlayButton, roomsTable, liveRooms } from "./quickplay.js";
+import { profilePage, leaderboardPage } from "./profile.js";
+import { replayPage } from "./replay.js";
 
 // ---- Entry ---------------------------------------------------------------------------------------
 function entry(mode0 = "guest") {
@@ -80,16 +83,12 @@ async function lobby() {
     return h("article", { class: "variant", "data-ruleset": d.id },
       h("div", { class: "mini", "aria-hidden": "true" }, sample.map((c, i) => { const e = cardEl(c, { roles: {} }); e.style.setProperty("--i", i); return e; })),
       h("h3", {}, tv(d.name)), h("p", {}, tv(d.summary || "")), h("p", { class: "help" }, t("{min}–{max} players", { min: d.min_seats, max: d.max_seats })),
-      h("div", { class: "row" }, h("button", { class: "btn primary small", type: "button", "data-create": d.id, onclick: () => createDialog(d) }, t("New room")), h("a", { class: "btn ghost small", href: `#/rules/${d.id}` }, t("How to play"))));
+      h("div", { class: "row" }, quickPlayButton(d), h("button", { class: "btn primary small", type: "button", "data-create": d.id, onclick: () => createDialog(d) }, t("New room")), h("a", { class: "btn ghost small", href: `#/rules/${d.id}` }, t("How to play"))));
   }));
   // The server lists only rooms someone can sit down in (docs/api.md): waiting or playing.
-  const list = (rooms.rooms || []);
-  const STATES = { waiting: ["Waiting for players", "green"], playing: ["Playing", "gold"] };
-  const table = list.length ? h("table", { class: "rooms" }, h("tr", {}, h("th", {}, t("Room")), h("th", {}, t("Game")), h("th", {}, t("Players")), h("th", {}, "")),
-    list.map((r) => h("tr", { "data-room": r.code, "data-state": r.state || "" }, h("td", { class: "code" }, r.code), h("td", {}, nameOf(r.ruleset), " ", h("span", { class: `chip ${(STATES[r.state] || ["", ""])[1]}`, "data-room-state": r.state || "" }, t((STATES[r.state] || [r.state || ""])[0]))),
-      h("td", {}, `${num((r.members || []).filter((m) => m.role === "player").length)}/${num(r.capacity)}`),
-      h("td", {}, h("div", { class: "row" }, h("a", { class: "btn small go", href: `#/room/${r.code}` }, t("Join")), h("a", { class: "btn small ghost", href: `#/watch/${r.code}` }, eye(), t("Watch")), copyButton(inviteLink(r.code), t("Copy link")))))))
-    : h("p", { class: "help" }, t("No open rooms right now: start one!"));
+  // quickplay.js draws the list and keeps it current from the lobby's events.
+  const table = h("div", { id: "open-rooms", "aria-live": "polite" }, roomsTable(rooms.rooms || []));
+  liveRooms(table);
   const code = h("input", { type: "text", name: "code", maxlength: 6, placeholder: "ABCDEF", autocapitalize: "characters", "aria-label": t("room code"), class: "code" });
   const go = (watch) => { const c = code.value.trim().toUpperCase(); if (c) location.hash = `#/${watch ? "watch" : "room"}/${c}`; };
   const byCode = h("form", { class: "row", id: "by-code", onsubmit: (e) => { e.preventDefault(); go(false); } }, h("div", { class: "grow" }, code), h("button", { class: "btn go", type: "submit", id: "join-code" }, t("Join")), h("button", { class: "btn ghost", type: "button", id: "watch-code", onclick: () => go(true) }, eye(), t("Watch")));
@@ -145,7 +144,9 @@ function createDialog(d) {
   const approval = h("input", { type: "checkbox", name: "approval" });
   const botsBox = h("div", { class: "hidden" }, bots);
   const approvalBox = h("label", { class: "field row" }, approval, h("span", {}, t("Ask me before letting people in")));
-  const sync = () => { botsBox.classList.toggle("hidden", mode.value !== "computer"); approvalBox.classList.toggle("hidden", mode.value !== "online"); renderBots(); };
+  const priv = h("input", { type: "checkbox", name: "private", id: "private" });
+  const privateBox = h("label", { class: "field row" }, priv, h("span", {}, t("Private: not listed in the lobby, friends join by the code or the link")));
+  const sync = () => { botsBox.classList.toggle("hidden", mode.value !== "computer"); approvalBox.classList.toggle("hidden", mode.value !== "online"); privateBox.classList.toggle("hidden", mode.value !== "online"); renderBots(); };
   mode.addEventListener("change", sync);
   seats.addEventListener("input", renderBots);
   const title = t("New {game} room", { game: tv(d.name) });
@@ -153,7 +154,7 @@ function createDialog(d) {
   const chooser = d.house_rules && state.me ? ruleChooser(d.id, state.me) : null; // houserules.js
   const form = h("form", { method: "dialog", id: "create-room" }, h("h2", {}, title),
     h("label", { class: "field" }, h("span", {}, t("Mode")), mode), h("label", { class: "field" }, h("span", {}, t("Seats ({min}–{max})", { min: d.min_seats, max: d.max_seats })), seats, h("span", { class: "error-text", "data-for": "seats" })),
-    botsBox, approvalBox, opts, chooser ? chooser.el : "", h("p", { class: "error-text general", role: "alert" }),
+    botsBox, approvalBox, privateBox, opts, chooser ? chooser.el : "", h("p", { class: "error-text general", role: "alert" }),
     h("div", { class: "row", style: "justify-content:flex-end" }, h("button", { class: "btn ghost", type: "button", onclick: () => dlg.close() }, t("Cancel")), h("button", { class: "btn primary", type: "submit" }, t("Create room"))));
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -164,7 +165,7 @@ function createDialog(d) {
       const v = optionValue(form, o);
       if (v !== undefined && v !== o.default) options[o.name] = v;
     }
-    const body = { ruleset: d.id, mode: mode.value, options, seats: Number(seats.value), approval: approval.checked };
+    const body = { ruleset: d.id, mode: mode.value, options, seats: Number(seats.value), approval: approval.checked, private: mode.value === "online" && priv.checked };
     if (mode.value === "computer") body.bots = [...bots.querySelectorAll("select")].map((s) => Number(s.value));
     const rules = chooser ? chooser.value(form) : [];
     if (rules.length) body.house_rules = rules;
@@ -218,6 +219,9 @@ async function route() {
   }
   try {
     if ((parts[0] === "room" || parts[0] === "watch") && parts[1]) return await enterRoom(parts[1].toUpperCase(), parts[0] === "watch");
+    if (parts[0] === "profile") return await profilePage(Number(parts[1]) || 0);
+    if (parts[0] === "leaderboard") return await leaderboardPage(parts[1] || "");
+    if (parts[0] === "replay" && parts[1] && parts[2]) return await replayPage(parts[1].toUpperCase(), parts[2], parts[3]);
     return await lobby();
   } catch (err) {
     page(h("div", { class: "panel" }, h("p", { class: "error-text", role: "alert" }, errorText(err)), h("a", { class: "btn", href: "#/" }, t("Back"))));

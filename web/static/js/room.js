@@ -5,6 +5,7 @@ import { api, ApiError, RoomSocket } from "./api.js";
 import { Table } from "./table.js";
 import { h } from "./dom.js";
 import { roomRules, ruleLog } from "./houserules.js";
+import { quickWait, ratingTag } from "./quickplay.js";
 import { t, num, locale } from "./i18n.js";
 import { AVATARS, modeName, errorText, reasonText, useRulesets, state, app, colourOf, avatar, topbar, page, inviteLink, copyButton, invite, lookDialog, eye, nameOf, settingWords, reroute } from "./shell.js";
 
@@ -283,8 +284,9 @@ class RoomView {
     let text = t("Waiting for the host to deal.");
     if (you.role === "pending") text = t("Waiting for the host to let you in…");
     else if (you.host) text = t("You are the host: press Deal when everyone is seated.");
+    if (this.info?.quick && you.role !== "pending") text = t("Waiting for players to sit down…");
     const p = h("div", { class: "felt", style: "place-items:center;display:grid" }, h("div", { class: "panel", style: "text-align:center;max-width:420px" },
-      h("h2", {}, t("{game} · room", { game: nameOf(this.info?.ruleset || "") }), " ", h("span", { class: "code" }, this.code)), h("p", {}, text),
+      h("h2", {}, t("{game} · room", { game: nameOf(this.info?.ruleset || "") }), " ", h("span", { class: "code" }, this.code)), h("p", {}, text), quickWait(this.info),
       (this.info?.house_rules || []).length ? h("p", { class: "help", id: "waiting-rules" }, t("House rules:"), " ", this.info.house_rules.map((r) => r.name).join(", "), " ", t("(the room panel says what they do)")) : "",
       you.host ? h("button", { class: "btn primary big", type: "button", "data-action": "deal", onclick: () => this.deal() }, t("Deal")) : "",
       h("p", { class: "help" }, t("Send friends this link, or the code, to join or watch:")), invite(this.code)));
@@ -328,7 +330,7 @@ class RoomView {
     const you = this.you || {};
     const members = info.members || [];
     const row = (m) => h("li", { "data-member": m.id }, h("span", { class: "dot" + (m.connected || m.bot_level ? " on" : "") }), avatar({ display_name: m.name, avatar: m.avatar, colour: m.colour }),
-      h("span", { class: "grow" }, m.name, m.seat >= 0 && m.role === "player" ? h("span", { class: "help" }, " · ", t("seat {n}", { n: m.seat + 1 })) : "", m.bot_level ? h("span", { class: "help" }, " · ", t("bot {level}", { level: m.bot_level })) : "", m.id === you.member_id ? h("span", { class: "help" }, " ", t("(you)")) : ""),
+      h("span", { class: "grow" }, m.name, m.seat >= 0 && m.role === "player" ? h("span", { class: "help" }, " · ", t("seat {n}", { n: m.seat + 1 })) : "", m.bot_level ? h("span", { class: "help" }, " · ", t("bot {level}", { level: m.bot_level })) : "", m.user_id && !m.bot_level && info.mode === "online" ? ratingTag(info.ruleset, m.user_id) : "", m.id === you.member_id ? h("span", { class: "help" }, " ", t("(you)")) : ""),
       info.mode === "device" && you.host && m.role === "player" && m.user_id === you.user_id ? h("button", { class: "btn ghost small", type: "button", title: t("Name and look of {name}", { name: m.name }), "data-seat-look": m.seat, onclick: () => this.editSeat(m) }, t("Edit")) : "",
       you.host && m.id !== you.member_id && !m.bot_level && !(info.mode === "device" && m.user_id === you.user_id) ? h("button", { class: "btn ghost small", type: "button", title: t("Remove {name}", { name: m.name }), "data-kick": m.id, onclick: () => this.kick(m) }, t("Kick")) : "",
       you.host && m.role === "pending" ? [h("button", { class: "btn go small", type: "button", "data-approve": m.id, onclick: () => this.post(`requests/${m.id}`, { approve: true }) }, t("Let in")), h("button", { class: "btn danger small", type: "button", onclick: () => this.post(`requests/${m.id}`, { approve: false }) }, t("No"))] : "");
@@ -361,7 +363,8 @@ class RoomView {
       this.sideToggle = h("button", { class: "side-toggle", type: "button", "aria-expanded": "false", onclick: () => {
         const open = document.body.classList.toggle("show-side");
         this.sideToggle.setAttribute("aria-expanded", String(open));
-        if (open) { this.unread = 0; this.renderToggle(); this.scrollRuleLog(); input.focus(); }
+        // The focus stays on the bar: focusing the chat would raise a phone's keyboard over the panel.
+        if (open) { this.unread = 0; this.renderToggle(); this.scrollRuleLog(); }
       } });
       this.rulesBox = h("div", { class: "rules-box" }); // the house rules in force (houserules.js)
       this.sideEl.replaceChildren(this.sideToggle, this.sideTop, this.rulesBox, this.chatEl);

@@ -49,6 +49,7 @@ export function topbar() {
   logo.firstChild.style.setProperty("--card-w", "22px");
   const bar = h("header", { class: "topbar" }, h("a", { class: "brand", href: "#/", "aria-label": "Cardhouse" }, logo, h("span", { class: "brand-word" }, "Cardhouse")), soundSwitch(), localeSwitch());
   if (state.me) {
+    bar.append(h("nav", { class: "site-nav row", "aria-label": t("Site") }, h("a", { class: "btn ghost small", href: "#/leaderboard", id: "nav-leaderboard" }, t("Leaderboard")), h("a", { class: "btn ghost small", href: "#/profile", id: "nav-profile" }, t("My profile"))));
     bar.append(h("div", { class: "me" }, h("button", { class: "look-button", type: "button", id: "your-look", title: t("Your look: name, avatar and colour"), onclick: editMe }, avatar(state.me), h("span", {}, state.me.display_name)),
       h("button", { class: "btn ghost small", type: "button", onclick: logout }, t("Log out"))));
   }
