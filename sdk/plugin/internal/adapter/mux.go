@@ -399,8 +399,8 @@ func (m *mux) flush() error {
 		// for room in flight, and a cancellation's write may come after the deadline last set.
 		m.keepWriteDeadline(m.timeout)
 		m.sendMu.Unlock()
+		m.batches.Add(1) // before the write: once the plugin has read a batch, it is counted
 		_, err := m.w.conn.Write(out)
-		m.batches.Add(1)
 		m.sendMu.Lock()
 		if cap(out) <= 1<<20 {
 			m.spare = out
