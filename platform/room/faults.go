@@ -67,6 +67,13 @@ func (r *Room) fault(a sdk.Action, err error) bool {
 		r.cfg.Metrics.Errors.WithLabelValues("store").Inc()
 		r.log.Error("storing a house rule's failure", "rule", f.Rule, "err", err)
 	}
+	// The rule's owner (and admins) in the room hear of it at once, with what the players are
+	// never told: the line, the hook and the message.
+	text := f.Message
+	if f.Line > 0 {
+		text = fmt.Sprintf("line %d: %s", f.Line, text)
+	}
+	r.forwardHouseLog(&engine.HouseReport{Log: []engine.HouseLine{{Rule: f.Rule, Hook: f.Hook, Text: "failed: " + text, Failure: true}}})
 	if suspend {
 		r.suspendRule(f, n)
 	}

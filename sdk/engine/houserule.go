@@ -147,6 +147,9 @@ type HouseLine struct {
 	Rule string `json:"rule"`
 	Hook string `json:"hook"`
 	Text string `json:"text"`
+	// Failure marks a line the host adds when the rule failed in a live game (its line and
+	// message), for the rule's owner: never a line the rule printed.
+	Failure bool `json:"failure,omitempty"`
 }
 
 // HookTrace is one hook call of a step.

@@ -10,7 +10,7 @@ import { h } from "./dom.js";
 import { cardEl } from "./cards.js";
 import { markdown } from "./md.js";
 import { optionField, optionValue } from "./options.js";
-import { houseRulesPage, ruleChooser } from "./houserules.js";
+import { houseRulesPage, ruleChooser, ruleAlerts } from "./houserules.js";
 import { COLOURS, MODES, state, avatar, page, inviteLink, copyButton, fieldErrors, loadMe, logout, lookPicker, eye, nameOf } from "./shell.js";
 import { enterRoom } from "./room.js";
 
@@ -92,7 +92,7 @@ async function lobby() {
   const code = h("input", { type: "text", name: "code", maxlength: 6, placeholder: "ABCDEF", autocapitalize: "characters", "aria-label": "room code", class: "code" });
   const go = (watch) => { const c = code.value.trim().toUpperCase(); if (c) location.hash = `#/${watch ? "watch" : "room"}/${c}`; };
   const byCode = h("form", { class: "row", id: "by-code", onsubmit: (e) => { e.preventDefault(); go(false); } }, h("div", { class: "grow" }, code), h("button", { class: "btn go", type: "submit", id: "join-code" }, "Join"), h("button", { class: "btn ghost", type: "button", id: "watch-code", onclick: () => go(true) }, eye(), "Watch"));
-  page(h("div", { class: "row" }, h("h2", { class: "grow" }, "Games"), h("a", { class: "btn ghost small", href: "#/house-rules", id: "house-rules-link" }, "House rules")), variants, h("div", { class: "grid2", style: "margin-top:1.5em" },
+  page(ruleAlerts(state.me), h("div", { class: "row" }, h("h2", { class: "grow" }, "Games"), h("a", { class: "btn ghost small", href: "#/house-rules", id: "house-rules-link" }, "House rules")), variants, h("div", { class: "grid2", style: "margin-top:1.5em" },
     h("section", { class: "panel" }, h("h2", {}, "Open rooms"), table),
     h("section", { class: "panel" }, h("h2", {}, "Have a code?"), byCode, h("p", { class: "help" }, "Join to play, or watch: spectators see the table and the chat, never a hand."))));
 }

@@ -4,7 +4,7 @@
 import { api, ApiError, RoomSocket } from "./api.js";
 import { Table } from "./table.js";
 import { h } from "./dom.js";
-import { roomRules, ruleLog } from "./houserules.js";
+import { roomRules, ruleLog, failureText } from "./houserules.js";
 import { AVATARS, MODES, state, app, colourOf, avatar, topbar, page, inviteLink, copyButton, invite, lookDialog, eye, nameOf, settingWords, reroute } from "./shell.js";
 
 // ---- Room ----------------------------------------------------------------------------------------
@@ -219,6 +219,8 @@ class RoomView {
         // The server sends it only to the rules' owners and admins (docs/protocol.md).
         this.ruleLines.push(...(m.house_log || []));
         this.ruleLines = this.ruleLines.slice(-200);
+        // A rule of this player's failed: a toast says so at once (the line is in Rule output).
+        for (const l of m.house_log || []) if (l.failure) this.table.toast(failureText(l), "bad");
         this.renderRuleLog();
         break;
       case "error":
