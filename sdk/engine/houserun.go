@@ -22,6 +22,9 @@ type houseState struct {
 	Open   []OpenHouseAction         `json:"open,omitempty"`
 	// Suspended names the rules suspended for the rest of the game (ActSuspendHouseRule).
 	Suspended []string `json:"off,omitempty"`
+	// Refused are the cards the views offer that a before_action hook would refuse, per seat and
+	// action (vetOffers): decorateView takes them out, so a card a rule refuses is not lit.
+	Refused []RefusedCards `json:"ref,omitempty"`
 	// report collects the current call's HouseReport; never stored (a stored state is decoded
 	// afresh for every call, so it never outlives one).
 	report *HouseReport
@@ -53,10 +56,23 @@ func (st *houseState) openFor(seat int, typ string) *OpenHouseAction {
 	return nil
 }
 
-// decorateView adds the open house actions to a viewer's view; while one blocks, they are the only
+// RefusedCards are the cards of one action a seat's view offers that the game's house rules
+// refuse (their before_action hooks), worked out after each step.
+type RefusedCards struct {
+	Seat  int        `json:"seat"`
+	Type  string     `json:"type"`
+	Cards []sdk.Card `json:"cards"`
+}
+
+// decorateView takes out of a viewer's view the cards house rules refuse (an action left with no
+// card is not offered) and adds the open house actions; while one blocks, they are the only
 // actions offered.
 func (st *houseState) decorateView(v *sdk.View) {
-	if st == nil || len(st.Open) == 0 {
+	if st == nil {
+		return
+	}
+	st.dropRefused(v)
+	if len(st.Open) == 0 {
 		return
 	}
 	blocking := st.blocking() != nil
@@ -68,6 +84,89 @@ func (st *houseState) decorateView(v *sdk.View) {
 			v.Actions = append(v.Actions, o.Spec)
 		}
 	}
+}
+
+// dropRefused takes the refused cards out of v's actions.
+func (st *houseState) dropRefused(v *sdk.View) {
+	for _, r := range st.Refused {
+		if r.Seat != v.Viewer {
+			continue
+		}
+		for i := range v.Actions {
+			sp := &v.Actions[i]
+			if sp.Type != r.Type || len(sp.Cards) == 0 {
+				continue
+			}
+			cards := slices.DeleteFunc(slices.Clone(sp.Cards), func(c sdk.Card) bool { return slices.Contains(r.Cards, c) })
+			if len(cards) == 0 {
+				sp.Type = "" // marked, dropped below
+				continue
+			}
+			sp.Cards = cards
+			if len(sp.ChoiceFor) > 0 {
+				sp.ChoiceFor = slices.DeleteFunc(slices.Clone(sp.ChoiceFor), func(c sdk.Card) bool { return slices.Contains(r.Cards, c) })
+			}
+		}
+		v.Actions = slices.DeleteFunc(v.Actions, func(sp sdk.ActionSpec) bool { return sp.Type == "" })
+	}
+}
+
+// vetOffers works out which cards the seats' views offer that a before_action hook refuses
+// (houseState.Refused): for each seat that may act, each action of its view that takes cards
+// (not an exact count of them), each card played alone (with each choice, for a card that needs
+// one: it is refused when every choice is; of an action that takes several cards at once, a card
+// refused alone is taken as refused with others). Nothing the hooks print or trace while asked is reported, and a hook that fails
+// while asked refuses nothing here (the failure shows when the card is played).
+func (h *house[S]) vetOffers(ctx context.Context, s S) error {
+	h.st.Refused = nil
+	if !slices.ContainsFunc(h.infos, func(i HouseRuleInfo) bool { return i.Has(HookBefore) }) {
+		return nil
+	}
+	st := h.e.r.Status(s)
+	if st.Phase != sdk.PhasePlaying {
+		return nil
+	}
+	report, trace := h.st.report, h.st.trace
+	h.st.report, h.st.trace = nil, false
+	defer func() { h.st.report, h.st.trace = report, trace }()
+	t := h.ed.Table(s)
+	for _, seat := range st.Actors {
+		if seat < 0 {
+			continue
+		}
+		v := h.e.r.View(s, seat)
+		for _, sp := range v.Actions {
+			if len(sp.Cards) == 0 || sp.Count > 1 || h.ruleOf(sp.Type) >= 0 {
+				continue
+			}
+			var refused []sdk.Card
+			for _, c := range sp.Cards {
+				one := sp
+				one.Cards = []sdk.Card{c}
+				one.Targets, one.Indexes = nil, nil
+				all := true
+				for _, a := range candidates(sdk.View{Actions: []sdk.ActionSpec{one}}, seat) {
+					err := h.before(ctx, s, t, &a)
+					if err == nil || !errors.Is(err, sdk.ErrIllegal) || errors.Is(err, context.Canceled) {
+						all = false
+						break
+					}
+					var re *sdk.RuleError
+					if errors.As(err, &re) && re.Fault != nil {
+						all = false
+						break
+					}
+				}
+				if all {
+					refused = append(refused, c)
+				}
+			}
+			if len(refused) > 0 {
+				h.st.Refused = append(h.st.Refused, RefusedCards{Seat: seat, Type: sp.Type, Cards: refused})
+			}
+		}
+	}
+	return ctx.Err()
 }
 
 // decorateStatus adds the seats with open house actions to the actors; while one blocks, only
@@ -441,20 +540,32 @@ func (k *asker[S]) Ask(question string, args map[string]string) (string, bool) {
 	return "", false
 }
 
-// start runs the start hooks of a new game and works out the open actions.
+// start runs the start hooks of a new game and works out the open actions and the refused cards.
 func (h *house[S]) start(ctx context.Context, s S) (S, []sdk.Event, error) {
 	s, events, err := h.edit(ctx, HookStart, s, nil, nil)
 	if err != nil {
 		return s, nil, err
 	}
-	return s, events, h.refreshOpen(ctx, s)
+	return s, events, h.refresh(ctx, s)
+}
+
+// refresh works out the open house actions and the cards the rules refuse after a step.
+func (h *house[S]) refresh(ctx context.Context, s S) error {
+	if err := h.refreshOpen(ctx, s); err != nil {
+		return err
+	}
+	return h.vetOffers(ctx, s)
 }
 
 // act applies one action with the game's house rules around it.
 func (h *house[S]) act(ctx context.Context, s S, req *ActRequest) (S, []sdk.Event, error) {
 	a := req.Action
 	if a.Type == ActSuspendHouseRule {
-		return h.suspend(s, a)
+		s, evs, err := h.suspend(s, a)
+		if err == nil {
+			err = h.vetOffers(ctx, s)
+		}
+		return s, evs, err
 	}
 	owner := h.ruleOf(a.Type)
 	if b := h.st.blocking(); b != nil && a.Seat >= 0 {
@@ -514,7 +625,7 @@ func (h *house[S]) act(ctx context.Context, s S, req *ActRequest) (S, []sdk.Even
 		return s, nil, err
 	}
 	events = append(events, evs...)
-	return s, events, h.refreshOpen(ctx, s)
+	return s, events, h.refresh(ctx, s)
 }
 
 // sameZones reports whether two tables hold the same cards in the same places.
