@@ -13,8 +13,8 @@ import (
 // TestOwnerSeesLiveRuleFailures (issue 29, finding 4): a modder's rule that passed its check
 // fails in a live game (plugins/houserules/testdata/shaky.lua with break_bot = 1: line 9 of
 // before_action, on every draw of the bot in seat 1). In the room, its owner is told at once (a
-// toast naming the rule, the hook and the line, and the line in Rule output); the game, played by
-// taps, goes on to its end once the room suspends the rule. Back in the lobby a notice says the
+// toast naming the rule, the hook and the line, and the line in Rule output, shown again after a
+// reload); the game, played by taps, goes on to its end once the room suspends the rule. Back in the lobby a notice says the
 // rule failed, its link opens "My rules", which shows the count, the newest failure's line, hook,
 // message, room and game; seen there, the lobby no longer says it. At a phone's and a desktop's
 // size, axe-clean, real taps, the real Hotspot plugin.
@@ -83,6 +83,12 @@ func TestOwnerSeesLiveRuleFailures(t *testing.T) {
 				t.Errorf("Rule output's failure line reads %q", got)
 			}
 			shot(t, pg, "rule-failures-room-"+sz.name)
+
+			// Rule output is kept with the game: a reloaded page shows it again, once.
+			lines := evalJS[int](t, pg, `document.querySelectorAll("#rule-log .line").length`)
+			run(t, pg, chromedp.Reload())
+			waitJS(t, pg, `window.cardhouse.state.room?.table.view?.phase === "game_over"`)
+			waitJS(t, pg, fmt.Sprintf(`document.querySelectorAll("#rule-log .line").length === %d && !!document.querySelector("#rule-log .line.failure")`, lines))
 
 			// Back in the lobby: the notice, then its link to My rules, by taps.
 			run(t, pg, chromedp.Navigate(base+"/#/"))

@@ -31,6 +31,10 @@ type roomFaults struct {
 	faults    map[string]int
 	// botActing is true while a bot's (or covered seat's, or turn clock's) move is applied.
 	botActing bool
+	// houseLog is the current game's (houseLogGame's) Rule output, failures included, newest last
+	// (keepHouseLog in houserules.go), sent to a connection that comes (back).
+	houseLog     []engine.HouseLine
+	houseLogGame int64
 }
 
 // fault looks at an engine call's error: a house rule's failure is logged, counted and stored,

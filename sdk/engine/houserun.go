@@ -113,9 +113,9 @@ func (st *houseState) dropRefused(v *sdk.View) {
 
 // vetOffers works out which cards the seats' views offer that a before_action hook refuses
 // (houseState.Refused): for each seat that may act, each action of its view that takes cards
-// (not an exact count of them), each card played alone (with each choice, for a card that needs
-// one: it is refused when every choice is; of an action that takes several cards at once, a card
-// refused alone is taken as refused with others). Nothing the hooks print or trace while asked is reported, and a hook that fails
+// (not an exact count of them), each card played alone (with the first choice, for a card that
+// needs one; of an action that takes several cards at once, a card refused alone is taken as
+// refused with others): one before_action call per card and rule, no more. Nothing the hooks print or trace while asked is reported, and a hook that fails
 // while asked refuses nothing here (the failure shows when the card is played).
 func (h *house[S]) vetOffers(ctx context.Context, s S) error {
 	h.st.Refused = nil
@@ -144,20 +144,11 @@ func (h *house[S]) vetOffers(ctx context.Context, s S) error {
 				one := sp
 				one.Cards = []sdk.Card{c}
 				one.Targets, one.Indexes = nil, nil
-				all := true
-				for _, a := range candidates(sdk.View{Actions: []sdk.ActionSpec{one}}, seat) {
-					err := h.before(ctx, s, t, &a)
-					if err == nil || !errors.Is(err, sdk.ErrIllegal) || errors.Is(err, context.Canceled) {
-						all = false
-						break
-					}
-					var re *sdk.RuleError
-					if errors.As(err, &re) && re.Fault != nil {
-						all = false
-						break
-					}
-				}
-				if all {
+				// The card alone, with the first choice where it needs one: one call per card and rule.
+				a := candidates(sdk.View{Actions: []sdk.ActionSpec{one}}, seat)[0]
+				err := h.before(ctx, s, t, &a)
+				var re *sdk.RuleError
+				if err != nil && errors.Is(err, sdk.ErrIllegal) && !(errors.As(err, &re) && re.Fault != nil) {
 					refused = append(refused, c)
 				}
 			}

@@ -163,6 +163,7 @@ class RoomView {
         this.info = m.room;
         this.you = m.you;
         this.chatLines = (m.chats || []).slice();
+        this.ruleLines = []; // the room sends the game's Rule output again after its hello
         this.renderSide();
         this.renderChat();
         this.renderTable();
