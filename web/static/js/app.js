@@ -4,7 +4,7 @@
 // Routes are hashes: #/ (entry or lobby), #/rules/ID, #/house-rules, #/room/CODE, #/watch/CODE.
 // The frame the pages share is shell.js.
 
-import "./i18n.js";
+import { t } from "./i18n.js";
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { cardEl } from "./cards.js";
@@ -79,7 +79,9 @@ async function lobby() {
     return h("article", { class: "variant", "data-ruleset": d.id },
       h("div", { class: "mini", "aria-hidden": "true" }, sample.map((c, i) => { const e = cardEl(c, { roles: {} }); e.style.setProperty("--i", i); return e; })),
       h("h3", {}, d.name), h("p", {}, d.summary || ""), h("p", { class: "help" }, `${d.min_seats}–${d.max_seats} players`),
-      h("div", { class: "row" }, h("button", { class: "btn primary small", type: "button", "data-create": d.id, onclick: () => createDialog(d) }, "New room"), h("a", { class: "btn ghost small", href: `#/rules/${d.id}` }, "How to play")));
+      h("div", { class: "row" }, Object.hasOwn(rs.disabled || {}, d.id)
+        ? h("span", { class: "help", "data-disabled": d.id }, t("Not offered for new rooms just now: {reason}", { reason: rs.disabled[d.id] || t("an admin disabled it") }))
+        : h("button", { class: "btn primary small", type: "button", "data-create": d.id, onclick: () => createDialog(d) }, "New room"), h("a", { class: "btn ghost small", href: `#/rules/${d.id}` }, "How to play")));
   }));
   // The server lists only rooms someone can sit down in (docs/api.md): waiting or playing.
   const list = (rooms.rooms || []);
