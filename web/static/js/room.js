@@ -5,6 +5,7 @@ import { api, ApiError, RoomSocket } from "./api.js";
 import { Table } from "./table.js";
 import { h } from "./dom.js";
 import { roomRules, ruleLog, failureText } from "./houserules.js";
+import { t } from "./i18n.js";
 import { AVATARS, MODES, state, app, colourOf, avatar, topbar, page, inviteLink, copyButton, invite, lookDialog, eye, nameOf, settingWords, reroute } from "./shell.js";
 
 // ---- Room ----------------------------------------------------------------------------------------
@@ -35,15 +36,19 @@ function refusedJoin(code, err) {
 }
 
 // BYE are the reasons a room sends a member away (the "bye" message's code), as the lobby says them.
+// byeReason is a bye's reason from the server when it says why ("an admin removed you from the room for 60
+// minutes: spamming"), as a sentence about room code.
+const byeReason = (code, m) => t("Room {code}: {reason}.", { code, reason: String(m.reason).charAt(0).toUpperCase() + String(m.reason).slice(1) });
+
 const BYE = {
-  kicked: (code, m) => m?.ban ? `The host removed you from room ${code} and banned you from it.`
+  kicked: (code, m) => String(m?.reason || "").includes(": ") ? byeReason(code, m) : m?.ban ? `The host removed you from room ${code} and banned you from it.`
     : m?.until ? `The host removed you from room ${code}. You can join it again at ${new Date(m.until).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`
     : `The host removed you from room ${code}.`,
   denied: (code) => `The host of room ${code} did not let you in.`,
   left: (code) => `You left room ${code}.`,
   gone: (code) => `You are no longer in room ${code}.`,
   locked: (code) => `Room ${code} is locked: the host is not letting anyone new in.`,
-  closed: (code) => `Room ${code} has closed.`,
+  closed: (code, m) => m?.reason ? t("Room {code} has closed: {reason}", { code, reason: m.reason }) : `Room ${code} has closed.`,
 };
 
 class RoomView {
