@@ -111,12 +111,13 @@ func (st *houseState) dropRefused(v *sdk.View) {
 	}
 }
 
-// vetOffers works out which cards the seats' views offer that a before_action hook refuses
-// (houseState.Refused): for each seat that may act, each action of its view that takes cards
-// (not an exact count of them), each card played alone (with the first choice, for a card that
-// needs one; of an action that takes several cards at once, a card refused alone is taken as
-// refused with others): one before_action call per card and rule, no more. Nothing the hooks print or trace while asked is reported, and a hook that fails
-// while asked refuses nothing here (the failure shows when the card is played).
+// vetOffers works out which cards the views offer that a before_action hook refuses
+// (houseState.Refused): for the seat in turn (else each seat that may act), each action of its
+// view that takes cards (not an exact count of them), each card played alone (with the first
+// choice, for a card that needs one; of an action that takes several cards at once, a card refused
+// alone is taken as refused with others): one before_action call per card and rule. Nothing the
+// hooks print or trace while asked is reported, and a hook that fails while asked refuses nothing
+// here (the failure shows when the card is played).
 func (h *house[S]) vetOffers(ctx context.Context, s S) error {
 	h.st.Refused = nil
 	if !slices.ContainsFunc(h.infos, func(i HouseRuleInfo) bool { return i.Has(HookBefore) }) {
@@ -130,7 +131,13 @@ func (h *house[S]) vetOffers(ctx context.Context, s S) error {
 	h.st.report, h.st.trace = nil, false
 	defer func() { h.st.report, h.st.trace = report, trace }()
 	t := h.ed.Table(s)
-	for _, seat := range st.Actors {
+	// The seat in turn, when it may act (others' calls and catches offer no cards to play); else
+	// every seat that may act.
+	seats := st.Actors
+	if slices.Contains(st.Actors, st.Turn) {
+		seats = []int{st.Turn}
+	}
+	for _, seat := range seats {
 		if seat < 0 {
 			continue
 		}
