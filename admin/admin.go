@@ -136,6 +136,7 @@ func (a *Admin) Mount(e *echo.Echo) {
 	api.POST("/houserules/versions/:id/approve", a.apiApproveVersion)
 	api.POST("/houserules/versions/:id/reject", a.apiRejectVersion)
 	api.POST("/houserules/versions/:id/disable", a.apiDisableVersion)
+	api.POST("/houserules/versions/:id/dryrun", a.apiDryRunVersion)
 	api.GET("/audit", a.apiAudit)
 	api.GET("/nodes", a.apiNodes)
 }

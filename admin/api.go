@@ -125,7 +125,7 @@ func roomQuery(c echo.Context) (store.RoomQuery, error) {
 	return q, err
 }
 
-// auditQuery reads the audit log's filters: actor, action, target_type, target_id, offset, limit.
+// auditQuery reads the audit log's filters: actor (an admin's id), admin (an admin's name), action, target_type, target_id, offset, limit.
 func auditQuery(c echo.Context) (store.AuditQuery, error) {
 	var q store.AuditQuery
 	actor, err := queryInt(c, "actor")
@@ -133,6 +133,7 @@ func auditQuery(c echo.Context) (store.AuditQuery, error) {
 		return q, err
 	}
 	q.ActorID = int64(actor)
+	q.ActorName = strings.TrimSpace(c.QueryParam("admin"))
 	q.Action = strings.TrimSpace(c.QueryParam("action"))
 	q.TargetType = strings.TrimSpace(c.QueryParam("target_type"))
 	q.TargetID = strings.TrimSpace(c.QueryParam("target_id"))

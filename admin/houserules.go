@@ -11,8 +11,10 @@ import (
 	"strings"
 	"time"
 
+	"cardhouse/platform/room"
 	"cardhouse/platform/store"
 
+	"github.com/aymanbagabas/go-udiff"
 	"github.com/labstack/echo/v4"
 )
 
@@ -29,6 +31,11 @@ type VersionInfo struct {
 	CreatedAt    time.Time  `json:"created_at"`
 	Lines        int        `json:"lines"`
 	Source       string     `json:"source,omitempty"`
+	// Diff is the unified diff from the version before (read with sources only; "" for the first
+	// version or a source unchanged).
+	Diff string `json:"diff,omitempty"`
+	// Previous is the number of the version Diff starts from (0 for none).
+	Previous int `json:"previous,omitempty"`
 }
 
 // ScriptInfo is a house-rule script with its versions, newest first.
@@ -101,7 +108,13 @@ func (a *Admin) scriptInfo(ctx context.Context, sc *store.HouseRuleScript, names
 		return si, err
 	}
 	for i := len(vs) - 1; i >= 0; i-- {
-		si.Versions = append(si.Versions, a.versionInfo(&vs[i], names, withSource))
+		vi := a.versionInfo(&vs[i], names, withSource)
+		if withSource && i > 0 {
+			prev := &vs[i-1]
+			vi.Previous = prev.Number
+			vi.Diff = udiff.Unified(fmt.Sprintf("version %d", prev.Number), fmt.Sprintf("version %d", vs[i].Number), prev.Source, vs[i].Source)
+		}
+		si.Versions = append(si.Versions, vi)
 		if vs[i].Status == store.HouseRulePending {
 			si.Pending++
 		}
@@ -248,3 +261,77 @@ func (a *Admin) apiReview(c echo.Context, decision string) error {
 func (a *Admin) apiApproveVersion(c echo.Context) error { return a.apiReview(c, ReviewApprove) }
 func (a *Admin) apiRejectVersion(c echo.Context) error  { return a.apiReview(c, ReviewReject) }
 func (a *Admin) apiDisableVersion(c echo.Context) error { return a.apiReview(c, ReviewDisable) }
+
+// DryRunReport is a version's dry run as the reviewer reads it: the check's result and, in a few
+// lines, what it says (the games, the hook counts, the hooks that never did anything), or the
+// problem that failed it.
+type DryRunReport struct {
+	OK      bool                 `json:"ok"`
+	Summary string               `json:"summary"`
+	Check   *room.HouseRuleCheck `json:"check,omitempty"`
+}
+
+// DryRun checks house-rule version versionID as an upload is checked (room.Manager.CheckHouseRule:
+// the trial start and bot games in the rulesets' check processes, never the live ones, every
+// option's extremes tried) and words the result for the reviewer. A failed check is a report
+// with OK false, not an error.
+func (a *Admin) DryRun(ctx context.Context, versionID int64) (*DryRunReport, error) {
+	v, err := a.st.HouseRuleVersionByID(ctx, versionID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, errorf(http.StatusNotFound, "no_version", "there is no house-rule version %d", versionID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	sc, err := a.st.HouseRuleByID(ctx, v.ScriptID)
+	if err != nil {
+		return nil, err
+	}
+	check, err := a.rooms.CheckHouseRule(ctx, room.CheckRequest{Source: v.Source, Rulesets: sc.RulesetList()}, room.DryRun{})
+	if err != nil {
+		var re *room.Error
+		if errors.As(err, &re) && re.Kind == room.KindInvalid {
+			return &DryRunReport{Summary: fmt.Sprintf("%s v%d fails its check: %s", sc.Name, v.Number, re.Reason)}, nil
+		}
+		return nil, err
+	}
+	var b strings.Builder
+	ended := 0
+	for _, g := range check.Games {
+		if g.Ended {
+			ended++
+		}
+	}
+	fmt.Fprintf(&b, "%s v%d checks out: %d dry-run games, %d played to their end", sc.Name, v.Number, len(check.Games), ended)
+	if check.CutOff > 0 {
+		fmt.Fprintf(&b, ", %d cut off before their end", check.CutOff)
+	}
+	b.WriteString(".")
+	if len(check.Hooks) > 0 {
+		b.WriteString(" Hooks:")
+		for i, h := range check.Hooks {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, " %s ran %d times, did something %d", h.Hook, h.Calls, h.Fired)
+		}
+		b.WriteString(".")
+	}
+	if len(check.Never) > 0 {
+		fmt.Fprintf(&b, " Never did anything: %s.", strings.Join(check.Never, ", "))
+	}
+	fmt.Fprintf(&b, " The steps took %d ms of %d ms.", check.StepMS, check.BudgetMS)
+	return &DryRunReport{OK: true, Summary: b.String(), Check: check}, nil
+}
+
+func (a *Admin) apiDryRunVersion(c echo.Context) error {
+	id, err := pathID(c, "id")
+	if err != nil {
+		return err
+	}
+	rep, err := a.DryRun(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, rep)
+}

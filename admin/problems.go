@@ -6,6 +6,7 @@ package admin
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"time"
 
@@ -47,9 +48,52 @@ type Problems struct {
 	// HouseRules count the failures per rule and version; Failures are the newest failures.
 	HouseRules []store.HouseRuleFailureStat `json:"house_rules"`
 	Failures   []store.HouseRuleFailure     `json:"failures"`
+	// Rules are the failing rules' scripts by name (their review page) and their versions by
+	// number (each one's id and status, for the one-click disable); a rule whose script is gone
+	// is absent.
+	Rules map[string]FailingScript `json:"rules"`
 	// Plugins are the rulesets whose plugin process died (crashed during a call or between
 	// calls, or was killed after a timeout), with their last error.
 	Plugins []PluginInfo `json:"plugins"`
+}
+
+// FailingScript is a failing rule's script: its id and its versions.
+type FailingScript struct {
+	ID       int64                  `json:"id"`
+	Versions map[int]FailingVersion `json:"versions"`
+}
+
+// FailingVersion is one version of a failing rule: its id and review status.
+type FailingVersion struct {
+	ID     int64  `json:"id"`
+	Status string `json:"status"`
+}
+
+// failingScripts reads the scripts of the failing rules.
+func (a *Admin) failingScripts(ctx context.Context, stats []store.HouseRuleFailureStat) (map[string]FailingScript, error) {
+	out := map[string]FailingScript{}
+	for _, st := range stats {
+		if _, done := out[st.Rule]; done {
+			continue
+		}
+		sc, err := a.st.HouseRuleByName(ctx, st.Rule)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		vs, err := a.st.HouseRuleVersions(ctx, sc.ID)
+		if err != nil {
+			return nil, err
+		}
+		fs := FailingScript{ID: sc.ID, Versions: map[int]FailingVersion{}}
+		for _, v := range vs {
+			fs.Versions[v.Number] = FailingVersion{ID: v.ID, Status: v.Status}
+		}
+		out[st.Rule] = fs
+	}
+	return out, nil
 }
 
 // Problems reads the problems view; minutes 0 is DefaultStuckMinutes.
@@ -89,6 +133,9 @@ func (a *Admin) problems(ctx context.Context, minutes int, plugins []PluginInfo)
 		out.HouseRules = []store.HouseRuleFailureStat{}
 	}
 	if out.Failures, err = a.st.HouseRuleFailures(ctx, store.HouseRuleFailureQuery{Limit: 50}); err != nil {
+		return nil, err
+	}
+	if out.Rules, err = a.failingScripts(ctx, out.HouseRules); err != nil {
 		return nil, err
 	}
 	for _, p := range plugins {

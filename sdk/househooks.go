@@ -4,7 +4,7 @@ package sdk
 // action (for example "may_play": may card X be played on card Y?). It finds them on
 // ApplyRequest.Ask; a question no rule answers leaves the base rules in charge. Views and bots are
 // computed without asking, so a rule that answers should agree with the view or refuse in its
-// before_action hook.
+// before_action hook (the engine takes the cards before_action refuses out of the views).
 type HouseHooks interface {
 	HouseHooks() []HouseHook
 }

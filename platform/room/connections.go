@@ -55,6 +55,7 @@ func (r *Room) Attach(ctx context.Context, u *store.User, c *Client, chat []Chat
 		}
 		c.push(encode(hello))
 		r.sendViews(c)
+		r.sendHouseLog(c)
 		r.noteMembers(ms...)
 		r.updatePause()
 		r.schedule()

@@ -31,6 +31,10 @@ type roomFaults struct {
 	faults    map[string]int
 	// botActing is true while a bot's (or covered seat's, or turn clock's) move is applied.
 	botActing bool
+	// houseLog is the current game's (houseLogGame's) Rule output, failures included, newest last
+	// (keepHouseLog in houserules.go), sent to a connection that comes (back).
+	houseLog     []engine.HouseLine
+	houseLogGame int64
 }
 
 // fault looks at an engine call's error: a house rule's failure is logged, counted and stored,
@@ -67,6 +71,13 @@ func (r *Room) fault(a sdk.Action, err error) bool {
 		r.cfg.Metrics.Errors.WithLabelValues("store").Inc()
 		r.log.Error("storing a house rule's failure", "rule", f.Rule, "err", err)
 	}
+	// The rule's owner (and admins) in the room hear of it at once, with what the players are
+	// never told: the line, the hook and the message.
+	text := f.Message
+	if f.Line > 0 {
+		text = fmt.Sprintf("line %d: %s", f.Line, text)
+	}
+	r.forwardHouseLog(&engine.HouseReport{Log: []engine.HouseLine{{Rule: f.Rule, Hook: f.Hook, Text: "failed: " + text, Failure: true}}})
 	if suspend {
 		r.suspendRule(f, n)
 	}

@@ -83,17 +83,50 @@ func (r *Room) forwardHouseLog(rep *engine.HouseReport) {
 	if rep == nil || len(rep.Log) == 0 {
 		return
 	}
+	r.keepHouseLog(rep.Log)
 	for c := range r.clients {
-		var lines []engine.HouseLine
-		for _, l := range rep.Log {
-			if owner, ok := r.gameRuleOwners[l.Rule]; c.admin || (ok && owner == c.UserID) {
-				lines = append(lines, l)
-			}
-		}
-		if len(lines) > 0 {
-			c.push(encode(Outgoing{Type: MsgHouseLog, HouseLog: lines}))
+		r.pushHouseLog(c, rep.Log)
+	}
+}
+
+// pushHouseLog sends c the lines of log it may see: every line to an admin, a rule's own lines to
+// its owner, none to others.
+func (r *Room) pushHouseLog(c *Client, log []engine.HouseLine) {
+	var lines []engine.HouseLine
+	for _, l := range log {
+		if owner, ok := r.gameRuleOwners[l.Rule]; c.admin || (ok && owner == c.UserID) {
+			lines = append(lines, l)
 		}
 	}
+	if len(lines) > 0 {
+		c.push(encode(Outgoing{Type: MsgHouseLog, HouseLog: lines}))
+	}
+}
+
+// maxKeptHouseLines is how many of the current game's Rule output lines the room keeps for a
+// connection that comes (back): a page reloaded shows them again.
+const maxKeptHouseLines = 200
+
+// keepHouseLog keeps the current game's newest Rule output lines (a new game starts afresh).
+func (r *Room) keepHouseLog(log []engine.HouseLine) {
+	if r.game == nil {
+		return
+	}
+	if r.houseLogGame != r.game.ID {
+		r.houseLogGame, r.houseLog = r.game.ID, nil
+	}
+	r.houseLog = append(r.houseLog, log...)
+	if n := len(r.houseLog); n > maxKeptHouseLines {
+		r.houseLog = slices.Clone(r.houseLog[n-maxKeptHouseLines:])
+	}
+}
+
+// sendHouseLog sends a connection that just came the current game's Rule output it may see.
+func (r *Room) sendHouseLog(c *Client) {
+	if r.game == nil || r.houseLogGame != r.game.ID {
+		return
+	}
+	r.pushHouseLog(c, r.houseLog)
 }
 
 // sdkRule is the house rule an engine runs for an enabled (or pinned) version.

@@ -49,7 +49,16 @@ func testHouseRuleCheck(t *testing.T, dialect string, p *plugin.Process) {
 		{"runtime error in a dry run", "name = \"boom\"\ndescription = \"x\"\nfunction after_action(game, action)\n  local x = nil\n  return x.y\nend\n",
 			server.RuleProblem{Where: "dry run game 1 of lastcard", Rule: "boom", Line: 5, Hook: "after_action", Message: "attempt to index", Hint: "nil"}},
 		{"misspelt hook", "name = \"typo\"\ndescription = \"x\"\nfunction before_acton(game, a) end\n",
-			server.RuleProblem{Rule: "typo", Message: "before_acton looks like a hook", Hint: "on_start, before_action"}},
+			server.RuleProblem{Rule: "typo", Line: 3, Message: "before_acton looks like a hook", Hint: "on_start, before_action"}},
+		// The misspelt hook is named with its line and the hook it resembles.
+		{"misspelt hook with no prefix clue", "name = \"typo\"\ndescription = \"x\"\nfunction on_start(game) end\n\nfunction after_acton(game, a)\nend\n",
+			server.RuleProblem{Rule: "typo", Line: 5, Message: "did you mean after_action?", Hint: "a misspelt hook would never run"}},
+		// An unclosed bracket is named on its own line, not on the `end` where Lua gave up.
+		{"unclosed bracket", "name = \"paren\"\ndescription = \"x\"\nfunction after_action(game, action)\n  local n = #game.zones.deck\n  local bonus = math.max(n, 2\nend\n",
+			server.RuleProblem{Rule: "paren", Line: 5, Message: "bracket ( opened here is never closed", Hint: "closing ) ] }"}},
+		// A draw handed nil (a misspelt field) gets a hint about draws.
+		{"a draw handed nil", "name = \"drawnil\"\ndescription = \"x\"\nfunction after_action(game, action)\n  local pick = game.random(\"pick\", game.seat_count)\nend\n",
+			server.RuleProblem{Where: "dry run game 1 of lastcard", Rule: "drawnil", Line: 4, Hook: "after_action", Message: "bad argument #2 to random (number expected, got nil)", Hint: "draws 1..n"}},
 		{"a hook over its time budget", "name = \"spin\"\ndescription = \"x\"\nfunction after_action(game, action)\n  while true do end\nend\n",
 			server.RuleProblem{Where: "dry run game 1 of lastcard", Rule: "spin", Line: 4, Hook: "after_action", Message: "ran past its time budget", Hint: "Each hook call has 100 ms"}},
 	} {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -59,6 +60,18 @@ type versionJSON struct {
 	Answers      []string             `json:"answers,omitempty"`
 	Actions      []engine.HouseAction `json:"actions,omitempty"`
 	Source       string               `json:"source,omitempty"`
+	// Failures are the version's failures in live games, for its owner and admins only; absent
+	// when it never failed.
+	Failures *failuresJSON `json:"failures,omitempty"`
+}
+
+// failuresJSON is what "my rules" shows of a version's live failures: how many, in how many games,
+// how many suspended it, and the newest (its message, line, hook, room and game).
+type failuresJSON struct {
+	Count       int64                   `json:"count"`
+	Games       int64                   `json:"games"`
+	Suspensions int64                   `json:"suspensions"`
+	Last        *store.HouseRuleFailure `json:"last,omitempty"`
 }
 
 func toVersionJSON(v *store.HouseRuleVersion, withSource bool) versionJSON {
@@ -92,12 +105,44 @@ func (s *Server) describeScript(c echo.Context, sc *store.HouseRuleScript, withS
 	out := houseRuleJSON{ID: sc.ID, Name: sc.Name, Description: sc.Description, OwnerID: sc.OwnerID,
 		Rulesets: sc.RulesetList(), CreatedAt: sc.CreatedAt, UpdatedAt: sc.UpdatedAt, Versions: []versionJSON{}}
 	all := mayReview(u, sc)
+	var stats []store.HouseRuleFailureStat
+	if all {
+		if stats, err = s.cfg.Store.HouseRuleFailureStats(c.Request().Context(), sc.Name); err != nil {
+			return houseRuleJSON{}, false, err
+		}
+	}
 	for i := range vs {
 		if all || vs[i].Status == store.HouseRuleApproved {
-			out.Versions = append(out.Versions, toVersionJSON(&vs[i], withSource))
+			vj := toVersionJSON(&vs[i], withSource)
+			if all {
+				if vj.Failures, err = s.failuresOf(c.Request().Context(), stats, sc.Name, vs[i].Number); err != nil {
+					return houseRuleJSON{}, false, err
+				}
+			}
+			out.Versions = append(out.Versions, vj)
 		}
 	}
 	return out, len(out.Versions) > 0, nil
+}
+
+// failuresOf is version number of rule's live failures from its stats, with the newest read; nil
+// when it never failed.
+func (s *Server) failuresOf(ctx context.Context, stats []store.HouseRuleFailureStat, rule string, number int) (*failuresJSON, error) {
+	for _, st := range stats {
+		if st.Rule != rule || st.Version != number {
+			continue
+		}
+		last, err := s.cfg.Store.HouseRuleFailures(ctx, store.HouseRuleFailureQuery{Rule: rule, Version: number, Limit: 1})
+		if err != nil {
+			return nil, err
+		}
+		out := &failuresJSON{Count: st.Failures, Games: st.Games, Suspensions: st.Suspensions}
+		if len(last) > 0 {
+			out.Last = &last[0]
+		}
+		return out, nil
+	}
+	return nil, nil
 }
 
 type uploadReq struct {

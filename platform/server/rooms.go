@@ -15,8 +15,14 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
+// rulesets lists the rulesets and, as "disabled", those an admin disabled for new rooms with the
+// reason (the lobby does not offer a new room of them).
 func (s *Server) rulesets(c echo.Context) error {
-	return c.JSON(http.StatusOK, map[string]any{"rulesets": s.cfg.Rooms.Rulesets()})
+	disabled := s.cfg.Rooms.DisabledRulesets()
+	if disabled == nil {
+		disabled = map[string]string{}
+	}
+	return c.JSON(http.StatusOK, map[string]any{"rulesets": s.cfg.Rooms.Rulesets(), "disabled": disabled})
 }
 
 func (s *Server) lobby(c echo.Context) error {

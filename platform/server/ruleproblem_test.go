@@ -21,7 +21,7 @@ func TestRuleProblemOf(t *testing.T) {
 		want *RuleProblem
 	}{
 		{"load", bad(`house rule "broken": line 4: syntax error near 'then'`, "", &sdk.HouseFault{Rule: "broken", Line: 4, Message: "syntax error near 'then'"}),
-			&RuleProblem{Rule: "broken", Line: 4, Message: "syntax error near 'then'", Hint: "Lua wants `then` after `if`, `do` after `for` and `while`, and an `end` for each `function`, `if`, `for` and `while`."}},
+			&RuleProblem{Rule: "broken", Line: 4, Message: "syntax error near 'then'", Hint: "Lua wants `then` after `if`, `do` after `for` and `while`, an `end` for each `function`, `if`, `for` and `while`, and a closing bracket ) ] } for each ( [ {."}},
 		{"dry run, hook, version", bad(`dry run game 2 of lastcard (3 seats, bots of level 1): action 7 (play of seat 1): house rule "spin" v3: line 12: ran past its time budget of 100ms (in after_action)`,
 			"dry run game 2 of lastcard (3 seats, bots of level 1): action 7 (play of seat 1)",
 			&sdk.HouseFault{Rule: "spin", Version: 3, Line: 12, Hook: "after_action", Message: "ran past its time budget of 100ms"}),

@@ -263,6 +263,9 @@ func (s *Store) AddAudit(ctx context.Context, e *AuditEntry) error {
 type AuditQuery struct {
 	// ActorID keeps the actions of one admin.
 	ActorID int64
+	// ActorName keeps the actions of the admin with this name (any case): the name the entry
+	// was written under, or the account's user name or display name now.
+	ActorName string
 	// Action keeps one kind of action ("user.ban") or, ending in ".", a family ("user.").
 	Action string
 	// TargetType and TargetID keep the actions on one thing ("user", "12").
@@ -276,6 +279,9 @@ func (s *Store) Audit(ctx context.Context, q AuditQuery) ([]AuditEntry, int64, e
 	db := s.db.WithContext(ctx).Model(&AuditEntry{})
 	if q.ActorID != 0 {
 		db = db.Where("actor_id = ?", q.ActorID)
+	}
+	if name := strings.ToLower(strings.TrimSpace(q.ActorName)); name != "" {
+		db = db.Where("LOWER(actor) = ? OR actor_id IN (SELECT id FROM users WHERE LOWER(username) = ? OR LOWER(display_name) = ?)", name, name, name)
 	}
 	if strings.HasSuffix(q.Action, ".") {
 		db = db.Where(`action LIKE ? ESCAPE '\'`, prefixPattern(q.Action))

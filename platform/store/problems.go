@@ -54,10 +54,14 @@ type HouseRuleFailureStat struct {
 }
 
 // HouseRuleFailureStats counts the stored failures per rule and version, the most recently
-// failing first.
-func (s *Store) HouseRuleFailureStats(ctx context.Context) ([]HouseRuleFailureStat, error) {
+// failing first; with rules, of those rules only.
+func (s *Store) HouseRuleFailureStats(ctx context.Context, rules ...string) ([]HouseRuleFailureStat, error) {
 	var out []HouseRuleFailureStat
-	err := s.db.WithContext(ctx).Model(&HouseRuleFailure{}).
+	db := s.db.WithContext(ctx).Model(&HouseRuleFailure{})
+	if len(rules) > 0 {
+		db = db.Where("rule IN ?", rules)
+	}
+	err := db.
 		Select("rule, version, COUNT(*) AS failures, COUNT(DISTINCT game_id) AS games, " +
 			"SUM(CASE WHEN suspended THEN 1 ELSE 0 END) AS suspensions, MAX(id) AS last_id").
 		Group("rule, version").Order("last_id DESC").Scan(&out).Error

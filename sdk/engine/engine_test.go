@@ -348,3 +348,20 @@ func TestEngineViewBuf(t *testing.T) {
 		}
 	}
 }
+
+// TestHouseRuleHints: the failures modders meet most get the hint that names their cause.
+func TestHouseRuleHints(t *testing.T) {
+	for msg, want := range map[string]string{
+		"syntax error: the bracket ( opened here is never closed (a ) is missing)": "closing ) ] }",
+		"syntax error near 'then'":                                                 "a closing bracket",
+		"bad argument #2 to random (number expected, got nil)":                     "game.random(label, n) draws 1..n",
+		"bad argument #1 to random (number expected, got nil)":                     "game.random(label, n) draws 1..n",
+		"bad argument #2 to choose (table expected, got nil)":                      "game.choose(label",
+		"bad argument #1 to move (string expected, got nil)":                       "was handed nil",
+		"after_acton looks like a hook but is not one: did you mean after_action?": "a misspelt hook would never run",
+	} {
+		if got := HouseRuleHint(msg); !strings.Contains(got, want) {
+			t.Errorf("hint for %q = %q, want one saying %q", msg, got, want)
+		}
+	}
+}

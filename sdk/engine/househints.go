@@ -9,8 +9,12 @@ import (
 // first match wins. They point at docs/house-rules.md, where each limit is explained, and name the
 // runner's own limits (houselimits.go).
 var houseHints = []struct{ has, hint string }{
-	{"syntax error", "Lua wants `then` after `if`, `do` after `for` and `while`, and an `end` for each `function`, `if`, `for` and `while`."},
+	{"is never closed", "Each bracket ( [ { needs its closing ) ] } before the line ends its expression: look at the line named, often a call or a table that lost its last bracket."},
+	{"syntax error", "Lua wants `then` after `if`, `do` after `for` and `while`, an `end` for each `function`, `if`, `for` and `while`, and a closing bracket ) ] } for each ( [ {."},
 	{"looks like a hook", "The hooks are on_start, before_action, after_action and on_round_end: a misspelt hook would never run."},
+	{"to random (number expected, got nil)", "The draw was handed nil for its count: a misspelt name, or # of a zone or list that does not exist. game.random(label, n) draws 1..n; check that n is a number (#game.zones.NAME counts a zone)."},
+	{"to choose (table expected, got nil)", "The draw was handed nil for its list: a misspelt name or a field the table does not have. game.choose(label, {\"a\", \"b\"}) draws one of the names."},
+	{"expected, got nil)", "A function on this line was handed nil: a misspelt name, a field the table does not have, or a value a hook did not return."},
 	{"attempt to index", "Something on this line is nil: a misspelt name, a field the table does not have, or a library the sandbox does not offer (os, io, debug, package)."},
 	{"attempt to call", "The name called on this line is not a function: misspelt, or not available in house rules (require, load, dofile, os, io)."},
 	{"time budget", fmt.Sprintf("Each hook call has %d ms: look for a loop that never ends, or one over far more items than a game holds.", HouseCallTimeout.Milliseconds())},

@@ -1,6 +1,7 @@
 package houserules
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"cardhouse/sdk"
 	"cardhouse/sdk/engine"
 
+	"github.com/agnivade/levenshtein"
 	lua "github.com/yuin/gopher-lua"
 	"github.com/yuin/gopher-lua/parse"
 )
@@ -56,6 +58,9 @@ func (r *Runner) compile(ctx context.Context, source string) *script {
 	chunk, err := parse.Parse(strings.NewReader(source), chunkName)
 	if err != nil {
 		line, msg := splitLuaError(err)
+		if at, bracket, ok := unclosedBracket(source, line); ok {
+			return bad(at, "%s", bracketMessage(bracket, at, msg, line))
+		}
 		return bad(line, "%s", msg)
 	}
 	proto, err := lua.Compile(chunk, chunkName)
@@ -135,22 +140,39 @@ func (sc *script) declare(env *lua.LTable) *Error {
 			return bad("%s must be a function, not a %s", h, fn.Type())
 		}
 	}
-	// A misspelt hook would silently never run: refuse functions that look like hooks but are not.
-	var stray []string
+	// A misspelt hook would silently never run: refuse functions that look like hooks but are not,
+	// naming the line of the first and the hook it most resembles.
+	type strayFn struct {
+		name string
+		line int
+	}
+	var stray []strayFn
 	env.ForEach(func(k, val lua.LValue) {
 		ks, isStr := k.(lua.LString)
-		if _, isFn := val.(*lua.LFunction); !isStr || !isFn || slices.Contains(genericHooks, string(ks)) {
+		fn, isFn := val.(*lua.LFunction)
+		if !isStr || !isFn || slices.Contains(genericHooks, string(ks)) {
 			return
 		}
-		for _, p := range []string{"on_", "before_", "after_"} {
-			if strings.HasPrefix(string(ks), p) {
-				stray = append(stray, string(ks))
+		if looksLikeHook(string(ks)) {
+			line := 0
+			if fn.Proto != nil {
+				line = fn.Proto.LineDefined
 			}
+			stray = append(stray, strayFn{string(ks), line})
 		}
 	})
 	if len(stray) > 0 {
-		sort.Strings(stray)
-		return bad("%s looks like a hook but is not one (hooks are %s); rename it if it is a helper", strings.Join(stray, ", "), strings.Join(genericHooks, ", "))
+		slices.SortFunc(stray, func(a, b strayFn) int { return cmp.Or(a.line-b.line, strings.Compare(a.name, b.name)) })
+		names := make([]string, len(stray))
+		for i, f := range stray {
+			names[i] = f.name
+		}
+		e := bad("%s looks like a hook but is not one (hooks are %s); rename it if it is a helper", strings.Join(names, ", "), strings.Join(genericHooks, ", "))
+		if hook := nearestHook(stray[0].name); hook != "" {
+			e.Msg = fmt.Sprintf("%s looks like a hook but is not one: did you mean %s? (hooks are %s; rename it if it is a helper)", strings.Join(names, ", "), hook, strings.Join(genericHooks, ", "))
+		}
+		e.Line = stray[0].line
+		return e
 	}
 
 	switch ans := env.RawGetString("answers").(type) {
@@ -327,4 +349,28 @@ func fromLua(v lua.LValue) any {
 		return string(x)
 	}
 	return nil
+}
+
+// looksLikeHook reports whether a global function's name looks meant as a hook: it starts as the
+// hooks do, or is a few letters from one.
+func looksLikeHook(name string) bool {
+	for _, p := range []string{"on_", "before_", "after_"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return nearestHook(name) != ""
+}
+
+// nearestHook is the hook a name is a misspelling of (at most two edits, or three for a long
+// name), or "" when it resembles none.
+func nearestHook(name string) string {
+	best, bestD := "", 0
+	for _, h := range genericHooks {
+		d := levenshtein.ComputeDistance(strings.ToLower(name), h)
+		if d <= max(2, len(h)/4) && (best == "" || d < bestD) {
+			best, bestD = h, d
+		}
+	}
+	return best
 }

@@ -10,7 +10,7 @@ import { h } from "./dom.js";
 import { cardEl } from "./cards.js";
 import { markdown } from "./md.js";
 import { optionField, optionValue } from "./options.js";
-import { houseRulesPage, ruleChooser } from "./houserules.js";
+import { houseRulesPage, ruleChooser, ruleAlerts } from "./houserules.js";
 import { COLOURS, MODES, modeName, errorText, useRulesets, applyAccountLocale, state, avatar, page, inviteLink, copyButton, fieldErrors, loadMe, logout, lookPicker, eye, nameOf } from "./shell.js";
 import { enterRoom } from "./room.js";
 import { quickPlayButton, roomsTable, liveRooms } from "./quickplay.js";
@@ -83,7 +83,9 @@ async function lobby() {
     return h("article", { class: "variant", "data-ruleset": d.id },
       h("div", { class: "mini", "aria-hidden": "true" }, sample.map((c, i) => { const e = cardEl(c, { roles: {} }); e.style.setProperty("--i", i); return e; })),
       h("h3", {}, tv(d.name)), h("p", {}, tv(d.summary || "")), h("p", { class: "help" }, t("{min}–{max} players", { min: d.min_seats, max: d.max_seats })),
-      h("div", { class: "row" }, quickPlayButton(d), h("button", { class: "btn primary small", type: "button", "data-create": d.id, onclick: () => createDialog(d) }, t("New room")), h("a", { class: "btn ghost small", href: `#/rules/${d.id}` }, t("How to play"))));
+      h("div", { class: "row" }, Object.hasOwn(rs.disabled || {}, d.id)
+        ? h("span", { class: "help", "data-disabled": d.id }, t("Not offered for new rooms just now: {reason}", { reason: rs.disabled[d.id] || t("an admin disabled it") }))
+        : [quickPlayButton(d), h("button", { class: "btn primary small", type: "button", "data-create": d.id, onclick: () => createDialog(d) }, t("New room"))], h("a", { class: "btn ghost small", href: `#/rules/${d.id}` }, t("How to play"))));
   }));
   // The server lists only rooms someone can sit down in (docs/api.md): waiting or playing.
   // quickplay.js draws the list and keeps it current from the lobby's events.
@@ -92,7 +94,7 @@ async function lobby() {
   const code = h("input", { type: "text", name: "code", maxlength: 6, placeholder: "ABCDEF", autocapitalize: "characters", "aria-label": t("room code"), class: "code" });
   const go = (watch) => { const c = code.value.trim().toUpperCase(); if (c) location.hash = `#/${watch ? "watch" : "room"}/${c}`; };
   const byCode = h("form", { class: "row", id: "by-code", onsubmit: (e) => { e.preventDefault(); go(false); } }, h("div", { class: "grow" }, code), h("button", { class: "btn go", type: "submit", id: "join-code" }, t("Join")), h("button", { class: "btn ghost", type: "button", id: "watch-code", onclick: () => go(true) }, eye(), t("Watch")));
-  page(h("div", { class: "row" }, h("h2", { class: "grow" }, t("Games")), h("a", { class: "btn ghost small", href: "#/house-rules", id: "house-rules-link" }, t("House rules"))), variants, h("div", { class: "grid2", style: "margin-top:1.5em" },
+  page(ruleAlerts(state.me), h("div", { class: "row" }, h("h2", { class: "grow" }, t("Games")), h("a", { class: "btn ghost small", href: "#/house-rules", id: "house-rules-link" }, t("House rules"))), variants, h("div", { class: "grid2", style: "margin-top:1.5em" },
     h("section", { class: "panel" }, h("h2", {}, t("Open rooms")), table),
     h("section", { class: "panel" }, h("h2", {}, t("Have a code?")), byCode, h("p", { class: "help" }, t("Join to play, or watch: spectators see the table and the chat, never a hand.")))));
 }

@@ -10,6 +10,7 @@
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { optionField, optionValue, optionLabel, choiceLabel } from "./options.js";
+import { t } from "./i18n.js";
 
 const STATUS = { approved: ["approved", "green"], pending: ["pending review", "gold"], rejected: ["rejected", "red"], disabled: ["disabled", "red"] };
 
@@ -147,7 +148,8 @@ export async function houseRulesPage({ page, me, rulesets, register }) {
   const loadMine = async () => {
     try {
       myRules = (await api("GET", "/api/house-rules?mine=true")).house_rules || [];
-      mine.replaceChildren(...(myRules.length ? myRules.map((r) => ruleCard(r, rulesets, () => newVersion(r))) : [h("p", { class: "help" }, "None yet: upload one above.")]));
+      mine.replaceChildren(...(myRules.length ? myRules.map((r) => ruleCard(r, rulesets, () => newVersion(r))) : [h("p", { class: "help" }, t("None yet: upload one above."))]));
+      markFailuresSeen(newestFailure(myRules));
     } catch (err) {
       mine.replaceChildren(h("p", { class: "error-text" }, err.message));
     }
@@ -240,19 +242,70 @@ function problemBox(err, source) {
   return box;
 }
 
-// ruleCard is one of my rules: its versions with their review and the reviewer's reason, and a
+// ruleCard is one of my rules: its versions with their review and the reviewer's reason, their
+// failures in live games (how many, the newest's message, line, hook, room and game), and a
 // button that loads it into the editor for a new version (edit).
 function ruleCard(r, rulesets, edit) {
   const names = (r.rulesets || []).map((id) => (rulesets || []).find((d) => d.id === id)?.name || id).join(", ");
   const versions = [...(r.versions || [])].sort((a, b) => b.number - a.number);
   return h("article", { class: "rule-card", "data-rule": r.name },
-    h("div", { class: "row" }, h("b", { class: "grow" }, r.name), h("span", { class: "help" }, `for ${names}`),
-      h("button", { class: "btn ghost small", type: "button", "data-new-version": r.name, onclick: edit }, "New version")),
+    h("div", { class: "row" }, h("b", { class: "grow" }, r.name), h("span", { class: "help" }, t("for {games}", { games: names })),
+      h("button", { class: "btn ghost small", type: "button", "data-new-version": r.name, onclick: edit }, t("New version"))),
     h("p", {}, r.description),
     h("ul", { class: "versions" }, versions.map((v) => h("li", { "data-version": v.number, "data-status": v.status },
       h("div", { class: "row" }, h("b", {}, `v${v.number}`), statusChip(v.status), h("span", { class: "help" }, new Date(v.status_at || v.created_at).toLocaleString())),
-      v.status_reason ? h("p", { class: "reason" }, `Reviewer: \u201c${v.status_reason}\u201d`) : "",
-      (v.options || []).length ? h("p", { class: "help" }, "Options: ", optionWords(v.options, {})) : ""))));
+      v.status_reason ? h("p", { class: "reason" }, t("Reviewer: \u201c{reason}\u201d", { reason: v.status_reason })) : "",
+      v.failures ? failureBox(v.failures) : "",
+      (v.options || []).length ? h("p", { class: "help" }, t("Options: "), optionWords(v.options, {})) : ""))));
+}
+
+// failureBox says how a version failed in live games: the count, the games, the suspensions and
+// the newest failure (its line, hook, message, room and game).
+function failureBox(f) {
+  const last = f.last;
+  return h("div", { class: "rule-failures", role: "status", "data-failures": f.count },
+    h("p", {}, h("b", {}, t("Failed in live games: {count} times in {games} games", { count: f.count, games: f.games })),
+      f.suspensions ? ` \u00b7 ${t("suspended for the rest of a game: {n}", { n: f.suspensions })}` : ""),
+    last ? h("p", { class: "where" }, last.line ? h("b", { "data-line": last.line }, t("Line {line}", { line: last.line })) : h("b", {}, t("The script")),
+      last.hook ? ` \u00b7 ${t("in {hook}", { hook: last.hook })}` : "",
+      " \u00b7 ", t("room {room}, game {game}, action {seq}", { room: last.room, game: last.game, seq: last.seq }),
+      " \u00b7 ", new Date(last.created_at).toLocaleString()) : "",
+    last ? h("p", { class: "message", "data-last-failure": last.id }, last.message) : "");
+}
+
+// newestFailure is the id of the newest live failure among rules (0 for none).
+function newestFailure(rules) {
+  let id = 0;
+  for (const r of rules || []) for (const v of r.versions || []) if (v.failures && v.failures.last) id = Math.max(id, v.failures.last.id);
+  return id;
+}
+
+const SEEN_KEY = "cardhouse.rule-failures-seen";
+
+function seenFailure() {
+  try { return Number(localStorage.getItem(SEEN_KEY) || 0); } catch { return 0; }
+}
+
+function markFailuresSeen(id) {
+  try { if (id > seenFailure()) localStorage.setItem(SEEN_KEY, String(id)); } catch { /* private mode */ }
+}
+
+// ruleAlerts is the lobby's notice that one of me's rules failed in a live game since the owner
+// last opened "My rules": an element that fills itself once the server answers (empty for a
+// guest, for no rules, or when nothing new failed).
+export function ruleAlerts(me) {
+  const el = h("div", { id: "rule-alerts" });
+  if (!me || me.guest) return el;
+  api("GET", "/api/house-rules?mine=true").then((res) => {
+    const rules = res.house_rules || [];
+    const newest = newestFailure(rules);
+    if (newest <= seenFailure()) return;
+    const failing = rules.filter((r) => (r.versions || []).some((v) => v.failures && v.failures.last && v.failures.last.id > seenFailure()));
+    el.replaceChildren(h("div", { class: "banner bad notice", role: "status", "data-rule-alert": failing.map((r) => r.name).join(",") },
+      t("Your house rule {names} failed in a live game.", { names: failing.map((r) => r.name).join(", ") }), " ",
+      h("a", { href: "#/house-rules", id: "rule-alert-link" }, t("See My rules"))));
+  }).catch(() => { /* the lobby works without it */ });
+  return el;
 }
 
 // ---- The room form -----------------------------------------------------------------------------
@@ -330,8 +383,14 @@ export function roomRules(room) {
 export function ruleLog(lines) {
   return h("section", { class: "rule-log", id: "rule-log", "aria-label": "what house rules printed" },
     h("h3", {}, "Rule output ", h("span", { class: "rule-log-note" }, "· not for players")),
-    h("div", { class: "rule-log-lines" }, lines.map((l) => h("div", { class: "line", "data-rule": l.rule, "data-hook": l.hook, title: `${l.rule}, in ${l.hook}` },
-      h("b", { class: "rule-tag" }, `[${l.rule}]`), " ", l.text))));
+    h("div", { class: "rule-log-lines" }, lines.map((l) => h("div", { class: l.failure ? "line failure" : "line", "data-rule": l.rule, "data-hook": l.hook, "data-failure": l.failure ? "true" : undefined, title: t("{rule}, in {hook}", { rule: l.rule, hook: l.hook }) },
+      h("b", { class: "rule-tag" }, `[${l.rule}]`), " ", l.failure ? t("failed in {hook}, {text}", { hook: l.hook, text: l.text.replace(/^failed: /, "") }) : l.text))));
+}
+
+// failureText words a failure line of one's own rule (house_log, failure): the toast the room
+// shows its owner, and its line in Rule output.
+export function failureText(l) {
+  return t("House rule {rule} failed in {hook}, {text}", { rule: l.rule, hook: l.hook, text: l.text.replace(/^failed: /, "") });
 }
 
 async function removeRule(room, name) {

@@ -4,7 +4,7 @@
 import { api, ApiError, RoomSocket } from "./api.js";
 import { Table } from "./table.js";
 import { h } from "./dom.js";
-import { roomRules, ruleLog } from "./houserules.js";
+import { roomRules, ruleLog, failureText } from "./houserules.js";
 import { quickWait, ratingTag } from "./quickplay.js";
 import { t, num, locale } from "./i18n.js";
 import { AVATARS, modeName, errorText, reasonText, useRulesets, state, app, colourOf, avatar, topbar, page, inviteLink, copyButton, invite, lookDialog, eye, nameOf, settingWords, reroute } from "./shell.js";
@@ -36,15 +36,19 @@ function refusedJoin(code, err) {
 }
 
 // BYE are the reasons a room sends a member away (the "bye" message's code), as the lobby says them.
+// byeReason is a bye's reason from the server when it says why ("an admin removed you from the room for 60
+// minutes: spamming"), as a sentence about room code.
+const byeReason = (code, m) => t("Room {code}: {reason}.", { code, reason: String(m.reason).charAt(0).toUpperCase() + String(m.reason).slice(1) });
+
 const BYE = {
-  kicked: (code, m) => m?.ban ? t("The host removed you from room {code} and banned you from it.", { code })
+  kicked: (code, m) => String(m?.reason || "").includes(": ") ? byeReason(code, m) : m?.ban ? t("The host removed you from room {code} and banned you from it.", { code })
     : m?.until ? t("The host removed you from room {code}. You can join it again at {time}.", { code, time: new Date(m.until).toLocaleTimeString(locale(), { hour: "2-digit", minute: "2-digit" }) })
     : t("The host removed you from room {code}.", { code }),
   denied: (code) => t("The host of room {code} did not let you in.", { code }),
   left: (code) => t("You left room {code}.", { code }),
   gone: (code) => t("You are no longer in room {code}.", { code }),
   locked: (code) => t("Room {code} is locked: the host is not letting anyone new in.", { code }),
-  closed: (code) => t("Room {code} has closed.", { code }),
+  closed: (code, m) => m?.reason ? t("Room {code} has closed: {reason}", { code, reason: m.reason }) : t("Room {code} has closed.", { code }),
 };
 
 class RoomView {
@@ -164,6 +168,7 @@ class RoomView {
         this.info = m.room;
         this.you = m.you;
         this.chatLines = (m.chats || []).slice();
+        this.ruleLines = []; // the room sends the game's Rule output again after its hello
         this.renderSide();
         this.renderChat();
         this.renderTable();
@@ -220,6 +225,8 @@ class RoomView {
         // The server sends it only to the rules' owners and admins (docs/protocol.md).
         this.ruleLines.push(...(m.house_log || []));
         this.ruleLines = this.ruleLines.slice(-200);
+        // A rule of this player's failed: a toast says so at once (the line is in Rule output).
+        for (const l of m.house_log || []) if (l.failure) this.table.toast(failureText(l), "bad");
         this.renderRuleLog();
         break;
       case "error":
