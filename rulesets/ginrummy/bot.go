@@ -40,7 +40,8 @@ func (r *Rules) Bot(ctx context.Context, req sdk.BotRequest) (*sdk.Action, error
 		// Levels 3 to 5: sdk/search's determinised Monte Carlo over worlds sampled from the view
 		// (search.go), from level 2's move.
 		req.RNG = rng
-		return r.searchBot(ctx, req, b.smart())
+		g := sightOfView(&b, req.History)
+		return r.searchBot(ctx, req, b.smartWith(&g))
 	}
 	return b.smart(), nil
 }
@@ -134,7 +135,9 @@ func (b *botView) random() *sdk.Action {
 }
 
 // smart is level 2's move.
-func (b *botView) smart() *sdk.Action {
+func (b *botView) smart() *sdk.Action { return b.smartWith(nil) }
+
+func (b *botView) smartWith(g *sight) *sdk.Action {
 	v := &b.view
 	hand := b.hand()
 	if slices.ContainsFunc(v.Zones, func(z sdk.Zone) bool { return z.Kind == sdk.ZoneMeld }) {
@@ -163,14 +166,21 @@ func (b *botView) smart() *sdk.Action {
 			return b.act(sdk.ActKnock) // big gin
 		}
 	}
+	pick := bestDiscard
+	if g != nil {
+		pick = func(hand, allowed []sdk.Card) sdk.Card { return keenDiscard(hand, allowed, *g) }
+	}
 	if spec, ok := v.Action(sdk.ActKnock); ok {
 		a := b.act(sdk.ActKnock)
-		a.Cards = []sdk.Card{bestDiscard(hand, spec.Cards)}
+		a.Cards = []sdk.Card{pick(hand, spec.Cards)}
+		if g != nil {
+			a.Cards[0], _ = knockCard(hand, spec.Cards)
+		}
 		return a
 	}
 	spec, _ := v.Action(sdk.ActDiscard)
 	a := b.act(sdk.ActDiscard)
-	a.Cards = []sdk.Card{bestDiscard(hand, spec.Cards)}
+	a.Cards = []sdk.Card{pick(hand, spec.Cards)}
 	return a
 }
 
