@@ -208,8 +208,9 @@ func (r *Rules) Decider(s *State) int {
 
 // Moves lists seat's sensible actions: in the upcard offer take or pass; before drawing each pile
 // it may draw from; after drawing the maxDiscards discards that leave the least deadwood and level
-// 2's, the knock that leaves the least and level 2's, and big gin where allowed; when laying off each single card onto each meld it extends,
-// and pass.
+// 2's and keen's (the default of levels 3 to 5), the knock that leaves the least and level 2's,
+// and big gin where allowed; when laying off each single card onto each meld it extends, and
+// pass.
 func (r *Rules) Moves(s *State, seat int) []sdk.Action {
 	if !s.playing() || seat != s.Turn {
 		return nil
@@ -259,8 +260,9 @@ func (r *Rules) Moves(s *State, seat int) []sdk.Action {
 		}
 		return Value(b.c) - Value(a.c)
 	})
-	// Level 2's own discard and knock (its card kept for its meld candidates) are always among
-	// them: they are the search's default, which it keeps unless another move beats it.
+	// Level 2's own discard and knock (its card kept for its meld candidates) and keen's discard
+	// are always among them: keen's move is the search's default, which it keeps unless another
+	// move beats it (keen's knock is the knock that leaves the least).
 	allowed := make([]sdk.Card, 0, len(opts))
 	var knockable []sdk.Card
 	for _, o := range opts {
