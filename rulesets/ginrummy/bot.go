@@ -18,7 +18,9 @@ var _ sdk.Bots = (*Rules)(nil)
 // random legal move. Level 2 plays by rules of thumb: it takes the discard pile's top card when
 // that card makes a meld, discards the card that leaves the least deadwood while keeping its meld
 // candidates (pairs and near runs among its loose cards; the highest card among equals), knocks
-// as soon as it may (gin when it can), and lays off every card it can. Levels 3 to 5 search (sdk/search over Sample's worlds, budgets growing with the level) from level 2's move.
+// as soon as it may (gin when it can), and lays off every card it can. Levels 3 to 5 search
+// (sdk/search over Sample's worlds, budgets growing with the level) from keen's move: level 2's
+// rules with what the seat has seen of the other's play (heuristic.go).
 func (r *Rules) Bot(ctx context.Context, req sdk.BotRequest) (*sdk.Action, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -38,17 +40,18 @@ func (r *Rules) Bot(ctx context.Context, req sdk.BotRequest) (*sdk.Action, error
 		return b.random(), nil
 	case req.Level >= 3:
 		// Levels 3 to 5: sdk/search's determinised Monte Carlo over worlds sampled from the view
-		// (search.go), from level 2's move.
+		// (search.go), from keen's move (level 2's rules and the seat's sight, heuristic.go).
 		req.RNG = rng
-		return r.searchBot(ctx, req, b.smart())
+		g := sightOfView(&b, req.History)
+		return r.searchBot(ctx, req, b.smartWith(&g))
 	}
 	return b.smart(), nil
 }
 
 // searchLevels are the budgets of levels 3 to 5, each three times the one below, and how many
-// standard errors of the paired difference a move must beat level 2's by before the level plays
+// standard errors of the paired difference a move must beat keen's by before the level plays
 // it instead: the fewer its playouts, the more a level's departures come from noise, so the small
-// searches keep to level 2's move unless it is clearly beaten. sdk/search's generic budgets (60,
+// searches keep to keen's move unless it is clearly beaten. sdk/search's generic budgets (60,
 // 240 and 900 playouts) left levels 3 to 5 level with level 2 and with each other; Simulate makes
 // a playout cheap enough for level 5 to weigh 1,800 within its 280 ms.
 var searchLevels = map[int]search.Config{
@@ -58,7 +61,7 @@ var searchLevels = map[int]search.Config{
 }
 
 // searchBot is levels 3 to 5: sdk/search over Sample's worlds with the level's searchLevels,
-// departing from level 2's move h only with confidence. Its playouts go to the hand's end:
+// departing from keen's move h only with confidence. Its playouts go to the hand's end:
 // cutting them short and scoring the deadwood left (a horizon of 10 actions) made level 5 three
 // times faster but pulled it toward shedding high cards, against level 2's rule of keeping meld
 // candidates.
@@ -133,8 +136,11 @@ func (b *botView) random() *sdk.Action {
 	return a
 }
 
-// smart is level 2's move.
-func (b *botView) smart() *sdk.Action {
+// smart is level 2's move; smartWith with a sight is keen's, the default of levels 3 to 5 (its
+// discards by keenDiscard, its knock by knockCard).
+func (b *botView) smart() *sdk.Action { return b.smartWith(nil) }
+
+func (b *botView) smartWith(g *sight) *sdk.Action {
 	v := &b.view
 	hand := b.hand()
 	if slices.ContainsFunc(v.Zones, func(z sdk.Zone) bool { return z.Kind == sdk.ZoneMeld }) {
@@ -163,14 +169,21 @@ func (b *botView) smart() *sdk.Action {
 			return b.act(sdk.ActKnock) // big gin
 		}
 	}
+	pick := bestDiscard
+	if g != nil {
+		pick = func(hand, allowed []sdk.Card) sdk.Card { return keenDiscard(hand, allowed, *g) }
+	}
 	if spec, ok := v.Action(sdk.ActKnock); ok {
 		a := b.act(sdk.ActKnock)
-		a.Cards = []sdk.Card{bestDiscard(hand, spec.Cards)}
+		a.Cards = []sdk.Card{pick(hand, spec.Cards)}
+		if g != nil {
+			a.Cards[0], _ = knockCard(hand, spec.Cards)
+		}
 		return a
 	}
 	spec, _ := v.Action(sdk.ActDiscard)
 	a := b.act(sdk.ActDiscard)
-	a.Cards = []sdk.Card{bestDiscard(hand, spec.Cards)}
+	a.Cards = []sdk.Card{pick(hand, spec.Cards)}
 	return a
 }
 

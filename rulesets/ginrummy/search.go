@@ -4,6 +4,7 @@ import (
 	"errors"
 	"slices"
 	"strconv"
+	"sync"
 
 	"cardhouse/sdk"
 	"cardhouse/sdk/search"
@@ -22,6 +23,13 @@ var (
 
 // maxDiscards is how many discards Moves offers the search.
 const maxDiscards = 4
+
+// sampleTries bounds the hands Sample draws for the other to keep the one of least deadwood;
+// it draws one more per sampleEvery discards the other made.
+var (
+	sampleTries = 3
+	sampleEvery = 2
+)
 
 var errNoGame = errors.New("ginrummy: the view shows no hand in play")
 
@@ -145,6 +153,12 @@ func (r *Rules) Sample(seat int, v sdk.View, history []sdk.Event, rng *sdk.RNG) 
 	}
 	var oppShed, refused []sdk.Card
 	for _, e := range history {
+		if e.Name == EvShed && (e.Seat == seat || e.Seat == opp) {
+			if s.Shed == nil {
+				s.Shed = [][]sdk.Card{{}, {}}
+			}
+			s.Shed[e.Seat] = append(s.Shed[e.Seat], e.Cards...)
+		}
 		switch {
 		case e.Name != EvShed:
 		case e.Seat == opp:
@@ -165,7 +179,7 @@ func (r *Rules) Sample(seat int, v sdk.View, history []sdk.Event, rng *sdk.RNG) 
 	known := setOf(s.Known[opp])
 	var hidden []sdk.Card
 	best := 1 << 10
-	for range 1 + min(len(oppShed)/2, sampleTries-1) {
+	for range 1 + min(len(oppShed)/sampleEvery, sampleTries-1) {
 		p, w := slices.Clone(pool), slices.Clone(weights)
 		h := weightedTake(p, w, need, rng)
 		if d := deadwood(known | setOf(h)); d < best {
@@ -194,8 +208,9 @@ func (r *Rules) Decider(s *State) int {
 
 // Moves lists seat's sensible actions: in the upcard offer take or pass; before drawing each pile
 // it may draw from; after drawing the maxDiscards discards that leave the least deadwood and level
-// 2's, the knock that leaves the least and level 2's, and big gin where allowed; when laying off each single card onto each meld it extends,
-// and pass.
+// 2's and keen's (the default of levels 3 to 5), the knock that leaves the least and level 2's,
+// and big gin where allowed; when laying off each single card onto each meld it extends, and
+// pass.
 func (r *Rules) Moves(s *State, seat int) []sdk.Action {
 	if !s.playing() || seat != s.Turn {
 		return nil
@@ -245,8 +260,9 @@ func (r *Rules) Moves(s *State, seat int) []sdk.Action {
 		}
 		return Value(b.c) - Value(a.c)
 	})
-	// Level 2's own discard and knock (its card kept for its meld candidates) are always among
-	// them: they are the search's default, which it keeps unless another move beats it.
+	// Level 2's own discard and knock (its card kept for its meld candidates) and keen's discard
+	// are always among them: keen's move is the search's default, which it keeps unless another
+	// move beats it (keen's knock is the knock that leaves the least).
 	allowed := make([]sdk.Card, 0, len(opts))
 	var knockable []sdk.Card
 	for _, o := range opts {
@@ -266,8 +282,9 @@ func (r *Rules) Moves(s *State, seat int) []sdk.Action {
 		}
 	}
 	l2 := bestDiscard(s.Hands[seat], allowed)
+	keen := keenDiscard(s.Hands[seat], allowed, sightOfState(s, seat))
 	for i, o := range opts {
-		if i < maxDiscards || o.c == l2 {
+		if i < maxDiscards || o.c == l2 || o.c == keen {
 			a := act(sdk.ActDiscard)
 			a.Cards = []sdk.Card{o.c}
 			out = append(out, a)
@@ -348,9 +365,10 @@ func (r *Rules) RolloutMove(s *State, seat int, rng *sdk.RNG) sdk.Action {
 // to win (Evaluate): 60 points of deadwood apart is as good as won.
 const deadwoodScale = 120
 
-// Evaluate estimates each seat's chance to win the game: 1 and 0 once it is over; otherwise from
-// the score difference measured against the target, and, while a hand is played, from the
-// difference of the hands' deadwood too (deadwoodScale).
+// Evaluate estimates each seat's chance to win the game: 1 and 0 once it is over; otherwise the
+// chance raceWin gives the scores (each seat's points still needed to reach the target), and,
+// while a hand is played (a playout cut short), the difference of the hands' deadwood too
+// (deadwoodScale).
 func (r *Rules) Evaluate(s *State) []float64 {
 	if s.Phase == sdk.PhaseGameOver {
 		out := []float64{0, 0}
@@ -359,14 +377,78 @@ func (r *Rules) Evaluate(s *State) []float64 {
 		}
 		return out
 	}
-	diff := float64(s.Scores[0]-s.Scores[1]) / float64(2*max(s.Target, 1))
+	target := max(s.Target, 1)
+	p := raceWin(target-s.Scores[0], target-s.Scores[1])
 	if s.playing() {
 		_, d0 := s.meldsOf(0)
 		_, d1 := s.meldsOf(1)
-		diff += float64(Points(d1)-Points(d0)) / deadwoodScale
+		p += float64(Points(d1)-Points(d0)) / deadwoodScale
 	}
-	p := min(max(0.5+diff, 0.01), 0.99)
+	p = min(max(p, 0.01), 0.99)
 	return []float64{p, 1 - p}
+}
+
+// handPoints is how many points a hand scores its winner, as 1,000 hands of level 2 against level
+// 2 scored them (in steps of five points, each step's middle, with its count).
+var handPoints = [...]struct{ pts, n int }{
+	{3, 146}, {8, 230}, {13, 207}, {18, 121}, {23, 104}, {28, 91}, {33, 37}, {38, 29}, {43, 7},
+	{48, 12}, {58, 10}, {73, 5},
+}
+
+// maxNeed bounds raceWin's table: the largest target (500) and a little more.
+const maxNeed = 510
+
+var (
+	raceOnce  sync.Once
+	raceTable []float32
+)
+
+// raceWin is the chance that a seat needing a more points beats one needing b, when each hand is
+// won by either seat as by a coin's toss and scores its winner handPoints. A lead of points is
+// worth what it shortens the race by: at a target of 10, a knock won by 5 points brings the game
+// only some way closer (the other still wins it with any hand of 10 or more), where the linear
+// measure this replaces (the lead against twice the target) counted it as three quarters won and
+// a gin, an undercut or a knock of 10 hardly better.
+func raceWin(a, b int) float64 {
+	switch {
+	case a <= 0:
+		return 1
+	case b <= 0:
+		return 0
+	}
+	raceOnce.Do(buildRace)
+	return float64(raceTable[min(a, maxNeed)*(maxNeed+1)+min(b, maxNeed)])
+}
+
+func buildRace() {
+	total := 0
+	for _, h := range handPoints {
+		total += h.n
+	}
+	w := make([]float64, len(handPoints))
+	for i, h := range handPoints {
+		w[i] = float64(h.n) / float64(total) / 2
+	}
+	t := make([]float32, (maxNeed+1)*(maxNeed+1))
+	at := func(a, b int) float64 {
+		switch {
+		case a <= 0:
+			return 1
+		case b <= 0:
+			return 0
+		}
+		return float64(t[a*(maxNeed+1)+b])
+	}
+	for a := 1; a <= maxNeed; a++ {
+		for b := 1; b <= maxNeed; b++ {
+			p := 0.0
+			for i, h := range handPoints {
+				p += w[i] * (at(a-h.pts, b) + at(a, b-h.pts))
+			}
+			t[a*(maxNeed+1)+b] = float32(p)
+		}
+	}
+	raceTable = t
 }
 
 var _ sdk.Historian[*State] = (*Rules)(nil)
@@ -397,8 +479,6 @@ func (r *Rules) History(s *State, _ int) []sdk.Event {
 const (
 	wantWeight   = 3.0
 	refuseWeight = 0.4
-	// sampleTries bounds the hands Sample draws for the other to keep the one of least deadwood.
-	sampleTries = 4
 )
 
 // related reports whether a and b could be in one meld: the same rank, or the same suit at most
