@@ -228,7 +228,9 @@ func TestAdminPagesInChromium(t *testing.T) {
 		t.Error("the house rule's source is not shown")
 	}
 	b.submit("#v1 form.approve", map[string]string{"reason": "reviewed"})
-	b.wait(`document.querySelector("#v1 .status") && document.querySelector("#v1 .status").textContent === "approved"`)
+	b.wait(`!!document.querySelector("dialog#confirm[open]")`) // approving asks first (review_browser_test.go)
+	b.tap("#confirm [data-answer=confirm]")
+	b.wait(`!!document.querySelector("#v1 .status-approved")`)
 	b.shot("admin-houserule-approved")
 
 	b.open("/admin/audit")
