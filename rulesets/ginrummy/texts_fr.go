@@ -52,7 +52,7 @@ var textsFR = map[string]string{
 	"void":                                    "nulle",
 	"{seat} dealt a new hand":                 "{seat} a distribué une nouvelle donne",
 	"{seat} discarded {cards}":                "{seat} a défaussé {cards}",
-	"{seat} drew {cards} from the {from}":     "{seat} a pioché {cards} ({from})",
+	"{seat} drew {cards} from the {from}":     "{seat} a pioché {cards} dans {from}",
 	"{seat} knocked with {deadwood} deadwood": "{seat} a frappé avec {deadwood} de cartes perdues",
 	"{seat} laid off {cards}":                 "{seat} a ajouté {cards}",
 	"{seat} passed":                           "{seat} a passé",
@@ -60,8 +60,8 @@ var textsFR = map[string]string{
 	"{seat} undercut the knock!":              "{seat} contre la frappe !",
 	"{seat} went gin!":                        "{seat} fait gin !",
 	"{seat} won the hand":                     "{seat} a gagné la donne",
-	"stock":                                   "talon",
-	"discard":                                 "défausse",
+	"stock":                                   "le talon",
+	"discard pile":                            "la défausse",
 }
 
 // texts are the variant's texts by locale (sdk.Info.Texts).

@@ -178,6 +178,7 @@ const CODE_TEXTS = {
   no_ruleset: "This game is not available on this server.",
   ruleset_disabled: "This game is closed to new rooms for now.",
   guest: "Guests cannot do that; register an account first.",
+  too_many_rooms: "You already host as many open rooms as one player may: leave one of them before opening another.",
   not_found: "Not found.",
   internal: "Something went wrong on the server; try again.",
   not_your_turn: "It is not your turn.",
