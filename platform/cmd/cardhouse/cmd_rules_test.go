@@ -55,7 +55,7 @@ func TestRulesCheck(t *testing.T) {
 				// what the upload page shows beside the script: the hint, the lines around the one at fault
 				"      line 5, in after_action: attempt to index", "      hint  Something on this line is nil", "         5 \u25b6     return game.nothing.here"},
 			[]string{"never did anything"}},
-		{"a syntax error", writeRule(t, "name = \"bad\"\ndescription = \"x\"\nfunction on_start(game\n"), "lastcard", true, `house rule "bad": syntax error at the end of the script`, nil, nil},
+		{"a syntax error", writeRule(t, "name = \"bad\"\ndescription = \"x\"\nfunction on_start(game\n"), "lastcard", true, `house rule "bad": line 3: syntax error: the bracket ( opened here is never closed`, nil, nil},
 		{"no runner in the plugin", writeRule(t, buggy), "lastcard", false, "the lastcard plugin runs no house rules", nil, nil},
 		{"an unknown ruleset", writeRule(t, buggy), "poker", true, `no ruleset "poker" (available: lastcard)`, nil, nil},
 	}
