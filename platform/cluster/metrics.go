@@ -94,3 +94,14 @@ func Connected(bus Bus) bool {
 	c, ok := bus.(interface{ Connected() bool })
 	return !ok || c.Connected()
 }
+
+// Reconnects counts the times bus has connected to its broker again after losing it: a change
+// means an outage, however short, during which published messages were lost. A bus that does
+// not say (LocalBus) never reconnects.
+func Reconnects(bus Bus) uint64 {
+	c, ok := bus.(interface{ Reconnects() uint64 })
+	if !ok {
+		return 0
+	}
+	return c.Reconnects()
+}

@@ -42,3 +42,6 @@ func (n *namespaced) Close() error { return n.b.Close() }
 
 // Connected is the bus's own (Connected reports whether a bus reaches its broker).
 func (n *namespaced) Connected() bool { return Connected(n.b) }
+
+// Reconnects is the bus's own (cluster.Reconnects).
+func (n *namespaced) Reconnects() uint64 { return Reconnects(n.b) }

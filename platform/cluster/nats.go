@@ -117,6 +117,9 @@ func (b *NATSBus) Request(ctx context.Context, subject string, data []byte) ([]b
 // reconnects).
 func (b *NATSBus) Connected() bool { return b.nc.IsConnected() }
 
+// Reconnects counts the connection's reconnections to the broker (cluster.Reconnects).
+func (b *NATSBus) Reconnects() uint64 { return b.nc.Stats().Reconnects }
+
 func (b *NATSBus) Close() error {
 	b.nc.Close()
 	return nil

@@ -262,15 +262,53 @@ func (s *Server) startBeating() {
 		defer close(done)
 		t := time.NewTicker(relayBeat)
 		defer t.Stop()
+		up, reconnects := true, cluster.Reconnects(s.cfg.Bus)
 		for {
 			select {
 			case <-stop:
 				return
 			case now := <-t.C:
+				// Back after an outage: seen down at the last beat, or reconnected since (an
+				// outage shorter than a beat).
+				connected, n := cluster.Connected(s.cfg.Bus), cluster.Reconnects(s.cfg.Bus)
+				if connected && (!up || n != reconnects) {
+					s.endAllRelays()
+				}
+				up = connected
+				if connected {
+					reconnects = n
+				}
 				s.beat(now)
 			}
 		}
 	}()
+}
+
+// endAllRelays ends every socket relayed with another node, both ways, once the broker link comes
+// back after an outage: the frames published while it was down are lost, and a relayed socket
+// has no sequence to notice it (a client would play on with a view behind the room's, waiting for
+// a turn that came and went). Their clients reconnect and start from a whole view.
+func (s *Server) endAllRelays() {
+	s.peers.mu.Lock()
+	defer s.peers.mu.Unlock()
+	closed, detached := 0, 0
+	for _, p := range s.peers.by {
+		for id, r := range p.edge {
+			r.end()
+			delete(p.edge, id)
+			closed++
+		}
+		for id, r := range p.owner {
+			r.end()
+			delete(p.owner, id)
+			detached++
+		}
+	}
+	if closed+detached > 0 {
+		s.cfg.Cluster.RelaysEnded.WithLabelValues("edge", "bus").Add(float64(closed))
+		s.cfg.Cluster.RelaysEnded.WithLabelValues("owner", "bus").Add(float64(detached))
+		s.log.Warn("the broker link came back: ended the relayed sockets, whose frames may have been lost meanwhile", "closed", closed, "detached", detached)
+	}
 }
 
 func (s *Server) stopBeating() {
