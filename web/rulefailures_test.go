@@ -87,7 +87,7 @@ func TestOwnerSeesLiveRuleFailures(t *testing.T) {
 			// Rule output is kept with the game: a reloaded page shows it again, once.
 			lines := evalJS[int](t, pg, `document.querySelectorAll("#rule-log .line").length`)
 			run(t, pg, chromedp.Reload())
-			waitJS(t, pg, `window.cardhouse.state.room?.table.view?.phase === "game_over"`)
+			waitJS(t, pg, `window.cardhouse?.state.room?.table.view?.phase === "game_over"`) // the app is a module: after a reload it loads after the page
 			waitJS(t, pg, fmt.Sprintf(`document.querySelectorAll("#rule-log .line").length === %d && !!document.querySelector("#rule-log .line.failure")`, lines))
 
 			// Back in the lobby: the notice, then its link to My rules, by taps.

@@ -95,8 +95,9 @@ async function lobby() {
   const go = (watch) => { const c = code.value.trim().toUpperCase(); if (c) location.hash = `#/${watch ? "watch" : "room"}/${c}`; };
   const byCode = h("form", { class: "row", id: "by-code", onsubmit: (e) => { e.preventDefault(); go(false); } }, h("div", { class: "grow" }, code), h("button", { class: "btn go", type: "submit", id: "join-code" }, t("Join")), h("button", { class: "btn ghost", type: "button", id: "watch-code", onclick: () => go(true) }, eye(), t("Watch")));
   page(ruleAlerts(state.me), h("div", { class: "row" }, h("h2", { class: "grow" }, t("Games")), h("a", { class: "btn ghost small", href: "#/house-rules", id: "house-rules-link" }, t("House rules"))), variants, h("div", { class: "grid2", style: "margin-top:1.5em" },
-    h("section", { class: "panel" }, h("h2", {}, t("Open rooms")), table),
-    h("section", { class: "panel" }, h("h2", {}, t("Have a code?")), byCode, h("p", { class: "help" }, t("Join to play, or watch: spectators see the table and the chat, never a hand.")))));
+    // The code's panel first: the open rooms' list changes as it is watched, and must not move it.
+    h("section", { class: "panel" }, h("h2", {}, t("Have a code?")), byCode, h("p", { class: "help" }, t("Join to play, or watch: spectators see the table and the chat, never a hand."))),
+    h("section", { class: "panel" }, h("h2", {}, t("Open rooms")), table)));
 }
 
 function presetPicker(d, form) {

@@ -2,7 +2,7 @@
 // games and wins per variant, ratings, the last games each linked to its replay, and one's own
 // open rooms to go back to) and a leaderboard per variant (#/leaderboard/ID).
 
-import { t, num } from "./i18n.js";
+import { t, tv, num } from "./i18n.js";
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { state, page, avatar, nameOf, fieldErrors } from "./shell.js";
@@ -79,7 +79,7 @@ export async function leaderboardPage(id) {
   const ruleset = id || (rs[0] && rs[0].id);
   if (!ruleset) return page(h("p", {}, t("No games on this server.")));
   const board = await api("GET", `/api/leaderboard/${ruleset}`);
-  const pick = h("nav", { class: "row tabs", "aria-label": t("Games") }, rs.map((d) => h("a", { class: "btn small" + (d.id === ruleset ? " primary" : " ghost"), href: `#/leaderboard/${d.id}`, "aria-current": d.id === ruleset ? "page" : null }, d.name)));
+  const pick = h("nav", { class: "row tabs", "aria-label": t("Games") }, rs.map((d) => h("a", { class: "btn small" + (d.id === ruleset ? " primary" : " ghost"), href: `#/leaderboard/${d.id}`, "aria-current": d.id === ruleset ? "page" : null }, tv(d.name))));
   const rows = board.rows.length
     ? h("table", { class: "stats", id: "leaderboard" }, h("tr", {}, h("th", {}, "#"), h("th", {}, t("Player")), h("th", {}, t("Rating")), h("th", {}, t("Played")), h("th", {}, t("Won"))),
       board.rows.map((r) => h("tr", { "data-user": r.user_id, class: state.me && r.user_id === state.me.id ? "me" : null }, h("td", {}, num(r.rank)), h("td", {}, h("a", { href: `#/profile/${r.user_id}` }, r.display_name)),

@@ -4,14 +4,14 @@
 // sent events: the whole list again whenever it changes), and the note a quick table shows while
 // it waits: when it starts, and that bots will take the empty seats.
 
-import { t, num } from "./i18n.js";
+import { t, tv, num } from "./i18n.js";
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { inviteLink, copyButton, eye, nameOf } from "./shell.js";
 
 // quickPlayButton is the one tap that seats the player at a table of variant d.
 export function quickPlayButton(d) {
-  const b = h("button", { class: "btn go small", type: "button", "data-quick": d.id }, t("Play {name} now", { name: d.name }));
+  const b = h("button", { class: "btn go small", type: "button", "data-quick": d.id }, t("Play {name} now", { name: tv(d.name) }));
   b.addEventListener("click", async () => {
     b.disabled = true;
     try {
