@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -117,7 +118,13 @@ func TestFrenchCatalogComplete(t *testing.T) {
 			continue
 		}
 		for form, tr := range m {
-			if str, _ := tr.(string); !slices.Equal(holes(str), holes(k)) {
+			// A form may leave the count out ("a bot will take the empty seat"), nothing else.
+			str, _ := tr.(string)
+			got, want := holes(str), holes(k)
+			if !strings.Contains(str, "{count}") {
+				want = slices.DeleteFunc(want, func(h string) bool { return h == "{count}" })
+			}
+			if !slices.Equal(got, want) {
 				t.Errorf("en.json %q %s: %q changes the placeholders", k, form, str)
 			}
 		}
