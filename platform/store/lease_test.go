@@ -209,14 +209,20 @@ func TestFencedCommitsStopAtTakeOver(t *testing.T) {
 				fenced   int
 				oldErr   error
 				takeover = make(chan struct{})
+				taken    = make(chan struct{}) // node-b holds the lease
 				done     = make(chan struct{})
 			)
 			go func() {
 				defer close(done)
+				after := 0 // commits tried since node-b took the lease (counted, not timed: the machine may be slow)
 				for seq := 1; ; seq++ {
-					if seq > 2000 {
-						oldErr = errors.New("2,000 commits and never fenced")
-						return
+					select {
+					case <-taken:
+						if after++; after > 100 {
+							oldErr = errors.New("100 commits after the take-over and never fenced")
+							return
+						}
+					default:
 					}
 					err := st.CommitFenced(ctx, a.Fence(), gameID, act(seq), nil)
 					if errors.Is(err, store.ErrFenced) {
@@ -253,6 +259,7 @@ func TestFencedCommitsStopAtTakeOver(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			close(taken)
 			<-done
 			if oldErr != nil {
 				t.Fatalf("the old holder's commit failed otherwise than fenced: %v", oldErr)
