@@ -48,8 +48,8 @@ func (u *unusedConns) closeAll() {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	for c := range u.conns {
-		_ = c.Close()
+		u.closed.Add(1) // counted before the close: whoever sees the close sees the count
 		delete(u.conns, c)
-		u.closed.Add(1)
+		_ = c.Close()
 	}
 }
