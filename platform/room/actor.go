@@ -75,7 +75,12 @@ func (r *Room) do(ctx context.Context, f func() error) error {
 	case err := <-res:
 		return err
 	case <-r.done:
-		return ErrClosed
+		select {
+		case err := <-res: // f ran, and the room stopped after it (f closed it)
+			return err
+		default:
+			return ErrClosed
+		}
 	}
 }
 

@@ -171,7 +171,7 @@ func (r *Room) passHostOn() bool {
 		r.room.Status = store.RoomClosed
 		r.saveRoom()
 		r.log.Info("room closed: no human left")
-		go r.stopAndForget()
+		r.stopAndForget() // before the answer: a request after it finds the room stopping, not open
 		return false
 	}
 	r.room.HostID = *next.UserID

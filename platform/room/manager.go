@@ -155,6 +155,7 @@ type Manager struct {
 
 	mu     sync.Mutex
 	rooms  map[string]*Room
+	loads  map[string]*roomLoad // rooms being loaded (load), by code
 	closed bool
 	wg     sync.WaitGroup
 	// creating serialises counting a host's rooms with storing a new one (the room limit).
@@ -187,7 +188,7 @@ func NewManager(ctx context.Context, cfg Config) (*Manager, error) {
 	if cfg.Store == nil {
 		return nil, errors.New("room: Config.Store is required")
 	}
-	m := &Manager{cfg: cfg, rooms: map[string]*Room{}, checks: newCheckProcs(cfg.CheckPlugin, cfg.CheckIdle)}
+	m := &Manager{cfg: cfg, rooms: map[string]*Room{}, loads: map[string]*roomLoad{}, checks: newCheckProcs(cfg.CheckPlugin, cfg.CheckIdle)}
 	set := &rulesetSet{engines: maps.Clone(cfg.Engines), descs: map[string]*engine.Description{}}
 	if set.engines == nil {
 		set.engines = map[string]engine.Engine{}
@@ -336,25 +337,77 @@ func (m *Manager) Close() {
 	m.checks.close()
 }
 
+// roomLoad is a room being loaded (load): a second caller for the same room waits for it rather
+// than load the room again.
+type roomLoad struct {
+	done chan struct{}
+	r    *Room
+	err  error
+}
+
+// load returns the live room of sr, loading it when no actor runs it: its lease taken (on a node
+// of a cluster) and its members and game read, off the manager's lock, so that one slow load (a
+// lease row another node holds locked, a busy database) holds up no other room; callers of the
+// same room share one load.
 func (m *Manager) load(ctx context.Context, sr *store.Room) (*Room, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.closed {
-		return nil, ErrClosed
+	for {
+		m.mu.Lock()
+		if m.closed {
+			m.mu.Unlock()
+			return nil, ErrClosed
+		}
+		if r, ok := m.rooms[sr.Code]; ok {
+			m.mu.Unlock()
+			return r, nil
+		}
+		if l, ok := m.loads[sr.Code]; ok {
+			m.mu.Unlock()
+			select {
+			case <-l.done:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			if l.err != nil && ctx.Err() == nil && (errors.Is(l.err, context.Canceled) || errors.Is(l.err, context.DeadlineExceeded)) {
+				continue // the other caller gave up (its request went away): load it for this one
+			}
+			return l.r, l.err
+		}
+		l := &roomLoad{done: make(chan struct{})}
+		m.loads[sr.Code] = l
+		m.wg.Add(1) // Close waits for a load under way
+		m.mu.Unlock()
+		l.r, l.err = m.loadRoom(ctx, sr)
+		close(l.done)
+		m.wg.Done()
+		return l.r, l.err
 	}
-	if r, ok := m.rooms[sr.Code]; ok {
-		return r, nil
-	}
+}
+
+// loadRoom is load's work for one caller: it takes the room's lease, reads the room and starts
+// its actor, unless the manager closed meanwhile.
+func (m *Manager) loadRoom(ctx context.Context, sr *store.Room) (*Room, error) {
 	fence, err := m.own(ctx, sr)
 	if err != nil {
+		m.loaded(sr.Code)
 		return nil, err
+	}
+	release := func() {
+		if fence != nil {
+			_ = m.owning.keeper.Release(context.WithoutCancel(ctx), sr.ID)
+		}
 	}
 	r, err := newRoom(ctx, m, sr, fence)
 	if err != nil {
-		if fence != nil {
-			_ = m.owning.keeper.Release(ctx, sr.ID)
-		}
+		m.loaded(sr.Code)
+		release()
 		return nil, err
+	}
+	m.mu.Lock()
+	delete(m.loads, sr.Code)
+	if m.closed {
+		m.mu.Unlock()
+		release()
+		return nil, ErrClosed
 	}
 	m.rooms[sr.Code] = r
 	m.cfg.Metrics.Rooms.Inc()
@@ -367,10 +420,18 @@ func (m *Manager) load(ctx context.Context, sr *store.Room) (*Room, error) {
 	if sr.Quick {
 		r.post(r.armQuick) // a quick table reloaded (a restart, another node) waits again (quick.go)
 	}
+	m.mu.Unlock()
 	if fence != nil { // told off the manager's lock: a watcher closes sockets
 		go m.tookRoom(RoomMoved{Code: sr.Code, RoomID: sr.ID, Node: m.cfg.Node, Epoch: fence.Epoch})
 	}
 	return r, nil
+}
+
+// loaded forgets a load that ended without a room.
+func (m *Manager) loaded(code string) {
+	m.mu.Lock()
+	delete(m.loads, code)
+	m.mu.Unlock()
 }
 
 func (m *Manager) forget(r *Room) {
