@@ -286,6 +286,7 @@ func record(t *testing.T, ctx context.Context) pageRecord {
 // checks what a player must see: their hand, the legal cards lit, nobody else's cards, the LAST
 // CARD countdown, the DRUGS fire.
 func TestRecordedViews(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	b := browser(t)
 	base := previewServer(t)
 	files, _ := filepath.Glob("testdata/views/*.json")
@@ -595,6 +596,7 @@ func playGame(t *testing.T, players []player, shoot func()) []playStats {
 // page never holds a hand card; a card the table does not light is refused with the server's
 // reason shown; Hotspot's LAST CARD countdown appears and a missed call is announced.
 func TestPlayThroughUI(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	url, ids := startServer(t)
 	b := browser(t)
 	for i, id := range ids {
@@ -720,6 +722,7 @@ func TestPlayThroughUI(t *testing.T) {
 // on a desktop (by mouse). Before every move the harness audits the table: any action it offers
 // that is off-screen or covered fails the test.
 func TestPlayAgainstBots(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	url, _ := startServer(t)
 	b := browser(t)
 	cases := []struct {

@@ -81,6 +81,7 @@ func holes(s string) []string {
 // "other" forms; and en.json's plurals keep their key's placeholders. (The texts built from
 // tables of English words are checked in the browser: TestFrenchEverywhere.)
 func TestFrenchCatalogComplete(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	texts := clientTexts(t)
 	if len(texts) < 200 {
 		t.Fatalf("found only %d texts through t(): the scan is broken", len(texts))

@@ -56,6 +56,7 @@ func feedSounds(t *testing.T, pg context.Context, base string) [][]string {
 // allow none), and none while muted; the mute switch in the top bar takes a real tap at a phone's
 // and a desktop's size and is remembered after a reload.
 func TestSounds(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	base := previewServer(t)
 	b := browser(t)
 	for _, sz := range []screen{{"phone", phoneW, phoneH}, {"desktop", desktopW, desktopH}} {
@@ -132,6 +133,7 @@ type animInfo struct {
 // and why (a 10; an Overdose of four of a rank), over no control a person needs; its flame sways
 // under three times a second, and with reduced motion nothing in it moves.
 func TestBurnMoment(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	base := previewServer(t)
 	b := browser(t)
 	for _, sz := range []screen{{"phone", phoneW, phoneH}, {"desktop", desktopW, desktopH}} {
@@ -180,6 +182,7 @@ func TestBurnMoment(t *testing.T) {
 // message still there), and the summary fits the table at a phone's and a desktop's size:
 // every hand left, and its buttons where a tap reaches them.
 func TestCelebration(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	base := previewServer(t)
 	b := browser(t)
 	for _, sz := range []screen{{"phone", phoneW, phoneH}, {"desktop", desktopW, desktopH}} {
@@ -339,6 +342,7 @@ func rematch(t *testing.T, id string, host, guest, watcher context.Context) {
 // points counted) and the standings over the rounds (a column a round, adding up to the total);
 // the host deals the next round from the summary; at the end the guest leaves for the lobby.
 func TestLastCardRounds(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	url, _ := startServer(t)
 	b := browser(t)
 	host := newPage(t, b, desktopW, desktopH)
@@ -425,6 +429,7 @@ func TestLastCardRounds(t *testing.T) {
 // TestBurnMomentGivesWayToTheEnd: a burn's moment still showing when the game ends leaves the
 // table to the summary: nothing lies over the summary's buttons.
 func TestBurnMomentGivesWayToTheEnd(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	base := previewServer(t)
 	b := browser(t)
 	pg := newPage(t, b, phoneW, phoneH)
@@ -443,6 +448,7 @@ func TestBurnMomentGivesWayToTheEnd(t *testing.T) {
 // end, each what the seat gained in it, and a new game starts them again (even one whose first
 // round ends as the last game's did).
 func TestStandingsOverRounds(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	base := previewServer(t)
 	b := browser(t)
 	pg := newPage(t, b, phoneW, phoneH)

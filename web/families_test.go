@@ -103,6 +103,7 @@ func sentJSON(t *testing.T, pg context.Context) string {
 // sheet, the melds with a layoff and the draws from the stock or the discard, each drawn from a
 // fixed view at both sizes and played with real pointer events; axe-core finds nothing wrong.
 func TestFamilyParts(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	b := browser(t)
 	axe := axeJS(t)
 	base := previewServer(t)
@@ -294,6 +295,7 @@ func TestFamilyParts(t *testing.T) {
 // TestFamilyEventTextsAndLowWins: the move log words an event as the ruleset's Info.EventTexts
 // say, and a game where the lowest wins ranks its standings lowest first.
 func TestFamilyEventTextsAndLowWins(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	b := browser(t)
 	base := previewServer(t)
 	pg := newPage(t, b, desktopW, desktopH)

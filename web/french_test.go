@@ -166,6 +166,7 @@ func playSome(t *testing.T, pg context.Context, n int) {
 // the English of the entry page in an English browser first: a check that cannot fail proves
 // nothing.
 func TestFrenchEverywhere(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	b := browser(t)
 	axe := axeJS(t)
 	url, _, _, _ := startVariants(t, "lastcard", "hotspot", "drugs", "hearts", "spades", "ginrummy")

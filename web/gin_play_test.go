@@ -279,6 +279,7 @@ func jsList(xs []string) string {
 // layoffs, the gin and the undercut; a spectator of the friends' game never holds a face of a
 // hidden hand, in its page or its WebSocket messages; axe-core finds nothing wrong with the table.
 func TestGinRummyPlaythroughs(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	b := browser(t)
 	axe := axeJS(t)
 

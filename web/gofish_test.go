@@ -65,6 +65,7 @@ func startGoFish(t *testing.T) string {
 // two (the table asks "to whom?" and the harness taps a name). The harness audits every offered
 // action before each move; the move log shows the asks; the books made add up to 13.
 func TestGoFishAgainstTheBot(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	url := startGoFish(t)
 	b := browser(t)
 	for _, c := range []struct {

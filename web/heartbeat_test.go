@@ -126,6 +126,7 @@ func (f *freezer) connections() int {
 // the table with their hand, and no "reconnecting" is left on screen. It logs how long that took
 // from the freeze (the page abandons a socket after 5 s of silence: api.js DEAD_MS).
 func TestSilentSocketIsAbandoned(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	base, _ := startServer(t)
 	b := browser(t)
 	for _, sz := range []screen{{"phone", phoneW, phoneH}, {"desktop", desktopW, desktopH}} {

@@ -38,6 +38,7 @@ end
 // name, the newest on the screen (in the room sheet on a phone); the guest and the spectator never
 // get the panel. No CSP violation anywhere.
 func TestHouseRuleEndsTheGame(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	url, _, _ := startPlatform(t)
 	b := browser(t)
 	for _, sz := range []struct {

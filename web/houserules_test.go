@@ -27,6 +27,7 @@ import (
 // names the suit in the rule's choice. The suit and the option's penalty are seen in the view. On
 // the desktop a spectator sees the rule in force with its description. No CSP violation anywhere.
 func TestHouseRulesFromUploadToPlay(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	url, _, st := startPlatform(t)
 	b := browser(t)
 	good, err := os.ReadFile(filepath.Join("..", "plugins", "houserules", "wild-eight.lua"))

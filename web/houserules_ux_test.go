@@ -14,6 +14,7 @@ import (
 // Register tab; once registered, the house-rules page is back with its upload form and an empty
 // "My rules".
 func TestHouseRulesPageGuest(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	eachSize(t, func(t *testing.T, base string, ctx context.Context, sz screen) {
 		signIn(t, ctx, base, "Gus "+sz.name)
 		tap(t, ctx, `#house-rules-link`)
@@ -46,6 +47,7 @@ func TestHouseRulesPageGuest(t *testing.T) {
 // they stay once the list (four long rules) arrives: a tap aimed at Cancel while it loads, made
 // after it loaded, closes the dialog and ticks no rule. At a phone's and a desktop's size.
 func TestHouseRuleDialogButtonsStay(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	base, _, _ := startPlatform(t)
 	b := browser(t)
 	apiModder(t, base, "mo-dialog", quietRule(1), quietRule(2), quietRule(3), quietRule(4))
@@ -124,6 +126,7 @@ end
 // shows the dry run's games with their option values, the hook counts and the hook that never did
 // anything; with steps=3 typed in, it fails again. At a phone's and a desktop's size, axe-clean.
 func TestHouseRuleCheckOptionsAndCounts(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	base, _, _ := startPlatform(t)
 	b := browser(t)
 	axe := axeJS(t)

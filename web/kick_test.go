@@ -26,6 +26,7 @@ func (u *apiUser) refusal(method, path string) (int, string) {
 // the cooldown chosen, or banned from the room. The dialog says what the kick does: before a game,
 // that the player's seat is freed; in a game being played, that a bot takes it.
 func TestKickChoosesHowLong(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	eachSize(t, func(t *testing.T, base string, ctx context.Context, sz screen) {
 		signIn(t, ctx, base, "Hana")
 		tap(t, ctx, `[data-create=hotspot]`)

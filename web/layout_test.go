@@ -114,6 +114,7 @@ func wholly(t *testing.T, ctx context.Context, sel string) string {
 // dialog. The rule's bool option, declared without a label, reads "Double up" in the room form and
 // the panel.
 func TestHouseRulesHostPanelLayout(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	base, _, _ := startPlatform(t)
 	b := browser(t)
 	apiModder(t, base, "mo-layout", firstMove, quietRule(1), quietRule(2))
@@ -207,6 +208,7 @@ func TestHouseRulesHostPanelLayout(t *testing.T) {
 // has the same top bar), the user's name beside their avatar reads as a name: a short one whole, a
 // long one at least its first eight letters before the ellipsis. On a desktop both show whole.
 func TestHouseRulesPagePhoneName(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	eachSize(t, func(t *testing.T, base string, ctx context.Context, sz screen) {
 		for _, name := range []string{"Mo Phone", "Maximiliana Featherstonehaugh"} {
 			signIn(t, ctx, base, name)

@@ -215,6 +215,7 @@ func myCards(t *testing.T, ctx context.Context) int {
 // TestLockedRoomSaysSo (item 4): joining a locked room by its code says the room is locked and
 // opens no WebSocket, instead of "Reconnecting…" forever.
 func TestLockedRoomSaysSo(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	eachSize(t, func(t *testing.T, base string, ctx context.Context, sz screen) {
 		host := apiGuest(t, base, "Hana")
 		r := host.create(map[string]any{"ruleset": "hotspot", "seats": 4})
@@ -264,6 +265,7 @@ func TestLockedRoomSaysSo(t *testing.T) {
 // leaves with the Leave button each land in the lobby, which says what happened; nothing of the
 // table stays on screen.
 func TestSentAwayGoesToTheLobby(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	eachSize(t, func(t *testing.T, base string, ctx context.Context, sz screen) {
 		signIn(t, ctx, base, "Kit")
 		host := apiGuest(t, base, "Hugo")
@@ -327,6 +329,7 @@ func TestSentAwayGoesToTheLobby(t *testing.T) {
 // connection, the room shows one banner at a time, the most important: never the pause and
 // "you are watching" together, never "your seat is kept" to someone without a seat.
 func TestOneBannerAtATime(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	eachSize(t, func(t *testing.T, base string, ctx context.Context, sz screen) {
 		host, bob := apiGuest(t, base, "Hal"), apiGuest(t, base, "Bob")
 		r := host.create(map[string]any{"ruleset": "hotspot", "seats": 2})
@@ -371,6 +374,7 @@ func TestOneBannerAtATime(t *testing.T) {
 // free, each saying so, and not a full room; its invite link copies the room's address; a
 // player who already hosts the most rooms one may is told so in the New room form.
 func TestLobbyRoomsAndLimit(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	eachSize(t, func(t *testing.T, base string, ctx context.Context, sz screen) {
 		host, bob := apiGuest(t, base, "Ivy"), apiGuest(t, base, "Bo")
 		waiting := host.create(map[string]any{"ruleset": "hotspot", "seats": 3})
@@ -420,6 +424,7 @@ var rulingID = regexp.MustCompile(`\b[DHLP]-\d+\b`)
 // presets; the table's settings line says the room's options the same way; the DRUGS rules page
 // draws its table of special cards as a table.
 func TestPlayerWords(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	eachSize(t, func(t *testing.T, base string, ctx context.Context, sz screen) {
 		signIn(t, ctx, base, "Pia")
 		tap(t, ctx, `[data-create=lastcard]`)
@@ -481,6 +486,7 @@ func TestPlayerWords(t *testing.T) {
 // Jack as passing the turn, every penalty once with its reason, and shows the automatic Last Card
 // penalty in the middle of the table too.
 func TestLogSaysWhatHappened(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	base, _ := startServer(t)
 	b := browser(t)
 	ctx := newPage(t, b, 1280, 800)
@@ -541,6 +547,7 @@ func TestLogSaysWhatHappened(t *testing.T) {
 // bar; the host of a pass-the-device room names a seat and gives it a look, which its name plate
 // at the table shows.
 func TestLooksAfterSignIn(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	eachSize(t, func(t *testing.T, base string, ctx context.Context, sz screen) {
 		signIn(t, ctx, base, "Ola")
 		tap(t, ctx, `#your-look`)
@@ -594,6 +601,7 @@ func TestLooksAfterSignIn(t *testing.T) {
 // TestAddBotByLevel (item 10): the host seats bots at the level they pick, one button per level,
 // and the bots are told apart by their names, at a phone's size and a desktop's.
 func TestAddBotByLevel(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	eachSize(t, func(t *testing.T, base string, ctx context.Context, sz screen) {
 		signIn(t, ctx, base, "Hana")
 		tap(t, ctx, `[data-create=hotspot]`)
@@ -629,6 +637,7 @@ func TestAddBotByLevel(t *testing.T) {
 // redraw the host's buttons, so a tap on Deal while people arrive is not swallowed (a button
 // replaced between press and release gets no click).
 func TestHostToolsStayUnderTheFinger(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	eachSize(t, func(t *testing.T, base string, ctx context.Context, sz screen) {
 		signIn(t, ctx, base, "Hana")
 		tap(t, ctx, `[data-create=hotspot]`)

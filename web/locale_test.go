@@ -30,6 +30,7 @@ func pressKey(t *testing.T, pg context.Context, key, code string, vk int64) {
 // at once (lang="fr"), after a reload too (this browser remembers), and the account remembers it:
 // signing in from a fresh browser whose languages say English gives the French page.
 func TestLanguageSwitch(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	b := browser(t)
 	url, _, _, _ := startVariants(t, "lastcard")
 	pg := newPage(t, b, desktopW, desktopH)
@@ -87,6 +88,7 @@ func TestLanguageSwitch(t *testing.T) {
 // from the right; the lobby and a table of Last Card against bots at 390x844 and 1280x800, axe-core
 // clean, in screenshots (looked at).
 func TestArabicRightToLeft(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	b := browser(t)
 	axe := axeJS(t)
 	url, _, _, _ := startVariants(t, "lastcard", "hearts")

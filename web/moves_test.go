@@ -22,6 +22,7 @@ const ruleActions = `v.actions.splice(1, 0,
 // as args.choice, a card only the rule takes plays as the rule's action, an action without cards
 // asks for its choice, and a declared argument is a toggle, labelled in words, sent as "true".
 func TestRuleActions(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	base := previewServer(t)
 	b := browser(t)
 	for _, sz := range []struct {

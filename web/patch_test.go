@@ -36,6 +36,7 @@ type patchCase struct {
 // computes (viewpatch.Diff) and those a sticky plugin writes from the typed views
 // (sdk.AppendViewPatch).
 func TestPatchJSMatchesGo(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	b := browser(t)
 	ctx := context.Background()
 	var cases []patchCase
@@ -122,6 +123,7 @@ func TestPatchJSMatchesGo(t *testing.T) {
 // TestPatchJSRefusesBadPatches: a patch that does not fit the view held throws (the socket then
 // resyncs) rather than giving a wrong view.
 func TestPatchJSRefusesBadPatches(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	b := browser(t)
 	srv := httptest.NewServer(http.FileServerFS(web.Static()))
 	t.Cleanup(srv.Close)
@@ -166,6 +168,7 @@ func canonical(t *testing.T, v []byte) string {
 // patched into every other and into itself with one more card played to the trick and one more
 // hand on the sheet, from the room's patches (viewpatch.Diff) and a sticky plugin's alike.
 func TestPatchJSFamilyParts(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	b := browser(t)
 	var views []sdk.View
 	for _, name := range familyFixtures {

@@ -15,6 +15,7 @@ import (
 // it does when the player was sent away (kicked, banned): a rolling restart of a cluster's nodes,
 // or a room moving to another node, must not send its players back to the lobby (issue 22).
 func TestRestartKeepsTheTable(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	base, _, restart := startRestartableServer(t)
 	b := browser(t)
 	for _, sz := range []screen{{"phone", phoneW, phoneH}, {"desktop", desktopW, desktopH}} {

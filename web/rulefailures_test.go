@@ -19,6 +19,7 @@ import (
 // message, room and game; seen there, the lobby no longer says it. At a phone's and a desktop's
 // size, axe-clean, real taps, the real Hotspot plugin.
 func TestOwnerSeesLiveRuleFailures(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	base, _, _ := startPlatform(t)
 	b := browser(t)
 	axe := axeJS(t)

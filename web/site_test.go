@@ -54,6 +54,7 @@ const noOtherHandJS = `((seat) => {
 // in their profile with their rating moved, the leaderboard lists them, and the replay steps back
 // and forth from a seat's view without ever showing another hand before the end.
 func TestQuickPlayStrangers(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	wait := 4 * time.Second
 	url, _, _, _ := startTuned(t, func(c *room.Config) { c.QuickWait = wait }, "hotspot")
 	b := browser(t)
@@ -182,6 +183,7 @@ func TestQuickPlayStrangers(t *testing.T) {
 // comes back to the table by "My games" and plays to the end: the game is in the new account's
 // history.
 func TestGuestRegistersMidGame(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	url, _, _, _ := startTuned(t, func(c *room.Config) { c.QuickWait = time.Second }, "hotspot")
 	b := browser(t)
 	for _, sz := range []struct {

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"cardhouse/web"
 
@@ -87,6 +88,7 @@ func sent(t *testing.T, pg context.Context) string {
 // buttons) stays on the screen with many seats and long hands, no card lies under the room
 // panel, and a face-down card in the blind phase of DRUGS is flipped by a real tap.
 func TestTableReach(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	base := previewServer(t)
 	b := browser(t)
 	sizes := []struct {
@@ -150,6 +152,7 @@ func TestTableReach(t *testing.T) {
 // TestOneTap: a tap on a picked card plays it, whatever else the hand holds: the same with a
 // move that may take several cards (a Queen, three of a kind in hand) as with one that takes one.
 func TestOneTap(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	base := previewServer(t)
 	b := browser(t)
 	for _, sz := range []struct {
@@ -185,37 +188,46 @@ func TestOneTap(t *testing.T) {
 // fire flashes under three times a second, and with prefers-reduced-motion nothing on the pile
 // moves.
 func TestFire(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	base := previewServer(t)
 	b := browser(t)
 	pg := newPage(t, b, desktopW, desktopH)
 	for _, val := range []string{"fire", "red"} {
 		t.Run(val, func(t *testing.T) {
 			showView(t, pg, base, "drugs-fire", fmt.Sprintf(`v.indicators.find((i) => i.id === "fire").value = %q`, val), 0)
-			r := evalJS[struct{ X, Y, W, H float64 }](t, pg, `(() => { const r = document.querySelector(".pile").getBoundingClientRect(); return {x: r.left, y: r.top, w: r.width, h: r.height}; })()`)
-			// The strips at the pile's sides, 10 px wide, where none of its cards reaches (a card is
-			// 1/1.7 of the pile's width, turned at most 14 degrees and moved at most 5 px): flame
-			// colours there, not felt.
-			res, err := chromedp.Call(pg, page.CaptureScreenshot, page.CaptureScreenshotParams{Clip: &page.Viewport{X: r.X, Y: r.Y, Width: r.W, Height: r.H, Scale: 1}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			img, err := png.Decode(bytes.NewReader(res.Data))
-			if err != nil {
-				t.Fatal(err)
-			}
-			bd := img.Bounds()
-			hot, all := 0, 0
-			for y := bd.Min.Y + bd.Dy()*45/100; y < bd.Min.Y+bd.Dy()*85/100; y++ {
-				for _, x0 := range []int{bd.Min.X + 1, bd.Max.X - 11} {
-					for x := x0; x < x0+10; x++ {
-						cr, cg, cb, _ := img.At(x, y).RGBA()
-						r8, g8, b8 := int(cr>>8), int(cg>>8), int(cb>>8)
-						all++
-						if r8 > 150 && r8 > 2*b8 && r8 > g8+50 {
-							hot++
+			// The glow fades in (a transition): measured until it shows, for up to 5 s of a loaded machine.
+			measure := func() (hot, all int) {
+				r := evalJS[struct{ X, Y, W, H float64 }](t, pg, `(() => { const r = document.querySelector(".pile").getBoundingClientRect(); return {x: r.left, y: r.top, w: r.width, h: r.height}; })()`)
+				// The strips at the pile's sides, 10 px wide, where none of its cards reaches (a card is
+				// 1/1.7 of the pile's width, turned at most 14 degrees and moved at most 5 px): flame
+				// colours there, not felt.
+				res, err := chromedp.Call(pg, page.CaptureScreenshot, page.CaptureScreenshotParams{Clip: &page.Viewport{X: r.X, Y: r.Y, Width: r.W, Height: r.H, Scale: 1}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				img, err := png.Decode(bytes.NewReader(res.Data))
+				if err != nil {
+					t.Fatal(err)
+				}
+				bd := img.Bounds()
+				for y := bd.Min.Y + bd.Dy()*45/100; y < bd.Min.Y+bd.Dy()*85/100; y++ {
+					for _, x0 := range []int{bd.Min.X + 1, bd.Max.X - 11} {
+						for x := x0; x < x0+10; x++ {
+							cr, cg, cb, _ := img.At(x, y).RGBA()
+							r8, g8, b8 := int(cr>>8), int(cg>>8), int(cb>>8)
+							all++
+							if r8 > 150 && r8 > 2*b8 && r8 > g8+50 {
+								hot++
+							}
 						}
 					}
 				}
+				return hot, all
+			}
+			hot, all := measure()
+			for i := 0; hot*4 < all && i < 50; i++ {
+				time.Sleep(100 * time.Millisecond)
+				hot, all = measure()
 			}
 			if hot*4 < all {
 				t.Errorf("the %s on the pile does not show: %d of %d pixels beside the pile are flame-coloured", val, hot, all)
@@ -262,6 +274,7 @@ func TestFire(t *testing.T) {
 
 // TestLogPlace: the event log lies beside the pile, over no seat, with three or more opponents.
 func TestLogPlace(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	base := previewServer(t)
 	b := browser(t)
 	pg := newPage(t, b, desktopW, desktopH)
@@ -289,6 +302,7 @@ func TestLogPlace(t *testing.T) {
 // TestTurnCue: on the player's turn the dock lights up and says "Your turn"; not on another's
 // turn, nor for a spectator.
 func TestTurnCue(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	base := previewServer(t)
 	b := browser(t)
 	pg := newPage(t, b, phoneW, phoneH)

@@ -43,6 +43,7 @@ type trickCase struct {
 // WebSocket message it received since the deal. Screenshots show the trick by seat, the bids, the
 // teams, the score sheet and the end at both sizes; axe-core checks the table at both sizes.
 func TestTrickGamesByHand(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	url, _, _, _ := startVariants(t, "hearts", "spades")
 	b := browser(t)
 	axe := axeJS(t)
