@@ -144,7 +144,7 @@ func (r *Rules) Views(s *State, viewers []int, views []sdk.View) {
 			}
 		}
 		if seat && !s.laidOut() && len(s.Hands[viewer]) > 0 {
-			v.Indicators = append(slices.Clip(slices.Clone(base.Indicators)), sdk.Indicator{ID: "deadwood", Label: "Your deadwood", Value: strconv.Itoa(Deadwood(s.Hands[viewer])), Kind: "count"})
+			v.Indicators = append(append(make([]sdk.Indicator, 0, len(base.Indicators)+1), base.Indicators...), sdk.Indicator{ID: "deadwood", Label: "Your deadwood", Value: strconv.Itoa(Deadwood(s.Hands[viewer])), Kind: "count"})
 		}
 		v.Actions = actions(s, viewer)
 		views[i] = v

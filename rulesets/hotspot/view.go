@@ -107,7 +107,7 @@ func (r *Rules) Views(s *State, viewers []int, views []sdk.View) {
 			z.Cards, z.Hidden = slices.Clone(s.Hands[viewer]), false
 		}
 		if s.Drawn != 0 && viewer == s.Turn {
-			v.Indicators = append(slices.Clip(slices.Clone(base.Indicators)), sdk.Indicator{ID: IndDrawn, Label: "Just drawn", Value: s.Drawn.String(), Kind: "text"})
+			v.Indicators = append(append(make([]sdk.Indicator, 0, len(base.Indicators)+1), base.Indicators...), sdk.Indicator{ID: IndDrawn, Label: "Just drawn", Value: s.Drawn.String(), Kind: "text"})
 		}
 		v.Actions = s.actions(viewer)
 		views[i] = v
