@@ -211,3 +211,15 @@ func (v *View) Zone(id string) (Zone, bool) {
 	}
 	return Zone{}, false
 }
+
+// ViewsMaker is an optional extra of a Ruleset: Views makes the views of one state for several
+// viewers at once, so that what is the same for every viewer (the players, the pile, the
+// indicators, the trick, the teams, the score sheet) is built once and shared between the views,
+// and its patch is written once for all of them (ViewPatcher). Views sets views[i] to exactly
+// View(state, viewers[i]) for every i (the conformance kit checks it at every step of random
+// games, and that the patches are the whole views' diff); len(views) == len(viewers). A part may
+// be shared between the views made by one call (the same slice, map or pointer), never with the
+// state, and nobody changes a view once it is made.
+type ViewsMaker[S any] interface {
+	Views(state S, viewers []int, views []View)
+}

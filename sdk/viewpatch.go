@@ -15,6 +15,12 @@ import (
 // new holds a null (nil players or zones; a trick's nil plays, a team's nil seats, a score
 // sheet's nil list), which a merge patch cannot set: send the full view.
 func AppendViewPatch(b []byte, old, new *View) (_ []byte, ok bool) {
+	return appendViewPatch(b, old, new, nil)
+}
+
+// appendViewPatch is AppendViewPatch; with vp, it takes the members vp recorded for the views'
+// shared parts instead of writing them again, and records them on vp's first view.
+func appendViewPatch(b []byte, old, new *View, vp *ViewPatcher) (_ []byte, ok bool) {
 	if new.Players == nil || new.Zones == nil || holdsNull(new) {
 		return b, false
 	}
@@ -41,8 +47,60 @@ func AppendViewPatch(b []byte, old, new *View) (_ []byte, ok bool) {
 	if old.Zones != nil && keyedPatch(old.Zones, new.Zones, zoneKey) {
 		hands = handsSetBy(old.Zones, new.Zones)
 	}
+	if !vp.reuse(&p, memoPlayers, vp.same(old, new, memoPlayers) && vp.sameHands(hands)) {
+		m := vp.begin(&p)
+		writePlayers(&p, old, new, hands)
+		vp.end(&p, memoPlayers, m)
+	}
+	if old.Zones == nil {
+		wholeList(&p, "zones", new.Zones, (*Zone).appendJSON)
+	} else if vp == nil {
+		patchList(&p, "zones", false, old.Zones, new.Zones, zoneKey, zoneEqual, (*Zone).appendJSON, patchZone)
+	} else {
+		patchList(&p, "zones", false, old.Zones, new.Zones, zoneKey, vp.zoneEqual, (*Zone).appendJSON, vp.patchZone)
+	}
+	if !vp.reuse(&p, memoIndicators, vp.same(old, new, memoIndicators)) {
+		m := vp.begin(&p)
+		patchList(&p, "indicators", true, old.Indicators, new.Indicators, indicatorKey, indicatorEqual, (*Indicator).appendJSON, patchIndicator)
+		vp.end(&p, memoIndicators, m)
+	}
+	patchList(&p, "actions", true, old.Actions, new.Actions, actionKey, actionEqual, (*ActionSpec).appendJSON, patchAction)
+	if !vp.reuse(&p, memoDeadlines, vp.same(old, new, memoDeadlines)) {
+		m := vp.begin(&p)
+		patchList(&p, "deadlines", true, old.Deadlines, new.Deadlines, deadlineKey, deadlineEqual, (*Deadline).appendJSON, patchDeadline)
+		vp.end(&p, memoDeadlines, m)
+	}
+	writeEvents(&p, old.Events, new.Events)
+	writeRoles(&p, old.Roles, new.Roles)
+	if !vp.reuse(&p, memoTrick, vp.same(old, new, memoTrick)) {
+		m := vp.begin(&p)
+		patchTrick(&p, "trick", old.Trick, new.Trick)
+		vp.end(&p, memoTrick, m)
+	}
+	if !vp.reuse(&p, memoLastTrick, vp.same(old, new, memoLastTrick)) {
+		m := vp.begin(&p)
+		patchTrick(&p, "last_trick", old.LastTrick, new.LastTrick)
+		vp.end(&p, memoLastTrick, m)
+	}
+	if !vp.reuse(&p, memoTeams, vp.same(old, new, memoTeams)) {
+		m := vp.begin(&p)
+		patchList(&p, "teams", true, old.Teams, new.Teams, teamKey, teamEqual, (*Team).appendJSON, patchTeam)
+		vp.end(&p, memoTeams, m)
+	}
+	if !vp.reuse(&p, memoSheet, vp.same(old, new, memoSheet)) {
+		m := vp.begin(&p)
+		patchSheet(&p, old.Sheet, new.Sheet)
+		vp.end(&p, memoSheet, m)
+	}
+	p.optBool("low_wins", old.LowWins, new.LowWins)
+	vp.recorded(old, new, hands)
+	return append(p.b, '}'), true
+}
+
+// writePlayers writes the players' member; hands are the hand counts the zones' patch sets.
+func writePlayers(p *patchWriter, old, new *View, hands []handSet) {
 	if old.Players == nil {
-		wholeList(&p, "players", new.Players, (*PlayerView).appendJSON)
+		wholeList(p, "players", new.Players, (*PlayerView).appendJSON)
 	} else {
 		equal := playerEqual
 		patch := patchPlayer
@@ -73,31 +131,32 @@ func AppendViewPatch(b []byte, old, new *View) (_ []byte, ok bool) {
 				patchPlayer(p, old, new)
 			}
 		}
-		patchList(&p, "players", false, old.Players, new.Players, playerKey, equal, (*PlayerView).appendJSON, patch)
+		patchList(p, "players", false, old.Players, new.Players, playerKey, equal, (*PlayerView).appendJSON, patch)
 	}
-	if old.Zones == nil {
-		wholeList(&p, "zones", new.Zones, (*Zone).appendJSON)
-	} else {
-		patchList(&p, "zones", false, old.Zones, new.Zones, zoneKey, zoneEqual, (*Zone).appendJSON, patchZone)
-	}
-	patchList(&p, "indicators", true, old.Indicators, new.Indicators, indicatorKey, indicatorEqual, (*Indicator).appendJSON, patchIndicator)
-	patchList(&p, "actions", true, old.Actions, new.Actions, actionKey, actionEqual, (*ActionSpec).appendJSON, patchAction)
-	patchList(&p, "deadlines", true, old.Deadlines, new.Deadlines, deadlineKey, deadlineEqual, (*Deadline).appendJSON, patchDeadline)
-	if !slices.EqualFunc(old.Events, new.Events, eventEqual) {
-		if len(new.Events) == 0 {
+}
+
+// writeEvents writes the events' member: whole when they changed.
+func writeEvents(p *patchWriter, old, new []Event) {
+	if !slices.EqualFunc(old, new, eventEqual) {
+		if len(new) == 0 {
 			p.null("events")
 		} else {
 			p.key("events")
 			p.b = append(p.b, '[')
-			for i := range new.Events {
+			for i := range new {
 				if i > 0 {
 					p.b = append(p.b, ',')
 				}
-				p.b = new.Events[i].appendJSON(p.b)
+				p.b = new[i].appendJSON(p.b)
 			}
 			p.b = append(p.b, ']')
 		}
 	}
+}
+
+// writeRoles writes the roles' member: replaced whole when they changed.
+func writeRoles(p *patchWriter, oldRoles, newRoles map[string]string) {
+	old, new := struct{ Roles map[string]string }{oldRoles}, struct{ Roles map[string]string }{newRoles}
 	if !mapsEqual(old.Roles, new.Roles) {
 		if len(new.Roles) == 0 {
 			p.null("roles")
@@ -135,12 +194,6 @@ func AppendViewPatch(b []byte, old, new *View) (_ []byte, ok bool) {
 			}
 		}
 	}
-	patchTrick(&p, "trick", old.Trick, new.Trick)
-	patchTrick(&p, "last_trick", old.LastTrick, new.LastTrick)
-	patchList(&p, "teams", true, old.Teams, new.Teams, teamKey, teamEqual, (*Team).appendJSON, patchTeam)
-	patchSheet(&p, old.Sheet, new.Sheet)
-	p.optBool("low_wins", old.LowWins, new.LowWins)
-	return append(p.b, '}'), true
 }
 
 // holdsNull reports whether the view's JSON holds a null below its top (a nil list that the view

@@ -156,6 +156,33 @@ func (*Rules) View(s *State, viewer int) sdk.View {
 	return v
 }
 
+var _ sdk.ViewsMaker[*State] = (*Rules)(nil)
+
+// noViewer is a viewer no view is for (not a seat, not the spectators, not the turn's NoSeat):
+// Views builds from it what every viewer sees.
+const noViewer = -1 << 30
+
+// Views makes every viewer's view at once (sdk.ViewsMaker): what every viewer sees is built once
+// and each view shares its players, rows, pile, roles and indicators, with the viewer's own hand
+// and its actions; exactly View(s, viewer) each.
+func (r *Rules) Views(s *State, viewers []int, views []sdk.View) {
+	base := r.View(s, noViewer)
+	playing := s.Phase == sdk.PhasePlaying
+	for i, viewer := range viewers {
+		v := base
+		v.Viewer = viewer
+		if playing && viewer >= 0 && viewer < s.Seats { // once over, every hand is shown to all
+			v.Zones = slices.Clone(base.Zones)
+			z := &v.Zones[3*viewer] // each seat's hand, face-up row and face-down row, in turn
+			z.Cards, z.Hidden = slices.Clone(s.Hands[viewer]), false
+		}
+		if playing && viewer == s.Turn {
+			v.Actions = s.actions(viewer)
+		}
+		views[i] = v
+	}
+}
+
 // actions lists what seat (in turn) may do now.
 func (s *State) actions(seat int) []sdk.ActionSpec {
 	if s.GiftPending == seat {

@@ -105,6 +105,52 @@ func (r *Rules) View(s *State, viewer int) sdk.View {
 	return v
 }
 
+var _ sdk.ViewsMaker[*State] = (*Rules)(nil)
+
+// noViewer is a viewer no view is for (not a seat, not the spectators, not the turn's NoSeat):
+// Views builds from it what every viewer sees.
+const noViewer = -1 << 30
+
+// Views makes every viewer's view at once (sdk.ViewsMaker): what every viewer sees is built once
+// and each view shares its players, pile, melds, score sheet and indicators, with the viewer's own
+// hand (and not its own taken cards, which only the other seat is shown), the knock card as the
+// viewer sees it, its deadwood count and its actions; exactly View(s, viewer) each.
+func (r *Rules) Views(s *State, viewers []int, views []sdk.View) {
+	base := r.View(s, noViewer)
+	reveal := !s.playing()
+	for i, viewer := range viewers {
+		v := base
+		v.Viewer = viewer
+		seat := viewer >= 0 && viewer < Seats
+		if seat && !reveal {
+			v.Zones = slices.Clone(base.Zones)
+			z := &v.Zones[slices.IndexFunc(v.Zones, func(z sdk.Zone) bool { return z.ID == handZone(viewer) })]
+			z.Cards, z.Hidden = slices.Clone(s.Hands[viewer]), false
+			taken := takenZone(viewer)
+			v.Zones = slices.DeleteFunc(v.Zones, func(z sdk.Zone) bool { return z.ID == taken })
+		}
+		if s.KnockCard != 0 && s.knockShown(viewer) != s.knockShown(noViewer) {
+			if !seat || reveal {
+				v.Zones = slices.Clone(base.Zones)
+			}
+			for j := range v.Zones {
+				if z := &v.Zones[j]; z.ID == "knock" {
+					if s.knockShown(viewer) {
+						z.Cards, z.Hidden = []sdk.Card{s.KnockCard}, false
+					} else {
+						z.Cards, z.Hidden = nil, true
+					}
+				}
+			}
+		}
+		if seat && !s.laidOut() && len(s.Hands[viewer]) > 0 {
+			v.Indicators = append(append(make([]sdk.Indicator, 0, len(base.Indicators)+1), base.Indicators...), sdk.Indicator{ID: "deadwood", Label: "Your deadwood", Value: strconv.Itoa(Deadwood(s.Hands[viewer])), Kind: "count"})
+		}
+		v.Actions = actions(s, viewer)
+		views[i] = v
+	}
+}
+
 // actions lists what viewer may do now, as Apply would accept it.
 func actions(s *State, viewer int) []sdk.ActionSpec {
 	if !s.playing() || viewer != s.Turn {

@@ -79,17 +79,57 @@ func (r *Rules) View(s *State, viewer int) sdk.View {
 		{ID: IndTarget, Label: "Game ends at", Value: strconv.Itoa(s.Target), Kind: "text"},
 		{ID: IndMoon, Label: "Shooting the moon", Value: moonWords[s.Moon], Kind: "text"},
 	}
+	v.Actions = s.viewActions(viewer)
+	return v
+}
+
+// viewActions are the actions open to viewer.
+func (s *State) viewActions(viewer int) []sdk.ActionSpec {
 	if viewer < 0 || viewer >= Seats || s.over() {
-		return v
+		return nil
 	}
 	switch {
 	case s.Stage == StagePass && s.Chosen[viewer] == nil:
-		v.Actions = []sdk.ActionSpec{{Type: sdk.ActPassCards, Label: "Pass 3 cards " + passWords[s.passDirection()],
+		return []sdk.ActionSpec{{Type: sdk.ActPassCards, Label: "Pass 3 cards " + passWords[s.passDirection()],
 			Cards: slices.Clone(s.Hands[viewer]), Multi: true, Count: PassSize}}
 	case s.Stage == StagePlay && viewer == s.Turn:
-		v.Actions = []sdk.ActionSpec{{Type: sdk.ActPlay, Label: "Play", Cards: s.Legal(viewer)}}
+		return []sdk.ActionSpec{{Type: sdk.ActPlay, Label: "Play", Cards: s.Legal(viewer)}}
 	}
-	return v
+	return nil
+}
+
+var _ sdk.ViewsMaker[*State] = (*Rules)(nil)
+
+// noViewer is a viewer no view is for (not a seat, not the spectators, not the turn's NoSeat):
+// Views builds from it what every viewer sees.
+const noViewer = -1 << 30
+
+// Views makes every viewer's view at once (sdk.ViewsMaker): what every viewer sees is built once
+// and each view shares its players, tricks, score sheet and indicators, with the viewer's own
+// hand, the cards it chose to pass and its actions; exactly View(s, viewer) each.
+func (r *Rules) Views(s *State, viewers []int, views []sdk.View) {
+	base := r.View(s, noViewer)
+	over := s.over()
+	for i, viewer := range viewers {
+		v := base
+		v.Viewer = viewer
+		if !over && viewer >= 0 && viewer < len(s.Hands) { // once over, every hand is shown to all
+			v.Zones = slices.Clone(base.Zones)
+			z := &v.Zones[viewer]
+			z.Cards, z.Hidden = slices.Clone(s.Hands[viewer]), false
+			if s.Stage == StagePass && viewer < len(s.Chosen) && s.Chosen[viewer] != nil {
+				c := s.Chosen[viewer]
+				id := zoneID("passing", viewer)
+				for j := range v.Zones {
+					if v.Zones[j].ID == id {
+						v.Zones[j].Cards, v.Zones[j].Hidden = slices.Clone(c), false
+					}
+				}
+			}
+		}
+		v.Actions = s.viewActions(viewer)
+		views[i] = v
+	}
 }
 
 func ptr(n int) *int { return &n }

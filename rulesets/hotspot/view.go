@@ -86,6 +86,34 @@ func (r *Rules) View(s *State, viewer int) sdk.View {
 	return v
 }
 
+var _ sdk.ViewsMaker[*State] = (*Rules)(nil)
+
+// noViewer is a viewer no view is for (not a seat, not the spectators, not the turn's NoSeat):
+// Views builds from it what every viewer sees.
+const noViewer = -1 << 30
+
+// Views makes every viewer's view at once (sdk.ViewsMaker): what every viewer sees is built once
+// and each view shares its players, pile, roles, indicators and deadlines, with the viewer's own
+// hand, its own "drawn" indicator and its actions; exactly View(s, viewer) each.
+func (r *Rules) Views(s *State, viewers []int, views []sdk.View) {
+	base := r.View(s, noViewer)
+	playing := s.Phase == sdk.PhasePlaying
+	for i, viewer := range viewers {
+		v := base
+		v.Viewer = viewer
+		if playing && viewer >= 0 && viewer < len(s.Hands) { // once over, every hand is shown to all
+			v.Zones = slices.Clone(base.Zones)
+			z := &v.Zones[viewer]
+			z.Cards, z.Hidden = slices.Clone(s.Hands[viewer]), false
+		}
+		if s.Drawn != 0 && viewer == s.Turn {
+			v.Indicators = append(append(make([]sdk.Indicator, 0, len(base.Indicators)+1), base.Indicators...), sdk.Indicator{ID: IndDrawn, Label: "Just drawn", Value: s.Drawn.String(), Kind: "text"})
+		}
+		v.Actions = s.actions(viewer)
+		views[i] = v
+	}
+}
+
 // actions are the actions open to viewer: for the seat in turn a play (with the cards that may
 // start it), draw and pass where they apply; for any seat with an open window, call.
 func (s *State) actions(viewer int) []sdk.ActionSpec {

@@ -27,6 +27,8 @@ func handZone(seat int) string {
 	return "hand." + strconv.Itoa(seat)
 }
 
+var _ sdk.ViewsMaker[*State] = (*Rules)(nil)
+
 // View is the table as viewer (a seat or sdk.Spectator) may see it: its own hand only, the pile,
 // the deck's count, the colour, penalty, scores and the room's rule options (indicators), and the
 // actions open to it. The card a seat has just drawn is shown to that seat alone. When a round
@@ -103,6 +105,33 @@ func (r *Rules) View(s *State, viewer int) sdk.View {
 	}
 	v.Actions = actions(s, viewer)
 	return v
+}
+
+// noViewer is a viewer no view is for (not a seat, not the spectators, not the turn's NoSeat):
+// Views builds from it what every viewer sees.
+const noViewer = -1 << 30
+
+// Views makes every viewer's view at once (sdk.ViewsMaker): what every viewer sees is built once
+// and each seat's shares its players, pile, roles and indicators, with its own hand, its own
+// "drawn" indicator and its actions; exactly View(s, viewer) each.
+func (r *Rules) Views(s *State, viewers []int, views []sdk.View) {
+	base := r.View(s, noViewer)
+	n := s.seats()
+	playing := s.Phase == sdk.PhasePlaying
+	for i, viewer := range viewers {
+		v := base
+		v.Viewer = viewer
+		if playing && viewer >= 0 && viewer < n { // once over, every hand is shown to all
+			v.Zones = slices.Clone(base.Zones)
+			z := &v.Zones[viewer]
+			z.Cards, z.Hidden = slices.Clone(s.Hands[viewer]), false
+		}
+		if s.Drawn != nil && viewer == s.Turn && playing {
+			v.Indicators = append(append(make([]sdk.Indicator, 0, len(base.Indicators)+1), base.Indicators...), sdk.Indicator{ID: "drawn", Label: "Just drawn", Value: s.Drawn.String(), Kind: "text"})
+		}
+		v.Actions = actions(s, viewer)
+		views[i] = v
+	}
 }
 
 // handPoints is what a hand left at a round's end counts for the winner (L-9).

@@ -145,14 +145,21 @@ func (r *Rules) View(s *State, viewer int) sdk.View {
 	if led := s.led(); led != 0 {
 		v.Indicators = append(v.Indicators, sdk.Indicator{ID: "led", Label: "Led", Value: string(rune(led)), Kind: "suit"})
 	}
+	v.Actions = s.viewActions(viewer)
+	return v
+}
+
+// viewActions are the actions open to viewer.
+func (s *State) viewActions(viewer int) []sdk.ActionSpec {
 	if viewer < 0 || viewer >= Seats || s.Phase != sdk.PhasePlaying {
-		return v
+		return nil
 	}
+	var out []sdk.ActionSpec
 	if s.Stage == StageBid && !s.Looked[viewer] {
-		v.Actions = append(v.Actions, sdk.ActionSpec{Type: actLook, Label: "Look at your cards"})
+		out = append(out, sdk.ActionSpec{Type: actLook, Label: "Look at your cards"})
 	}
 	if viewer != s.Turn {
-		return v
+		return out
 	}
 	switch s.Stage {
 	case StageBid:
@@ -161,11 +168,35 @@ func (r *Rules) View(s *State, viewer int) sdk.View {
 			spec.Choices = append([]string{BidBlindNil}, spec.Choices...)
 			spec.ChoiceLabels = append([]string{"Blind nil"}, spec.ChoiceLabels...)
 		}
-		v.Actions = append(v.Actions, spec)
+		out = append(out, spec)
 	case StagePlay:
-		v.Actions = append(v.Actions, sdk.ActionSpec{Type: sdk.ActPlay, Label: "Play", Cards: s.legalCards(viewer)})
+		out = append(out, sdk.ActionSpec{Type: sdk.ActPlay, Label: "Play", Cards: s.legalCards(viewer)})
 	}
-	return v
+	return out
+}
+
+var _ sdk.ViewsMaker[*State] = (*Rules)(nil)
+
+// noViewer is a viewer no view is for (not a seat, not the spectators, not the turn's NoSeat):
+// Views builds from it what every viewer sees.
+const noViewer = -1 << 30
+
+// Views makes every viewer's view at once (sdk.ViewsMaker): what every viewer sees is built once
+// and each view shares its players, tricks, teams, score sheet and indicators, with the viewer's
+// own hand (once looked at) and its actions; exactly View(s, viewer) each.
+func (r *Rules) Views(s *State, viewers []int, views []sdk.View) {
+	base := r.View(s, noViewer)
+	for i, viewer := range viewers {
+		v := base
+		v.Viewer = viewer
+		if viewer >= 0 && viewer < len(s.Hands) && !s.handVisible(viewer, noViewer) && s.handVisible(viewer, viewer) {
+			v.Zones = slices.Clone(base.Zones)
+			z := &v.Zones[viewer]
+			z.Cards, z.Hidden = slices.Clone(s.Hands[viewer]), false
+		}
+		v.Actions = s.viewActions(viewer)
+		views[i] = v
+	}
 }
 
 func viewTrick(t Trick) *sdk.Trick { return sdk.TrickView(t.Leader, t.Plays, t.Winner) }

@@ -49,6 +49,12 @@ func (e *engine[S]) views(s S, seats int, events []sdk.Event, hs *houseState, sp
 // makeViews makes the seats' typed views and, with spectator, the spectators' view, each with
 // the step's events as its viewer sees them.
 func (e *engine[S]) makeViews(s S, seats int, events []sdk.Event, hs *houseState, spectator bool) *keptViews {
+	// A ruleset that makes every viewer's view at once shares their public parts, which the
+	// patches are then written once for (sdk.ViewPatcher). House rules edit each view in place
+	// (decorateView), so their games' views share nothing.
+	if vm, ok := e.r.(sdk.ViewsMaker[S]); ok && hs == nil {
+		return e.makeViewsAtOnce(vm, s, seats, events, spectator)
+	}
 	one := func(viewer int) sdk.View {
 		v := e.r.View(s, viewer)
 		v.Viewer = viewer
@@ -71,6 +77,41 @@ func (e *engine[S]) makeViews(s S, seats int, events []sdk.Event, hs *houseState
 	if spectator {
 		v := one(sdk.Spectator)
 		kv.spectator = &v
+	}
+	return kv
+}
+
+// makeViewsAtOnce is makeViews through the ruleset's Views: one call for every viewer.
+func (e *engine[S]) makeViewsAtOnce(vm sdk.ViewsMaker[S], s S, seats int, events []sdk.Event, spectator bool) *keptViews {
+	n := seats
+	if spectator {
+		n++
+	}
+	viewers := make([]int, n)
+	for i := range seats {
+		viewers[i] = i
+	}
+	if spectator {
+		viewers[seats] = sdk.Spectator
+	}
+	all := make([]sdk.View, n)
+	vm.Views(s, viewers, all)
+	for i, viewer := range viewers {
+		v := &all[i]
+		v.Viewer = viewer
+		if v.Ruleset == "" {
+			v.Ruleset = e.info.ID
+		}
+		if len(events) > 0 {
+			v.Events = make([]sdk.Event, len(events))
+			for j, ev := range events {
+				v.Events[j] = ev.For(viewer)
+			}
+		}
+	}
+	kv := &keptViews{seats: all[:seats:seats]}
+	if spectator {
+		kv.spectator = &all[seats]
 	}
 	return kv
 }
@@ -160,18 +201,19 @@ func (kept *keptViews) patches(now *keptViews) ([][]byte, []byte) {
 		return nil, nil
 	}
 	var buf []byte
+	var vp sdk.ViewPatcher // what the views share is patched once
 	marks := make([]int, 0, len(now.seats)+2)
 	for i := range now.seats {
 		marks = append(marks, len(buf))
 		var ok bool
-		if buf, ok = sdk.AppendViewPatch(buf, &kept.seats[i], &now.seats[i]); !ok {
+		if buf, ok = vp.Append(buf, &kept.seats[i], &now.seats[i]); !ok {
 			return nil, nil
 		}
 	}
 	marks = append(marks, len(buf))
 	if kept.spectator != nil && now.spectator != nil {
 		var ok bool
-		if buf, ok = sdk.AppendViewPatch(buf, kept.spectator, now.spectator); !ok {
+		if buf, ok = vp.Append(buf, kept.spectator, now.spectator); !ok {
 			buf = buf[:marks[len(marks)-1]]
 		}
 	}

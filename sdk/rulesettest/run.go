@@ -32,6 +32,9 @@ import (
 //     unchanged when what the viewer cannot see is redealt (views compared as JSON, events
 //     excluded); the redeal keeps the cards and does not mutate its input; no view's JSON
 //     (AppendJSON) holds a null, which only a nil list writes;
+//   - the patch check (checkPatches): through a sticky engine asked for patches, every step's
+//     views are View's, and every seat's and the spectators' patch is the diff of the whole views
+//     before and after (sdk.AppendViewPatch), byte for byte, however the engine made it;
 //   - when the ruleset implements sdk.StateAppender, AppendState writes every state (and every
 //     redealt one) byte for byte as json.Marshal does;
 //   - when the ruleset implements sdk.TableEditor, SetTable(Table(s)) gives back an equivalent state
@@ -61,6 +64,7 @@ func run[S any](ctx context.Context, tb testing.TB, r sdk.Ruleset[S], cfg Config
 	}
 	for _, g := range games(ctx, tb, e, cfg) {
 		sub("state/"+g.String(), func(tb testing.TB) { checkStates(ctx, tb, r, newMemEngine(r), cfg, g) })
+		sub("patches/"+g.String(), func(tb testing.TB) { checkPatches(ctx, tb, r, cfg, g) })
 	}
 }
 
