@@ -39,4 +39,38 @@ func TestCardWords(t *testing.T) {
 			t.Errorf("%s: cardWords = %q, want %q", tc.locale, got, tc.want)
 		}
 	}
+	// The move log and its toasts say the cards in words, never in codes ("R7", "W+4").
+	logged := func(loc string) []string {
+		t.Helper()
+		return evalJS[[]string](t, ctx, `(async () => {
+			const { setLocale } = await import("/js/i18n.js");
+			await setLocale("`+loc+`");
+			const { Table } = await import("/js/table.js");
+			const info = (await (await fetch("/api/rulesets")).json()).rulesets.find((r) => r.id === "lastcard");
+			const root = document.createElement("div");
+			const t = new Table(root, { player: (s) => ({ name: ["Rosie", "Mia"][s] }), rulesetInfo: () => info });
+			t.view = { phase: "playing", viewer: 1 };
+			root.append(Object.assign(document.createElement("div"), { className: "log" }));
+			t.toastLayer = document.createElement("div");
+			t.announce([{ name: "played", seat: 0, cards: ["R7"] }, { name: "played", seat: 0, cards: ["W+4"] }, { name: "played", seat: 0, cards: ["BS"] }], {});
+			return [...root.querySelectorAll(".log div")].map((d) => d.textContent).reverse();
+		})()`)
+	}
+	for _, tc := range []struct {
+		locale string
+		want   []string
+	}{
+		{"en", []string{"Rosie played red 7", "Rosie played Joker Draw Four", "Rosie played blue skip"}},
+		{"fr", []string{"7 rouge", "Joker +4", "passe (bleu)"}},
+	} {
+		got := logged(tc.locale)
+		if len(got) != len(tc.want) {
+			t.Fatalf("%s: the log says %q, want %d lines", tc.locale, got, len(tc.want))
+		}
+		for i := range got {
+			if !strings.Contains(got[i], tc.want[i]) || strings.ContainsAny(got[i], "♠♥") || strings.Contains(got[i], "W+4") {
+				t.Errorf("%s: log line %d is %q, want it to say %q", tc.locale, i, got[i], tc.want[i])
+			}
+		}
+	}
 }

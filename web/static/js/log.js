@@ -2,7 +2,7 @@
 // a view's events make, and the card flights from one view to the next.
 
 import { h } from "./dom.js";
-import { cardEl, shortName, choiceName, SUITS, COLORS } from "./cards.js";
+import { cardEl, cardsWords, choiceName, SUITS, COLORS } from "./cards.js";
 import { play as playSound } from "./sound.js";
 import { burnMoment } from "./summary.js";
 import { t, tv, num } from "./i18n.js";
@@ -24,8 +24,8 @@ export class TableLog {
   // describe is the move log's line for an event, or null for none: the ruleset's sentence for it
   // (Info.EventTexts: "NAME KEY=VALUE" for an event whose data has that value, before "NAME"); an
   // empty sentence writes no line. An event with none (a house rule's own, a variant that words
-  // nothing) is written as its name in words, its cards, and the suits or colours its data names
-  // ("Ada wild eight 8♠: Diamonds"); "turn" writes no line.
+  // nothing) is written as its name in words, its cards in words, and the suits or colours its data
+  // names ("Ada wild eight 8 of spades: Diamonds"); "turn" writes no line.
   describe(e) {
     const texts = { ...ENGINE_TEXTS, ...(this.rulesetInfo().event_texts || {}) };
     const d = e.data || {};
@@ -34,7 +34,7 @@ export class TableLog {
     if (typeof text === "string") return this.eventText(tv(text), e) || null;
     if (e.name === "turn") return null;
     const who = e.seat >= 0 ? this.player(e.seat).name : "";
-    const cards = (e.cards || []).map(shortName).join(" ");
+    const cards = cardsWords(e.cards);
     const hidden = !cards && e.private && e.count ? countWords(e.count) : "";
     const named = Object.values(d).filter((x) => SUITS[x] || COLORS[x]).map(choiceName).join(", ");
     return `${who} ${tv(e.name.replace(/_/g, " "))}${cards || hidden ? " " + (cards || hidden) : ""}${named ? ": " + named : ""}`.trim();
@@ -48,7 +48,7 @@ export class TableLog {
   eventText(text, e) {
     const d = e.data || {};
     const n = e.count || (e.cards || []).length;
-    const cards = (e.cards || []).map(shortName).join(" ");
+    const cards = cardsWords(e.cards);
     const raw = (k) => (k === "seat" ? e.seat : k === "count" ? n : d[k]);
     return text.replace(/\{(\w+)(?::(\w+))?\}/g, (m, k, format) => {
       if (format) {

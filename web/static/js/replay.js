@@ -7,7 +7,7 @@ import { t, num } from "./i18n.js";
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { Table } from "./table.js";
-import { cardName } from "./cards.js";
+import { cardsWords } from "./cards.js";
 import { state, app, topbar, copyButton, nameOf } from "./shell.js";
 
 const PLAY_MS = 900;
@@ -21,7 +21,7 @@ function who(seat) {
 // moveWords says one logged action in words: who did what, with which cards.
 function moveWords(l) {
   const a = l.action || {};
-  const cards = (a.cards || []).map(cardName).join(", ");
+  const cards = cardsWords(a.cards);
   const what = cards ? t("{action}: {cards}", { action: a.type, cards }) : a.type;
   return t("{who}: {what}", { who: who(l.seat), what });
 }
