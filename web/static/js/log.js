@@ -120,8 +120,41 @@ export class TableLog {
     this.logLines = this.logLines.slice(0, 12);
     const log = this.root.querySelector(".log");
     if (log) log.replaceChildren(...this.logLines.map((l) => h("div", {}, l)));
+    this.fillLogStrip();
     const sound = this.soundFor(events, prev);
     if (sound) playSound(sound);
+  }
+
+  // logStrip is the move log as a phone shows it (css/app.css hides it on wider screens, where
+  // the log lies beside the pile): a strip at the top of the centre saying the last move, which
+  // opens (and closes) a drawer of the last moves, newest first, over the centre only: the hand
+  // and the action bar stay in sight and in reach. The drawer stays open across redraws.
+  logStrip() {
+    const open = !!this.logOpen;
+    const strip = h("button", { type: "button", class: "log-strip", id: "log-strip", "aria-expanded": String(open), "aria-controls": "log-drawer",
+      onclick: () => { this.logOpen = !this.logOpen; this.fillLogStrip(); } },
+      h("span", { class: "log-strip-icon", "aria-hidden": "true" }, "\u2630"), h("span", { class: "log-strip-text" }));
+    const drawer = h("div", { class: "log-drawer", id: "log-drawer", role: "region", "aria-label": t("Last moves"), hidden: !open },
+      h("div", { class: "log-drawer-head" }, h("b", {}, t("Last moves")),
+        h("button", { type: "button", class: "btn small ghost log-close", onclick: () => { this.logOpen = false; this.fillLogStrip(); this.root.querySelector(".log-strip")?.focus(); } }, t("Close"))),
+      h("ol", { class: "log-lines" }));
+    queueMicrotask(() => this.fillLogStrip());
+    return [strip, drawer];
+  }
+
+  // fillLogStrip writes the last moves into the phone's strip and drawer, and shows the drawer if
+  // it is open.
+  fillLogStrip() {
+    const strip = this.root.querySelector(".log-strip");
+    const drawer = this.root.querySelector(".log-drawer");
+    if (!strip || !drawer) return;
+    const lines = this.logLines || [];
+    const open = !!this.logOpen;
+    strip.querySelector(".log-strip-text").textContent = lines.length ? lines[0] : t("No moves yet");
+    strip.setAttribute("aria-expanded", String(open));
+    strip.setAttribute("aria-label", open ? t("Hide the last moves") : t("Show the last moves: {line}", { line: lines[0] || t("No moves yet") }));
+    drawer.hidden = !open;
+    drawer.querySelector(".log-lines").replaceChildren(...lines.map((l) => h("li", {}, l)));
   }
 
   // soundFor picks the one sound a new view makes, the most important of what happened: a win, a

@@ -136,8 +136,9 @@ export class Table {
     const opp = h("div", { class: "opponents" + (order.length >= 3 ? " compact" : "") + (order.length >= 5 ? " crowded" : ""), tabindex: "0", role: "group", "aria-label": t("other players") }, order.map((s) => this.seatPod(s)));
     felt.append(opp);
     const center = this.center();
-    // The log lies in the centre row, beside the pile: never over a seat.
-    center.append(h("div", { class: "log", "aria-live": "polite" }, ...(this.logLines || []).map((l) => h("div", {}, l))));
+    // The log lies in the centre row, beside the pile: never over a seat. On a phone it is a strip
+    // with the last move, which opens a drawer of the last moves over the centre (log.js).
+    center.append(h("div", { class: "log", "aria-live": "polite" }, ...(this.logLines || []).map((l) => h("div", {}, l))), ...this.logStrip());
     felt.append(center);
     felt.append(this.myArea());
     this.toastLayer = h("div", { class: "toast-layer" });
