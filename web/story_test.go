@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -143,4 +144,113 @@ func checkVerdict(t *testing.T, pg context.Context, what string) verdictSeen {
 		t.Errorf("%s: the winner reads %q", what, v.WinnerPts)
 	}
 	return v
+}
+
+// storySizes are the two screens every story test runs at.
+var storySizes = []screen{{"phone", phoneW, phoneH}, {"desktop", desktopW, desktopH}}
+
+// rectJS is a JS function giving an element's box ({} when absent or not shown).
+const rectJS = `((sel) => { const e = document.querySelector(sel); if (!e) return null; const r = e.getBoundingClientRect(); return r.width && r.height ? { l: r.left, t: r.top, r: r.right, b: r.bottom } : null; })`
+
+// TestComputerGameStartsAtOnce (item 5, and the move log on a phone, item 2): one tap from the
+// lobby seats the player with bots and deals, with no Deal to press and no invite offered. A few
+// moves in, on a phone the move log's strip, at the top of the centre, says the last move in
+// words and a tap opens the drawer of the last moves over the centre only: the hand and the
+// actions stay in sight and clear; a tap closes it. The game is played to the end by taps and
+// the summary reads right.
+func TestComputerGameStartsAtOnce(t *testing.T) {
+	t.Parallel()
+	base, _ := startServer(t)
+	b := browser(t)
+	axe := axeJS(t)
+	for _, sz := range storySizes {
+		t.Run(sz.name, func(t *testing.T) {
+			t.Parallel()
+			pg := newPage(t, b, sz.w, sz.h)
+			signIn(t, pg, base, "Pia")
+			tap(t, pg, `[data-computer=hotspot]`)
+			waitJS(t, pg, `location.hash.startsWith("#/room/") && window.cardhouse.state.room?.table?.view?.phase === "playing"`)
+			got := evalJS[struct {
+				Mode   string `json:"mode"`
+				Seats  int    `json:"seats"`
+				Bots   int    `json:"bots"`
+				Hand   int    `json:"hand"`
+				Deal   bool   `json:"deal"`
+				Invite bool   `json:"invite"`
+			}](t, pg, `(() => { const r = window.cardhouse.state.room; return { mode: r.info.mode, seats: r.table.view.players.length,
+				bots: r.info.members.filter((m) => m.bot_level).length, hand: document.querySelectorAll('.card[data-zone^="hand."]').length,
+				deal: !!document.querySelector("[data-action=deal]"), invite: !!document.querySelector("#invite-link, [data-copy*='#/invite/']") }; })()`)
+			if got.Mode != "computer" || got.Seats != 4 || got.Bots != 3 || got.Hand == 0 {
+				t.Errorf("one tap gave a %s room of %d seats, %d bots, %d cards in hand; want computer, 4, 3, a dealt hand", got.Mode, got.Seats, got.Bots, got.Hand)
+			}
+			if got.Deal || got.Invite {
+				t.Errorf("a game against the computer offers a Deal (%v) or an invite (%v)", got.Deal, got.Invite)
+			}
+			stats := playGame(t, []player{{pg, `{}`}}, func() {
+				if sz.name == "desktop" {
+					if evalJS[bool](t, pg, rectJS+`(".log-strip") !== null || `+rectJS+`(".log") === null`) {
+						t.Errorf("on a desktop the log lies beside the pile, without the phone's strip")
+					}
+					return
+				}
+				checkPhoneLog(t, pg, axe)
+			})
+			waitJS(t, pg, `document.querySelector("#summary")`)
+			checkSummary(t, pg, "against the computer, "+sz.name)
+			t.Logf("%s: %d taps to the end", sz.name, stats[0].Taps)
+		})
+	}
+}
+
+// checkPhoneLog checks the phone's move log a few moves into a game: the strip says the last
+// move, the drawer opens and closes by taps, over the centre only.
+func checkPhoneLog(t *testing.T, pg context.Context, axe string) {
+	t.Helper()
+	type box struct{ L, T, R, B float64 }
+	type seen struct {
+		Strip, Center, Mine, Actions, Drawer *box
+		Text                                 string
+		Lines                                []string
+		Font                                 float64
+		Hit                                  bool
+	}
+	look := func() seen {
+		return evalJS[seen](t, pg, `(() => { const r = `+rectJS+`; const lines = [...document.querySelectorAll(".log-drawer li")].map((l) => l.textContent);
+			const s = document.querySelector(".log-strip"); const sr = s.getBoundingClientRect();
+			return { strip: r(".log-strip"), center: r(".center"), mine: r(".my-area .hand") || r(".my-area"), actions: r(".actions"), drawer: r(".log-drawer"),
+				text: s.textContent, lines, font: parseFloat(getComputedStyle(s).fontSize),
+				hit: s.contains(document.elementFromPoint(sr.left + sr.width / 2, sr.top + sr.height / 2)) }; })()`)
+	}
+	overlaps := func(a, b *box) bool { return a != nil && b != nil && a.L < b.R && b.L < a.R && a.T < b.B && b.T < a.B }
+	waitJS(t, pg, `(window.cardhouse.state.room.table.logLines || []).length > 0`)
+	s := look()
+	if s.Strip == nil || !s.Hit || s.Font < 12 {
+		t.Fatalf("the phone's log strip is not shown and reachable (box %v, reached %v, %.0f px text)", s.Strip, s.Hit, s.Font)
+	}
+	if overlaps(s.Strip, s.Mine) || overlaps(s.Strip, s.Actions) || s.Strip.B > phoneH {
+		t.Errorf("the log strip %v covers the hand %v or the actions %v", s.Strip, s.Mine, s.Actions)
+	}
+	if s.Text == "" || strings.Contains(s.Text, "No moves") {
+		t.Errorf("the log strip says %q, want the last move", s.Text)
+	}
+	click(t, pg, `.log-strip`)
+	waitJS(t, pg, `!document.querySelector(".log-drawer").hidden && document.querySelector(".log-strip").getAttribute("aria-expanded") === "true"`)
+	s = look()
+	if len(s.Lines) == 0 || s.Drawer == nil {
+		t.Fatalf("the opened drawer shows %q (box %v)", s.Lines, s.Drawer)
+	}
+	if overlaps(s.Drawer, s.Mine) || overlaps(s.Drawer, s.Actions) || s.Drawer.T < s.Center.T-1 || s.Drawer.B > s.Center.B+1 {
+		t.Errorf("the drawer %v leaves the centre %v or covers the hand %v or the actions %v", s.Drawer, s.Center, s.Mine, s.Actions)
+	}
+	for _, l := range s.Lines {
+		if regexp.MustCompile(`\b([RGBY]([0-9]|S|R|\+2)|W\+4|(10|[2-9AJQK])[SHDC])\b|[♠♥♦♣]`).MatchString(l) {
+			t.Errorf("a log line speaks in codes: %q", l)
+		}
+	}
+	shot(t, pg, "story-phone-log")
+	if axe != "" {
+		checkAxe(t, pg, axe, "the phone's move log, open")
+	}
+	click(t, pg, `.log-drawer .log-close`)
+	waitJS(t, pg, `document.querySelector(".log-drawer").hidden && document.querySelector(".log-strip").getAttribute("aria-expanded") === "false"`)
 }

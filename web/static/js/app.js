@@ -85,7 +85,7 @@ async function lobby() {
       h("h3", {}, tv(d.name)), h("p", {}, tv(d.summary || "")), h("p", { class: "help" }, t("{min}–{max} players", { min: d.min_seats, max: d.max_seats })),
       h("div", { class: "row" }, Object.hasOwn(rs.disabled || {}, d.id)
         ? h("span", { class: "help", "data-disabled": d.id }, t("Not offered for new rooms just now: {reason}", { reason: rs.disabled[d.id] || t("an admin disabled it") }))
-        : [quickPlayButton(d), h("button", { class: "btn primary small", type: "button", "data-create": d.id, onclick: () => createDialog(d) }, t("New room"))], h("a", { class: "btn ghost small", href: `#/rules/${d.id}` }, t("How to play"))));
+        : [quickPlayButton(d), computerButton(d), h("button", { class: "btn primary small", type: "button", "data-create": d.id, onclick: () => createDialog(d) }, t("New room"))], h("a", { class: "btn ghost small", href: `#/rules/${d.id}` }, t("How to play"))));
   }));
   // The server lists only rooms someone can sit down in (docs/api.md): waiting or playing.
   // quickplay.js draws the list and keeps it current from the lobby's events.
@@ -98,6 +98,26 @@ async function lobby() {
     // The code's panel first: the open rooms' list changes as it is watched, and must not move it.
     h("section", { class: "panel" }, h("h2", {}, t("Have a code?")), byCode, h("p", { class: "help" }, t("Join to play, or watch: spectators see the table and the chat, never a hand."))),
     h("section", { class: "panel" }, h("h2", {}, t("Open rooms")), table)));
+}
+
+// computerButton is the one tap to a game against the computer: a room whose other seats are
+// bots (as many as the new-room form offers first, at the first level), dealt at once (the
+// server's start: nobody is awaited, so there is no Deal to press and no one to invite).
+function computerButton(d) {
+  const b = h("button", { class: "btn small", type: "button", "data-computer": d.id }, t("Play {name} against the computer", { name: tv(d.name) }));
+  b.addEventListener("click", async () => {
+    b.disabled = true;
+    const seats = d.max_seats > 4 ? 4 : d.max_seats;
+    const level = (d.bot_levels && d.bot_levels.length ? d.bot_levels : [1])[0];
+    try {
+      const res = await api("POST", "/api/rooms", { ruleset: d.id, mode: "computer", seats, bots: Array(seats - 1).fill(level), start: true });
+      location.hash = `#/room/${res.room.code}`;
+    } catch (err) {
+      b.disabled = false;
+      b.after(h("p", { class: "error-text", role: "alert" }, errorText(err)));
+    }
+  });
+  return b;
 }
 
 function presetPicker(d, form) {

@@ -296,7 +296,8 @@ class RoomView {
       h("h2", {}, t("{game} · room", { game: nameOf(this.info?.ruleset || "") }), " ", h("span", { class: "code" }, this.code)), h("p", {}, text), quickWait(this.info),
       (this.info?.house_rules || []).length ? h("p", { class: "help", id: "waiting-rules" }, t("House rules:"), " ", this.info.house_rules.map((r) => r.name).join(", "), " ", t("(the room panel says what they do)")) : "",
       you.host ? h("button", { class: "btn primary big", type: "button", "data-action": "deal", onclick: () => this.deal() }, t("Deal")) : "",
-      h("p", { class: "help" }, t("Send friends this link, or the code, to join or watch:")), invite(this.code)));
+      // A room against the computer or passed around one device has nobody to invite.
+      this.info?.mode === "online" ? [h("p", { class: "help" }, t("Send friends this link, or the code, to join or watch:")), invite(this.code)] : ""));
     p.classList.add(`ruleset-${this.info?.ruleset || ""}`);
     return p;
   }
