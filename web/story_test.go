@@ -2,6 +2,9 @@ package web_test
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"net/http"
 	"regexp"
 	"strings"
 	"testing"
@@ -253,4 +256,77 @@ func checkPhoneLog(t *testing.T, pg context.Context, axe string) {
 	}
 	click(t, pg, `.log-drawer .log-close`)
 	waitJS(t, pg, `document.querySelector(".log-drawer").hidden && document.querySelector(".log-strip").getAttribute("aria-expanded") === "false"`)
+}
+
+// TestInviteLanding (item 4): an invite link opens a page naming the room, the variant and the
+// host before joining. Someone new types a name and presses Join: they are seated in that room.
+// Someone signed in presses Join and is seated too. A link to no room says so, and the start-at-
+// once of a game against the computer is refused for an online room, which is then not made.
+func TestInviteLanding(t *testing.T) {
+	t.Parallel()
+	base, _ := startServer(t)
+	b := browser(t)
+	axe := axeJS(t)
+	host := apiGuest(t, base, "Hana")
+	code := host.create(map[string]any{"ruleset": "hotspot", "seats": 6}).Code
+	host.connect(code)
+	for _, sz := range storySizes {
+		t.Run(sz.name, func(t *testing.T) {
+			t.Parallel()
+			// Someone new.
+			pg := newPage(t, b, sz.w, sz.h)
+			run(t, pg, chromedp.Navigate(base+"/#/invite/"+code))
+			waitJS(t, pg, `!!document.querySelector("#invitation") && !!document.querySelector("#entry")`)
+			says := text(t, pg, "#invitation")
+			for _, want := range []string{"Hana invites you to play Hotspot", code, "Hotspot", "of 6 seats taken", "Hana"} {
+				if !strings.Contains(says, want) {
+					t.Errorf("the landing page says %q, want %q in it", says, want)
+				}
+			}
+			shot(t, pg, "story-invite-"+sz.name)
+			if axe != "" {
+				checkAxe(t, pg, axe, sz.name+" invite landing")
+			}
+			name := "Finn" + sz.name
+			typeText(t, pg, `#entry input[name=name]`, name)
+			tap(t, pg, `#enter`)
+			waitJS(t, pg, fmt.Sprintf(`location.hash === "#/room/%s" && (window.cardhouse.state.room?.info?.members || []).some((m) => m.name === %q && m.role === "player")`, code, name))
+			// Someone signed in.
+			pg2 := newPage(t, b, sz.w, sz.h)
+			signIn(t, pg2, base, "Gus"+sz.name)
+			goTo(t, pg2, base+"/#/invite/"+code)
+			waitJS(t, pg2, `!!document.querySelector("#invitation") && !!document.querySelector("#invite-join")`)
+			if !strings.Contains(text(t, pg2, "#invitation"), "Hana invites you") {
+				t.Errorf("signed in, the landing page says %q", text(t, pg2, "#invitation"))
+			}
+			tap(t, pg2, `#invite-join`)
+			waitJS(t, pg2, fmt.Sprintf(`location.hash === "#/room/%s" && (window.cardhouse.state.room?.info?.members || []).some((m) => m.name === "Gus%s")`, code, sz.name))
+			// A link to no room.
+			goTo(t, pg2, base+"/#/invite/ZZZZZZ")
+			waitJS(t, pg2, `!!document.querySelector("#invitation-error .error-text")?.textContent`)
+			for _, p := range []context.Context{pg, pg2} {
+				if r := record(t, p); len(r.CSP) > 0 {
+					t.Errorf("the page broke its content security policy: %q", r.CSP)
+				}
+			}
+		})
+	}
+	// Over the API: an unknown code is a 404; start is for a game against the computer only.
+	if resp := host.send("GET", "/api/invites/ZZZZZZ", nil); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("GET /api/invites/ZZZZZZ: %d, want 404", resp.StatusCode)
+	}
+	var before, after struct {
+		Rooms []any `json:"rooms"`
+	}
+	host.do("GET", "/api/me/rooms", nil, &before)
+	resp := host.send("POST", "/api/rooms", map[string]any{"ruleset": "hotspot", "mode": "online", "start": true})
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), `"start"`) {
+		t.Errorf("an online room asked to start at once: %d %s, want 400 naming start", resp.StatusCode, body)
+	}
+	host.do("GET", "/api/me/rooms", nil, &after)
+	if len(after.Rooms) != len(before.Rooms) {
+		t.Errorf("the refused room was made: %d rooms before, %d after", len(before.Rooms), len(after.Rooms))
+	}
 }
