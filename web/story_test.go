@@ -6,8 +6,12 @@ import (
 	"io"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"cardhouse/platform/store"
 
 	"github.com/chromedp/chromedp"
 )
@@ -328,5 +332,73 @@ func TestInviteLanding(t *testing.T) {
 	host.do("GET", "/api/me/rooms", nil, &after)
 	if len(after.Rooms) != len(before.Rooms) {
 		t.Errorf("the refused room was made: %d rooms before, %d after", len(before.Rooms), len(after.Rooms))
+	}
+}
+
+// TestRatingsBesideNames (item 3's leftover): a registered player's rating in the variant shows
+// beside their name at the table's seats, as in the lobby's public list. Two accounts with a
+// rating from a game recorded in the store (as a finished game records it) sit at an online room;
+// at each size the other player's page shows both ratings by the names, and a third page's lobby
+// lists the table with them.
+func TestRatingsBesideNames(t *testing.T) {
+	t.Parallel()
+	base, _, st := startPlatform(t)
+	b := browser(t)
+	ctx := context.Background()
+	reg := func(handle, name string) *apiUser {
+		return apiSignIn(t, base, "/api/register", map[string]string{"username": handle, "password": "correct horse battery", "display_name": name})
+	}
+	ann, ben := reg("ann-rated", "Ann"), reg("ben-rated", "Ben")
+	code := ann.create(map[string]any{"ruleset": "hotspot", "seats": 2}).Code
+	ben.do("POST", "/api/rooms/"+code+"/join", map[string]any{}, nil)
+	ann.connect(code)
+	ben.connect(code)
+	ann.do("POST", "/api/rooms/"+code+"/deal", nil, nil)
+	sr, err := st.RoomByCode(ctx, code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := st.GameByNumber(ctx, sr.ID, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.RecordFinished(ctx, store.Finished{GameID: g.ID, Ruleset: "hotspot", EndedAt: time.Now().UTC(),
+		Seats: []store.FinishedSeat{{UserID: ann.id, Place: 1}, {UserID: ben.id, Place: 2}}}); err != nil {
+		t.Fatal(err)
+	}
+	var rated struct {
+		Ratings map[string]float64 `json:"ratings"`
+	}
+	ann.do("GET", fmt.Sprintf("/api/ratings/hotspot?users=%d,%d", ann.id, ben.id), nil, &rated)
+	if len(rated.Ratings) != 2 {
+		t.Fatalf("ratings after the recorded game: %v", rated.Ratings)
+	}
+	want := map[string]string{}
+	for id, r := range rated.Ratings {
+		want[id] = strconv.FormatFloat(r, 'f', -1, 64)
+	}
+	for _, sz := range storySizes {
+		t.Run(sz.name, func(t *testing.T) {
+			pg := newPage(t, b, sz.w, sz.h)
+			logIn(t, pg, base, "ben-rated")
+			goTo(t, pg, base+"/#/room/"+code)
+			waitJS(t, pg, `document.querySelectorAll("[data-seat-rating]").length === 2`)
+			got := evalJS[map[string]string](t, pg, `Object.fromEntries([...document.querySelectorAll(".who")].filter((w) => w.querySelector("[data-seat-rating]")).map((w) => [w.querySelector(".name").textContent, w.querySelector("[data-seat-rating]").dataset.seatRating]))`)
+			if got["Ann"] != want[fmt.Sprint(ann.id)] || got["Ben"] != want[fmt.Sprint(ben.id)] {
+				t.Errorf("the seats show the ratings %v, want Ann %s and Ben %s", got, want[fmt.Sprint(ann.id)], want[fmt.Sprint(ben.id)])
+			}
+			shot(t, pg, "story-seat-ratings-"+sz.name)
+			// The lobby's public list, on a third page.
+			lp := newPage(t, b, sz.w, sz.h)
+			signIn(t, lp, base, "Lou"+sz.name)
+			sel := fmt.Sprintf(`tr[data-room=%q] .players`, code)
+			waitJS(t, lp, fmt.Sprintf(`!!document.querySelector(%q)`, sel))
+			list := text(t, lp, sel)
+			for _, id := range []int64{ann.id, ben.id} {
+				if r := rated.Ratings[fmt.Sprint(id)]; !strings.Contains(list, strings.TrimSuffix(strconv.FormatFloat(r, 'f', 1, 64), ".0")) {
+					t.Errorf("the public list says %q, without the rating %v", list, r)
+				}
+			}
+		})
 	}
 }

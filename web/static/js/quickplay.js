@@ -101,10 +101,10 @@ export function quickWait(info) {
 // once known: the ratings are asked for in one request per table drawn, and kept for a minute.
 const ratings = new Map(); // "ruleset:user" -> {at, value}
 let pending = null;
-export function ratingTag(ruleset, userID) {
+export function ratingTag(ruleset, userID, shown) {
   const el = h("span", { class: "help rating-tag", "data-rating-for": userID });
   const key = `${ruleset}:${userID}`;
-  const show = (v) => { if (v !== undefined) { el.textContent = t(" · rating {rating}", { rating: num(v) }); el.dataset.rating = String(v); } };
+  const show = (v) => { if (v !== undefined) { el.textContent = t(" · rating {rating}", { rating: num(v) }); el.dataset.rating = String(v); shown?.(v); } };
   const known = ratings.get(key);
   if (known && Date.now() - known.at < 60000) { show(known.value); return el; }
   if (!pending) {
@@ -123,4 +123,14 @@ export function ratingTag(ruleset, userID) {
     pending.waiting.push([userID, show]);
   }
   return el;
+}
+
+// seatRating is a player's rating in a variant for their seat at the table: the value when known
+// (undefined: no rating, or not read yet); when not read yet it is asked for (with the others of
+// the table, as ratingTag does) and loaded(value) is called once it is known.
+export function seatRating(ruleset, userID, loaded) {
+  const known = ratings.get(`${ruleset}:${userID}`);
+  if (known) return known.value;
+  ratingTag(ruleset, userID, loaded);
+  return undefined;
 }
