@@ -97,6 +97,8 @@ type verdictSeen struct {
 	Title      string `json:"title"`
 	Names      string `json:"names"`
 	GreenPts   int    `json:"greenPts"`
+	Winners    int    `json:"winners"`
+	WantWins   int    `json:"wantWins"`
 	WinnerPts  string `json:"winnerPts"`
 }
 
@@ -112,6 +114,7 @@ func checkVerdict(t *testing.T, pg context.Context, what string) verdictSeen {
 		const low = !!v.low_wins, over = v.phase === "game_over";
 		const out = { text: el ? el.textContent : "", margin: el ? Number(el.dataset.margin) : -1, first: el ? (el.dataset.first ?? el.dataset.winnerTeam) : "",
 			lowWins: low, title: s.querySelector("h2").textContent, greenPts: s.querySelectorAll(".chip.green[data-points]").length,
+			winners: s.querySelectorAll(".hands-left [data-winner]").length, wantWins: v.winner >= 0 ? 1 : 0,
 			winnerPts: s.querySelector('[data-hand-left="' + v.winner + '"] [data-points]')?.textContent || "" };
 		const teams = (v.teams || []).filter((x) => x.score !== undefined && x.score !== null);
 		const scored = (v.players || []).filter((p) => p.score !== undefined && p.score !== null);
@@ -119,7 +122,7 @@ func checkVerdict(t *testing.T, pg context.Context, what string) verdictSeen {
 			const win = teams.find((x) => (x.seats || []).includes(v.winner));
 			const others = teams.filter((x) => x !== win).map((x) => x.score);
 			const other = low ? Math.min(...others) : Math.max(...others);
-			Object.assign(out, { want: "team", wantMargin: Math.abs(win.score - other), wantFirst: String(win.id), names: win.seats.map((x) => tb.player(x).name).join(" & ") });
+			Object.assign(out, { wantWins: win.seats.length, want: "team", wantMargin: Math.abs(win.score - other), wantFirst: String(win.id), names: win.seats.map((x) => tb.player(x).name).join(" & ") });
 		} else if (scored.length > 1) {
 			const best = [...scored].sort((a, b) => (low ? a.score - b.score : b.score - a.score) || a.seat - b.seat);
 			const first = over && v.winner >= 0 ? scored.find((p) => p.seat === v.winner) : best[0];
@@ -143,6 +146,9 @@ func checkVerdict(t *testing.T, pg context.Context, what string) verdictSeen {
 		if v.Want == "players" && v.LowWins != strings.Contains(v.Text, "fewer") {
 			t.Errorf("%s: the verdict %q (lowest wins: %v) gets the direction wrong", what, v.Text, v.LowWins)
 		}
+	}
+	if v.Winners != v.WantWins {
+		t.Errorf("%s: %d hands are marked the winner's, want %d (a partnership wins together)", what, v.Winners, v.WantWins)
 	}
 	if v.GreenPts > 0 {
 		t.Errorf("%s: %d points chips read as gains (green)", what, v.GreenPts)

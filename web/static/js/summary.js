@@ -44,8 +44,10 @@ function leftOf(tb, seat) {
 function handsLeft(tb) {
   const v = tb.view;
   const seats = (v.players || []).map((p) => p.seat);
-  // The winner first, then the others in seat order.
+  // The winner first, then the others in seat order. A partnership wins together: each partner
+  // of the winning seat is a winner too (Spades).
   seats.sort((a, b) => (a === v.winner ? -1 : b === v.winner ? 1 : a - b));
+  const partners = v.winner >= 0 ? teamOf(tb, v.winner)?.seats || [v.winner] : [];
   return h("ul", { class: "hands-left", "aria-label": t("hands left") }, seats.map((seat) => {
     const p = (v.players || []).find((x) => x.seat === seat) || {};
     const left = leftOf(tb, seat);
@@ -53,7 +55,7 @@ function handsLeft(tb) {
     const points = p.points !== undefined && p.points !== null && !v.trick && !v.last_trick ? p.points : null;
     const n = left.reduce((a, z) => a + z.count, 0);
     const head = h("div", { class: "row" }, h("b", { class: "grow" }, tb.player(seat).name, mine(tb, seat) ? " " + t("(you)") : ""),
-      seat === v.winner ? h("span", { class: "chip gold" }, t("Winner")) : "",
+      seat === v.winner || partners.includes(seat) ? h("span", { class: "chip gold", "data-winner": seat }, t("Winner")) : "",
       h("span", { class: "chip", "data-left-count": n }, n ? t("{count} cards left", { count: n }) : t("no cards left")),
       // What the cards still held count (for the winner, or against their holder): a plain chip,
       // never a green one that reads as a gain; none for an empty hand.
