@@ -355,7 +355,7 @@ func TestRatingsBesideNames(t *testing.T) {
 		return apiSignIn(t, base, "/api/register", map[string]string{"username": handle, "password": "correct horse battery", "display_name": name})
 	}
 	ann, ben := reg("ann-rated", "Ann"), reg("ben-rated", "Ben")
-	code := ann.create(map[string]any{"ruleset": "hotspot", "seats": 2}).Code
+	code := ann.create(map[string]any{"ruleset": "hotspot", "seats": 3}).Code
 	ben.do("POST", "/api/rooms/"+code+"/join", map[string]any{}, nil)
 	ann.connect(code)
 	ben.connect(code)
@@ -369,7 +369,7 @@ func TestRatingsBesideNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := st.RecordFinished(ctx, store.Finished{GameID: g.ID, Ruleset: "hotspot", EndedAt: time.Now().UTC(),
-		Seats: []store.FinishedSeat{{UserID: ann.id, Place: 1}, {UserID: ben.id, Place: 2}}}); err != nil {
+		Seats: []store.FinishedSeat{{UserID: ann.id, Team: 0, Place: 1}, {UserID: ben.id, Team: 1, Place: 2}}}); err != nil {
 		t.Fatal(err)
 	}
 	var rated struct {
@@ -398,7 +398,9 @@ func TestRatingsBesideNames(t *testing.T) {
 			lp := newPage(t, b, sz.w, sz.h)
 			signIn(t, lp, base, "Lou"+sz.name)
 			sel := fmt.Sprintf(`tr[data-room=%q] .players`, code)
-			waitJS(t, lp, fmt.Sprintf(`!!document.querySelector(%q)`, sel))
+			// The first list comes from GET /api/rooms; the live list (server-sent events) brings
+			// the ratings.
+			waitJS(t, lp, fmt.Sprintf(`(document.querySelector(%q)?.textContent || "").includes("(")`, sel))
 			list := text(t, lp, sel)
 			for _, id := range []int64{ann.id, ben.id} {
 				if r := rated.Ratings[fmt.Sprint(id)]; !strings.Contains(list, strings.TrimSuffix(strconv.FormatFloat(r, 'f', 1, 64), ".0")) {

@@ -125,12 +125,19 @@ export function ratingTag(ruleset, userID, shown) {
   return el;
 }
 
-// seatRating is a player's rating in a variant for their seat at the table: the value when known
-// (undefined: no rating, or not read yet); when not read yet it is asked for (with the others of
-// the table, as ratingTag does) and loaded(value) is called once it is known.
+// seatRating is a player's rating in a variant for their seat at the table: the value last read
+// (undefined: no rating, or not read yet); when not read in the last minute it is asked for again
+// (with the others of the table, as ratingTag does: a game just finished moves it) and
+// loaded(value) is called once it is known.
 export function seatRating(ruleset, userID, loaded) {
-  const known = ratings.get(`${ruleset}:${userID}`);
-  if (known) return known.value;
-  ratingTag(ruleset, userID, loaded);
-  return undefined;
+  const key = `${ruleset}:${userID}`;
+  const known = ratings.get(key);
+  if (known && Date.now() - known.at < 60000) return known.value;
+  // Asked at most once a minute: the table redraws on every move while the answer comes.
+  if (!(Date.now() - (asked.get(key) || 0) < 60000)) {
+    asked.set(key, Date.now());
+    ratingTag(ruleset, userID, loaded);
+  }
+  return known?.value;
 }
+const asked = new Map(); // "ruleset:user" -> when seatRating last asked
