@@ -246,8 +246,7 @@ func checkPhoneLog(t *testing.T, pg context.Context, axe string) {
 	if s.Text == "" || strings.Contains(s.Text, "No moves") {
 		t.Errorf("the log strip says %q, want the last move", s.Text)
 	}
-	click(t, pg, `.log-strip`)
-	waitJS(t, pg, `!document.querySelector(".log-drawer").hidden && document.querySelector(".log-strip").getAttribute("aria-expanded") === "true"`)
+	tapUntil(t, pg, `.log-strip`, `!document.querySelector(".log-drawer").hidden && document.querySelector(".log-strip").getAttribute("aria-expanded") === "true"`)
 	s = look()
 	if len(s.Lines) == 0 || s.Drawer == nil {
 		t.Fatalf("the opened drawer shows %q (box %v)", s.Lines, s.Drawer)
@@ -264,8 +263,27 @@ func checkPhoneLog(t *testing.T, pg context.Context, axe string) {
 	if axe != "" {
 		checkAxe(t, pg, axe, "the phone's move log, open")
 	}
-	click(t, pg, `.log-drawer .log-close`)
-	waitJS(t, pg, `document.querySelector(".log-drawer").hidden && document.querySelector(".log-strip").getAttribute("aria-expanded") === "false"`)
+	tapUntil(t, pg, `.log-drawer .log-close`, `document.querySelector(".log-drawer").hidden && document.querySelector(".log-strip").getAttribute("aria-expanded") === "false"`)
+}
+
+// tapUntil taps sel at its centre with real input events (the harness's aim: nothing covers it)
+// until done holds, a few times at most: the bots play on meanwhile and the table may move the
+// control between the aim and the tap, as it would under a person's finger.
+func tapUntil(t *testing.T, pg context.Context, sel, done string) {
+	t.Helper()
+	for tries := 0; tries < 4; tries++ {
+		p := evalJS[aimPoint](t, pg, fmt.Sprintf("__ch.point(%q)", sel))
+		if err := tapAt(pg, p.X, p.Y); err != nil {
+			t.Fatalf("tapping %s: %v", sel, err)
+		}
+		c, cancel := context.WithTimeout(pg, 3*time.Second)
+		_, err := chromedp.Run(c, chromedp.Poll[chromedp.Void](done))
+		cancel()
+		if err == nil {
+			return
+		}
+	}
+	t.Fatalf("tapping %s four times: %s never held", sel, done)
 }
 
 // TestInviteLanding (item 4): an invite link opens a page naming the room, the variant and the

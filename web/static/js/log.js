@@ -130,30 +130,36 @@ export class TableLog {
   // opens (and closes) a drawer of the last moves, newest first, over the centre only: the hand
   // and the action bar stay in sight and in reach. The drawer stays open across redraws.
   logStrip() {
-    const open = !!this.logOpen;
-    const strip = h("button", { type: "button", class: "log-strip", id: "log-strip", "aria-expanded": String(open), "aria-controls": "log-drawer",
-      onclick: () => { this.logOpen = !this.logOpen; this.fillLogStrip(); } },
-      h("span", { class: "log-strip-icon", "aria-hidden": "true" }, "\u2630"), h("span", { class: "log-strip-text" }));
-    const drawer = h("div", { class: "log-drawer", id: "log-drawer", role: "region", "aria-label": t("Last moves"), hidden: !open },
-      h("div", { class: "log-drawer-head" }, h("b", {}, t("Last moves")),
-        h("button", { type: "button", class: "btn small ghost log-close", onclick: () => { this.logOpen = false; this.fillLogStrip(); this.root.querySelector(".log-strip")?.focus(); } }, t("Close"))),
-      h("ol", { class: "log-lines" }));
+    // Made once and moved into each new centre: a tap that spans a redraw still lands on it.
+    if (!this.logStripEls) {
+      const strip = h("button", { type: "button", class: "log-strip", id: "log-strip", "aria-controls": "log-drawer",
+        onclick: () => { this.logOpen = !this.logOpen; this.fillLogStrip(); } },
+        h("span", { class: "log-strip-icon", "aria-hidden": "true" }, "\u2630"), h("span", { class: "log-strip-text" }));
+      const drawer = h("div", { class: "log-drawer", id: "log-drawer", role: "region", "aria-label": t("Last moves"), hidden: true },
+        h("div", { class: "log-drawer-head" }, h("b", {}, t("Last moves")),
+          h("button", { type: "button", class: "btn small ghost log-close", onclick: () => { this.logOpen = false; this.fillLogStrip(); strip.focus(); } }, t("Close"))),
+        h("ol", { class: "log-lines" }));
+      this.logStripEls = [strip, drawer];
+    }
     queueMicrotask(() => this.fillLogStrip());
-    return [strip, drawer];
+    return this.logStripEls;
   }
 
   // fillLogStrip writes the last moves into the phone's strip and drawer, and shows the drawer if
   // it is open.
   fillLogStrip() {
-    const strip = this.root.querySelector(".log-strip");
-    const drawer = this.root.querySelector(".log-drawer");
-    if (!strip || !drawer) return;
+    if (!this.logStripEls) return;
+    const [strip, drawer] = this.logStripEls;
     const lines = this.logLines || [];
     const open = !!this.logOpen;
     strip.querySelector(".log-strip-text").textContent = lines.length ? lines[0] : t("No moves yet");
     strip.setAttribute("aria-expanded", String(open));
     strip.setAttribute("aria-label", open ? t("Hide the last moves") : t("Show the last moves: {line}", { line: lines[0] || t("No moves yet") }));
     drawer.hidden = !open;
+    // Made once: its words follow a change of language here.
+    drawer.setAttribute("aria-label", t("Last moves"));
+    drawer.querySelector(".log-drawer-head b").textContent = t("Last moves");
+    drawer.querySelector(".log-close").textContent = t("Close");
     drawer.querySelector(".log-lines").replaceChildren(...lines.map((l) => h("li", {}, l)));
   }
 
