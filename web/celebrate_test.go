@@ -271,6 +271,7 @@ func checkSummary(t *testing.T, pg context.Context, what string) {
 	for _, m := range append(r.Mismatch, r.Buttons...) {
 		t.Errorf("%s: %s", what, m)
 	}
+	checkVerdict(t, pg, what)
 }
 
 // atGameEnd checks what every page at the table shows when a game played by taps has ended:

@@ -304,7 +304,7 @@ func TestFamilyEventTextsAndLowWins(t *testing.T) {
 		v.events = [{ name: "bid", seat: 1, data: { bid: "blind_nil" } }, { name: "played", seat: 2, cards: ["QS"], data: { target: "3" } }, { name: "dealt", seat: -1 }];
 		return window.preview(v); })()`)
 	got := evalJS[[]string](t, pg, `[...document.querySelectorAll(".log div")].map((d) => d.textContent)`)
-	if want := []string{"New deal", "Chloé played Q♠ to Dev", "Bruno bid blind nil"}; strings.Join(got, "|") != strings.Join(want, "|") {
+	if want := []string{"New deal", "Chloé played queen of spades to Dev", "Bruno bid blind nil"}; strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("log %q, want %q", got, want)
 	}
 	// Hearts' game over: the lowest total first, and the summary names the winner.

@@ -403,8 +403,8 @@ func TestLobbyRoomsAndLimit(t *testing.T) {
 		}
 		tap(t, ctx, fmt.Sprintf(`tr[data-room=%q] [data-copy]`, waiting.Code))
 		waitText(t, ctx, fmt.Sprintf(`tr[data-room=%q] [data-copy]`, waiting.Code), "Copied!")
-		if got := evalJS[string](t, ctx, `navigator.clipboard.readText().catch((e) => "unreadable: " + e)`); got != base+"/#/room/"+waiting.Code {
-			t.Errorf("the copied invite link is %q, want %q", got, base+"/#/room/"+waiting.Code)
+		if got := evalJS[string](t, ctx, `navigator.clipboard.readText().catch((e) => "unreadable: " + e)`); got != base+"/#/invite/"+waiting.Code {
+			t.Errorf("the copied invite link is %q, want %q", got, base+"/#/invite/"+waiting.Code)
 		}
 		shot(t, ctx, "lobby-"+sz.name)
 

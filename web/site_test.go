@@ -140,6 +140,11 @@ func TestQuickPlayStrangers(t *testing.T) {
 			if moves == 0 {
 				t.Fatal("the replay has no moves")
 			}
+			// The moves and the seats say the players' names, never "Seat N".
+			said := evalJS[string](t, ann, `document.querySelector("#replay-log").textContent + " | " + [...document.querySelectorAll("#replay-seat option, #replay .who .name")].map((e) => e.textContent).join(", ")`)
+			if strings.Contains(said, "Seat ") || !strings.Contains(said, "Ann"+sz.name) || !strings.Contains(said, "Ben"+sz.name) {
+				t.Errorf("the replay names the players as %q", said)
+			}
 			steps := min(moves, 12)
 			for k := 0; k < steps; k++ {
 				click(t, ann, `#replay-forward`)

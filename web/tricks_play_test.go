@@ -172,6 +172,15 @@ func playTrickCase(t *testing.T, b context.Context, url, axe string, c trickCase
 	} else {
 		g.checkSpades(sheet)
 	}
+	// Who won and by how much: Hearts' lowest total (the host, who shot the moon in every hand,
+	// 0 to 104), Spades' other partnership over the host's team below -200.
+	v := checkVerdict(t, host, c.name)
+	if c.ruleset == "hearts" && !strings.Contains(v.Text, "with 0 points, 104 fewer than") {
+		t.Errorf("%s: the verdict says %q, want the host's 0 points, 104 fewer than the next", c.name, v.Text)
+	}
+	if c.ruleset == "spades" && (v.Want != "team" || !strings.Contains(v.Text, "win by")) {
+		t.Errorf("%s: the verdict says %q, want the winning partnership and its margin", c.name, v.Text)
+	}
 	for who, p := range map[string]context.Context{"host": host, "spectator": watcher} {
 		if p == nil {
 			continue

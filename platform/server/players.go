@@ -1,7 +1,10 @@
 package server
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"net/http"
 	"strconv"
@@ -9,6 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"cardhouse/platform/room"
 	"cardhouse/platform/store"
 	"cardhouse/sdk"
 )
@@ -92,7 +96,49 @@ func (s *Server) watchReplay(c echo.Context) error {
 	if rep.Status == store.GameLive {
 		return apiError(http.StatusConflict, "game_running", "a game's replay opens once the game is over")
 	}
-	return c.JSON(http.StatusOK, rep)
+	names, err := s.seatNames(c.Request().Context(), rep.Room, rep.Game, rep.Seats)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, struct {
+		*room.Replay
+		// Names are the names of the members dealt each seat ("" for one no longer in the room).
+		Names []string `json:"names"`
+	}{rep, names})
+}
+
+// seatNames are the names of the members a game of a room dealt its seats, by seat ("" for a
+// member since removed from the room), so a replay says who played rather than "Seat 2".
+func (s *Server) seatNames(ctx context.Context, code string, number, seats int) ([]string, error) {
+	names := make([]string, seats)
+	sr, err := s.cfg.Store.RoomByCode(ctx, code)
+	if err != nil {
+		return nil, err
+	}
+	g, err := s.cfg.Store.GameByNumber(ctx, sr.ID, number)
+	if err != nil {
+		return nil, err
+	}
+	var ids []int64
+	if g.SeatMembers != "" {
+		if err := json.Unmarshal([]byte(g.SeatMembers), &ids); err != nil {
+			return nil, fmt.Errorf("game %d of room %s: reading its seats' members: %w", number, code, err)
+		}
+	}
+	ms, err := s.cfg.Store.Members(ctx, sr.ID)
+	if err != nil {
+		return nil, err
+	}
+	byID := map[int64]string{}
+	for _, m := range ms {
+		byID[m.ID] = m.Name
+	}
+	for seat, id := range ids {
+		if seat < len(names) {
+			names[seat] = byID[id]
+		}
+	}
+	return names, nil
 }
 
 // ratingJSON is a rating as the site shows it: Rating is the ordinal (mu - 3 sigma), rounded

@@ -34,19 +34,35 @@ func (s *Server) lobby(c echo.Context) error {
 }
 
 func (s *Server) createRoom(c echo.Context) error {
-	var req room.CreateRequest
+	var req createRoomRequest
 	if err := bind(c, &req); err != nil {
 		return err
 	}
-	r, err := s.cfg.Rooms.Create(c.Request().Context(), userOf(c), req)
+	if req.Start && req.Mode != "computer" {
+		return fieldError("start", "only a game against the computer starts at once (mode \"computer\"): other rooms wait for their players and the host's Deal")
+	}
+	r, err := s.cfg.Rooms.Create(c.Request().Context(), userOf(c), req.CreateRequest)
 	if err != nil {
 		return err
+	}
+	if req.Start {
+		// Every other seat is a bot: nobody is awaited, so the game is dealt now.
+		if err := r.Deal(c.Request().Context(), userOf(c)); err != nil {
+			return err
+		}
 	}
 	info, err := r.Info(c.Request().Context())
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusCreated, map[string]any{"room": info})
+}
+
+// createRoomRequest is a new room (room.CreateRequest) and Start: deal its first game at once,
+// for a game against the computer (the lobby's one tap), which awaits nobody.
+type createRoomRequest struct {
+	room.CreateRequest
+	Start bool `json:"start"`
 }
 
 func (s *Server) theRoom(c echo.Context) (*room.Room, error) {

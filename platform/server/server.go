@@ -156,6 +156,7 @@ func (s *Server) routes() {
 	api.PATCH("/me", s.updateMe, s.needUser)
 
 	api.GET("/rooms", s.lobby)
+	api.GET("/invites/:code", s.invitation)
 	api.POST("/rooms", s.createRoom, s.needUser)
 	rg := api.Group("/rooms/:code", s.needUser)
 	rg.GET("", s.roomInfo)

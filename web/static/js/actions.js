@@ -4,7 +4,7 @@
 
 import { h } from "./dom.js";
 import { t, tv, num } from "./i18n.js";
-import { shortName, COLORS } from "./cards.js";
+import { cardsWords, COLORS } from "./cards.js";
 import { zoneTarget, meldName } from "./melds.js";
 import { needsCardChoice, ownChoices, choiceOptions, choiceTitle, flagArgs, argLabel } from "./moves.js";
 
@@ -103,7 +103,7 @@ export class TableActions {
     if (!line) return;
     line.className = "check-line";
     if (!sa) return (line.textContent = "");
-    const names = sa.action.cards.map(shortName).join(" ");
+    const names = cardsWords(sa.action.cards);
     if (!this.opts.check) {
       line.textContent = t("Selected: {cards}", { cards: names });
       return;

@@ -1,7 +1,8 @@
 // The Cardhouse app: entry (guest, log in, register, your look), the lobby (variants from the
 // server's plugins, open rooms, the create-room form generated from the option schema, join and
 // watch by code), the rules pages, the house-rules page (houserules.js) and the room (room.js).
-// Routes are hashes: #/ (entry or lobby), #/rules/ID, #/house-rules, #/room/CODE, #/watch/CODE.
+// Routes are hashes: #/ (entry or lobby), #/rules/ID, #/house-rules, #/room/CODE, #/watch/CODE,
+// #/invite/CODE (an invite link's landing page).
 // The frame the pages share is shell.js.
 
 import { t, tv, num, locale } from "./i18n.js";
@@ -18,7 +19,9 @@ import { profilePage, leaderboardPage } from "./profile.js";
 import { replayPage } from "./replay.js";
 
 // ---- Entry ---------------------------------------------------------------------------------------
-function entry(mode0 = "guest") {
+// entry is the way in: as a guest, by logging in or by registering. invited (invitePage) puts
+// the invitation above the form instead of the welcome, and goes into its room once in.
+function entry(mode0 = "guest", invited = null) {
   const look = { avatar: "spade", colour: COLOURS[5] };
   const nameInput = h("input", { type: "text", name: "name", required: true, maxlength: 32, autocomplete: "nickname", placeholder: t("Your name") });
 
@@ -36,7 +39,7 @@ function entry(mode0 = "guest") {
     nameField.classList.toggle("hidden", m === "login");
     nameInput.required = m !== "login";
     pass.autocomplete = m === "register" ? "new-password" : "current-password";
-    submit.textContent = t({ guest: "Play as guest", login: "Log in", register: "Create account" }[m]);
+    submit.textContent = invited && m === "guest" ? t("Join as a guest") : t({ guest: "Play as guest", login: "Log in", register: "Create account" }[m]);
   };
   for (const [m, label] of [["guest", "Guest"], ["login", "Log in"], ["register", "Register"]]) tabs.append(h("button", { class: "btn", type: "button", role: "tab", "data-mode": m, onclick: () => setMode(m) }, t(label)));
   const form = h("form", { class: "panel", id: "entry" }, tabs, nameField, creds,
@@ -55,7 +58,8 @@ function entry(mode0 = "guest") {
         try { state.me = (await api("PATCH", "/api/me", { avatar: look.avatar, colour: look.colour })).user; } catch { /* the look is optional */ }
       }
       await applyAccountLocale();
-      route();
+      if (invited) location.hash = `#/room/${invited.code}`; // the room page joins it
+      else route();
     } catch (err) {
       fieldErrors(form, err);
     } finally {
@@ -68,8 +72,38 @@ function entry(mode0 = "guest") {
     e.style.transform = `rotate(${(i - 2) * 9}deg) translateY(${Math.abs(i - 2) * 8}px)`;
     return e;
   }));
-  page(h("div", { class: "hero" }, fan, h("h1", {}, "Cardhouse"), h("p", {}, t("Card games with friends, in the browser. Pick a name and sit down."))), h("div", { style: "max-width:460px;margin:1.5em auto" }, form));
-  nameInput.focus();
+  if (invited) page(invited.el, h("div", { class: "invite-entry" }, form));
+  else page(h("div", { class: "hero" }, fan, h("h1", {}, "Cardhouse"), h("p", {}, t("Card games with friends, in the browser. Pick a name and sit down."))), h("div", { style: "max-width:460px;margin:1.5em auto" }, form));
+  if (!invited) nameInput.focus(); // an invitation is read first (a phone's keyboard would hide it)
+}
+
+// ---- Invitation ----------------------------------------------------------------------------------
+
+// invitePage is where an invite link (#/invite/CODE) lands, signed in or not: the room's code, its
+// variant, who hosts it and who sits there, before joining; then Join (with a name first for
+// someone new, who enters as a guest or logs in) or Watch.
+async function invitePage(code) {
+  const [rs, inv] = await Promise.all([state.rulesets ? { rulesets: state.rulesets } : api("GET", "/api/rulesets"), api("GET", `/api/invites/${code}`)]);
+  useRulesets(rs.rulesets);
+  const d = state.rulesets.find((x) => x.id === inv.ruleset);
+  const game = nameOf(inv.ruleset);
+  const sample = d && (d.sample || []).length ? d.sample : ["AS", "KH", "QD"];
+  const seated = inv.players.length;
+  const el = h("section", { class: "panel invitation", id: "invitation", "data-room": inv.code, "aria-labelledby": "invitation-title" },
+    h("div", { class: "mini", "aria-hidden": "true" }, sample.map((c, i) => { const e = cardEl(c, { roles: {} }); e.style.setProperty("--i", i); return e; })),
+    h("h1", { id: "invitation-title" }, inv.host ? t("{host} invites you to play {game}", { host: inv.host, game }) : t("You are invited to play {game}", { game })),
+    h("p", { class: "invitation-room" }, t("Room"), " ", h("span", { class: "code", id: "invitation-code" }, inv.code), " · ", game, " · ", t("{taken} of {seats} seats taken", { taken: num(seated), seats: num(inv.capacity) })),
+    seated ? h("p", { id: "invitation-players" }, t("At the table: {names}", { names: inv.players.join(", ") })) : "",
+    (inv.house_rules || []).length ? h("p", { class: "help" }, t("House rules: {names}", { names: inv.house_rules.join(", ") })) : "",
+    inv.playing ? h("p", { class: "help" }, t("A game is being played: you watch it, and sit down at the next deal.")) : "",
+    !inv.playing && seated >= inv.capacity ? h("p", { class: "help", id: "invitation-full" }, t("Every seat is taken: you watch, and sit down if a seat frees up.")) : "",
+    inv.locked ? h("p", { class: "help", role: "status" }, t("The room is locked: the host lets nobody new in just now.")) : "",
+    d ? h("p", {}, h("a", { href: `#/rules/${inv.ruleset}`, target: "_blank" }, t("How to play {game}", { game }))) : "");
+  if (!state.me) return entry("guest", { code: inv.code, el });
+  page(el, h("div", { class: "row invitation-actions" },
+    h("a", { class: "btn primary big", id: "invite-join", href: `#/room/${inv.code}` }, t("Join")),
+    h("a", { class: "btn ghost big", href: `#/watch/${inv.code}` }, eye(), t("Watch")),
+    h("a", { class: "btn ghost", href: "#/" }, t("Back to the lobby"))));
 }
 
 // ---- Lobby ---------------------------------------------------------------------------------------
@@ -85,7 +119,7 @@ async function lobby() {
       h("h3", {}, tv(d.name)), h("p", {}, tv(d.summary || "")), h("p", { class: "help" }, t("{min}–{max} players", { min: d.min_seats, max: d.max_seats })),
       h("div", { class: "row" }, Object.hasOwn(rs.disabled || {}, d.id)
         ? h("span", { class: "help", "data-disabled": d.id }, t("Not offered for new rooms just now: {reason}", { reason: rs.disabled[d.id] || t("an admin disabled it") }))
-        : [quickPlayButton(d), h("button", { class: "btn primary small", type: "button", "data-create": d.id, onclick: () => createDialog(d) }, t("New room"))], h("a", { class: "btn ghost small", href: `#/rules/${d.id}` }, t("How to play"))));
+        : [quickPlayButton(d), computerButton(d), h("button", { class: "btn primary small", type: "button", "data-create": d.id, onclick: () => createDialog(d) }, t("New room"))], h("a", { class: "btn ghost small", href: `#/rules/${d.id}` }, t("How to play"))));
   }));
   // The server lists only rooms someone can sit down in (docs/api.md): waiting or playing.
   // quickplay.js draws the list and keeps it current from the lobby's events.
@@ -98,6 +132,26 @@ async function lobby() {
     // The code's panel first: the open rooms' list changes as it is watched, and must not move it.
     h("section", { class: "panel" }, h("h2", {}, t("Have a code?")), byCode, h("p", { class: "help" }, t("Join to play, or watch: spectators see the table and the chat, never a hand."))),
     h("section", { class: "panel" }, h("h2", {}, t("Open rooms")), table)));
+}
+
+// computerButton is the one tap to a game against the computer: a room whose other seats are
+// bots (as many as the new-room form offers first, at the first level), dealt at once (the
+// server's start: nobody is awaited, so there is no Deal to press and no one to invite).
+function computerButton(d) {
+  const b = h("button", { class: "btn small", type: "button", "data-computer": d.id }, t("Play {name} against the computer", { name: tv(d.name) }));
+  b.addEventListener("click", async () => {
+    b.disabled = true;
+    const seats = d.max_seats > 4 ? 4 : d.max_seats;
+    const level = (d.bot_levels && d.bot_levels.length ? d.bot_levels : [1])[0];
+    try {
+      const res = await api("POST", "/api/rooms", { ruleset: d.id, mode: "computer", seats, bots: Array(seats - 1).fill(level), start: true });
+      location.hash = `#/room/${res.room.code}`;
+    } catch (err) {
+      b.disabled = false;
+      b.after(h("p", { class: "error-text", role: "alert" }, errorText(err)));
+    }
+  });
+  return b;
 }
 
 function presetPicker(d, form) {
@@ -210,6 +264,13 @@ async function route() {
   const parts = location.hash.replace(/^#\/?/, "").split("/");
   if (!state.me) await loadMe();
   if (parts[0] === "rules" && parts[1]) return rules(parts[1]);
+  if (parts[0] === "invite" && parts[1]) {
+    try {
+      return await invitePage(parts[1].toUpperCase());
+    } catch (err) {
+      return page(h("div", { class: "panel", id: "invitation-error" }, h("p", { class: "error-text", role: "alert" }, errorText(err)), h("a", { class: "btn", href: "#/" }, t("Back"))));
+    }
+  }
   if (!state.me) return entry(parts[0] === "register" ? "register" : "guest");
   if (parts[0] === "register") {
     // Registered from #/register/WHERE (the house-rules page sends a guest here): back there.

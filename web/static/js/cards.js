@@ -56,6 +56,42 @@ export function cardName(code) {
   return c.code;
 }
 
+// cardWords is a card in words, as a sentence says it: "red 7", "red skip", "Joker Draw Four",
+// "queen of spades", "7 of hearts", "joker" (in the player's language: "7 rouge", "dame de pique").
+// The move log, the toasts, the summary and the replay name cards with it, and so may screen-reader
+// announcements; a code that is no card is returned as it is. Several cards: cardsWords.
+export function cardWords(code) {
+  const c = parseCard(code);
+  if (c.family === "french") {
+    if (c.rank === "JK") return t("joker");
+    const suit = t(SUITS[c.suit]);
+    switch (c.rank) {
+      case "A": return t("ace of {suit}", { suit });
+      case "J": return t("jack of {suit}", { suit });
+      case "Q": return t("queen of {suit}", { suit });
+      case "K": return t("king of {suit}", { suit });
+    }
+    return t("{rank} of {suit}", { rank: c.rank, suit });
+  }
+  if (c.family === "color") {
+    if (c.value === "W") return t("Joker");
+    if (c.value === "W+4") return t("Joker Draw Four");
+    const color = t(COLORS[c.color]);
+    switch (c.value) {
+      case "S": return t("{color} skip", { color });
+      case "R": return t("{color} reverse", { color });
+      case "+2": return t("{color} draw two", { color });
+    }
+    return t("{color} {value}", { color, value: c.value });
+  }
+  return c.code;
+}
+
+// cardsWords names several cards in words, joined as a list: "red 7, red 8".
+export function cardsWords(codes) {
+  return (codes || []).map(cardWords).join(", ");
+}
+
 // shortName is a compact label for logs: "Q♥", "R7", "JK".
 export function shortName(code) {
   const c = parseCard(code);

@@ -2,7 +2,7 @@
 // a view's events make, and the card flights from one view to the next.
 
 import { h } from "./dom.js";
-import { cardEl, shortName, choiceName, SUITS, COLORS } from "./cards.js";
+import { cardEl, cardsWords, choiceName, SUITS, COLORS } from "./cards.js";
 import { play as playSound } from "./sound.js";
 import { burnMoment } from "./summary.js";
 import { t, tv, num } from "./i18n.js";
@@ -24,8 +24,8 @@ export class TableLog {
   // describe is the move log's line for an event, or null for none: the ruleset's sentence for it
   // (Info.EventTexts: "NAME KEY=VALUE" for an event whose data has that value, before "NAME"); an
   // empty sentence writes no line. An event with none (a house rule's own, a variant that words
-  // nothing) is written as its name in words, its cards, and the suits or colours its data names
-  // ("Ada wild eight 8♠: Diamonds"); "turn" writes no line.
+  // nothing) is written as its name in words, its cards in words, and the suits or colours its data
+  // names ("Ada wild eight 8 of spades: Diamonds"); "turn" writes no line.
   describe(e) {
     const texts = { ...ENGINE_TEXTS, ...(this.rulesetInfo().event_texts || {}) };
     const d = e.data || {};
@@ -34,7 +34,7 @@ export class TableLog {
     if (typeof text === "string") return this.eventText(tv(text), e) || null;
     if (e.name === "turn") return null;
     const who = e.seat >= 0 ? this.player(e.seat).name : "";
-    const cards = (e.cards || []).map(shortName).join(" ");
+    const cards = cardsWords(e.cards);
     const hidden = !cards && e.private && e.count ? countWords(e.count) : "";
     const named = Object.values(d).filter((x) => SUITS[x] || COLORS[x]).map(choiceName).join(", ");
     return `${who} ${tv(e.name.replace(/_/g, " "))}${cards || hidden ? " " + (cards || hidden) : ""}${named ? ": " + named : ""}`.trim();
@@ -48,7 +48,7 @@ export class TableLog {
   eventText(text, e) {
     const d = e.data || {};
     const n = e.count || (e.cards || []).length;
-    const cards = (e.cards || []).map(shortName).join(" ");
+    const cards = cardsWords(e.cards);
     const raw = (k) => (k === "seat" ? e.seat : k === "count" ? n : d[k]);
     return text.replace(/\{(\w+)(?::(\w+))?\}/g, (m, k, format) => {
       if (format) {
@@ -120,8 +120,47 @@ export class TableLog {
     this.logLines = this.logLines.slice(0, 12);
     const log = this.root.querySelector(".log");
     if (log) log.replaceChildren(...this.logLines.map((l) => h("div", {}, l)));
+    this.fillLogStrip();
     const sound = this.soundFor(events, prev);
     if (sound) playSound(sound);
+  }
+
+  // logStrip is the move log as a phone shows it (css/app.css hides it on wider screens, where
+  // the log lies beside the pile): a strip at the top of the centre saying the last move, which
+  // opens (and closes) a drawer of the last moves, newest first, over the centre only: the hand
+  // and the action bar stay in sight and in reach. The drawer stays open across redraws.
+  logStrip() {
+    // Made once and moved into each new centre: a tap that spans a redraw still lands on it.
+    if (!this.logStripEls) {
+      const strip = h("button", { type: "button", class: "log-strip", id: "log-strip", "aria-controls": "log-drawer",
+        onclick: () => { this.logOpen = !this.logOpen; this.fillLogStrip(); } },
+        h("span", { class: "log-strip-icon", "aria-hidden": "true" }, "\u2630"), h("span", { class: "log-strip-text" }));
+      const drawer = h("div", { class: "log-drawer", id: "log-drawer", role: "region", "aria-label": t("Last moves"), hidden: true },
+        h("div", { class: "log-drawer-head" }, h("b", {}, t("Last moves")),
+          h("button", { type: "button", class: "btn small ghost log-close", onclick: () => { this.logOpen = false; this.fillLogStrip(); strip.focus(); } }, t("Close"))),
+        h("ol", { class: "log-lines" }));
+      this.logStripEls = [strip, drawer];
+    }
+    queueMicrotask(() => this.fillLogStrip());
+    return this.logStripEls;
+  }
+
+  // fillLogStrip writes the last moves into the phone's strip and drawer, and shows the drawer if
+  // it is open.
+  fillLogStrip() {
+    if (!this.logStripEls) return;
+    const [strip, drawer] = this.logStripEls;
+    const lines = this.logLines || [];
+    const open = !!this.logOpen;
+    strip.querySelector(".log-strip-text").textContent = lines.length ? lines[0] : t("No moves yet");
+    strip.setAttribute("aria-expanded", String(open));
+    strip.setAttribute("aria-label", open ? t("Hide the last moves") : t("Show the last moves: {line}", { line: lines[0] || t("No moves yet") }));
+    drawer.hidden = !open;
+    // Made once: its words follow a change of language here.
+    drawer.setAttribute("aria-label", t("Last moves"));
+    drawer.querySelector(".log-drawer-head b").textContent = t("Last moves");
+    drawer.querySelector(".log-close").textContent = t("Close");
+    drawer.querySelector(".log-lines").replaceChildren(...lines.map((l) => h("li", {}, l)));
   }
 
   // soundFor picks the one sound a new view makes, the most important of what happened: a win, a

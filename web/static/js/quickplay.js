@@ -101,10 +101,10 @@ export function quickWait(info) {
 // once known: the ratings are asked for in one request per table drawn, and kept for a minute.
 const ratings = new Map(); // "ruleset:user" -> {at, value}
 let pending = null;
-export function ratingTag(ruleset, userID) {
+export function ratingTag(ruleset, userID, shown) {
   const el = h("span", { class: "help rating-tag", "data-rating-for": userID });
   const key = `${ruleset}:${userID}`;
-  const show = (v) => { if (v !== undefined) { el.textContent = t(" · rating {rating}", { rating: num(v) }); el.dataset.rating = String(v); } };
+  const show = (v) => { if (v !== undefined) { el.textContent = t(" · rating {rating}", { rating: num(v) }); el.dataset.rating = String(v); shown?.(v); } };
   const known = ratings.get(key);
   if (known && Date.now() - known.at < 60000) { show(known.value); return el; }
   if (!pending) {
@@ -124,3 +124,20 @@ export function ratingTag(ruleset, userID) {
   }
   return el;
 }
+
+// seatRating is a player's rating in a variant for their seat at the table: the value last read
+// (undefined: no rating, or not read yet); when not read in the last minute it is asked for again
+// (with the others of the table, as ratingTag does: a game just finished moves it) and
+// loaded(value) is called once it is known.
+export function seatRating(ruleset, userID, loaded) {
+  const key = `${ruleset}:${userID}`;
+  const known = ratings.get(key);
+  if (known && Date.now() - known.at < 60000) return known.value;
+  // Asked at most once a minute: the table redraws on every move while the answer comes.
+  if (!(Date.now() - (asked.get(key) || 0) < 60000)) {
+    asked.set(key, Date.now());
+    ratingTag(ruleset, userID, loaded);
+  }
+  return known?.value;
+}
+const asked = new Map(); // "ruleset:user" -> when seatRating last asked

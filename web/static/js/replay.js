@@ -3,27 +3,29 @@
 // moves beside it and a link to share. The server sends the frames as that seat saw them
 // (GET /api/games/CODE/N?seat=SEAT), so no frame holds a hand before the game showed it.
 
-import { t, num } from "./i18n.js";
+import { t, tv, num } from "./i18n.js";
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { Table } from "./table.js";
-import { cardName } from "./cards.js";
+import { cardsWords } from "./cards.js";
 import { state, app, topbar, copyButton, nameOf } from "./shell.js";
 
 const PLAY_MS = 900;
 
-function who(seat) {
+// who names a seat of the game by the name of the player dealt it (the replay's names), else
+// "Seat N"; the clock's and the dealer's own moves by what they are.
+function who(seat, names) {
   if (seat === -1) return t("The clock");
   if (seat === -2) return t("The dealer");
-  return t("Seat {n}", { n: seat + 1 });
+  return (names || [])[seat] || t("Seat {n}", { n: seat + 1 });
 }
 
 // moveWords says one logged action in words: who did what, with which cards.
-function moveWords(l) {
+function moveWords(l, names) {
   const a = l.action || {};
-  const cards = (a.cards || []).map(cardName).join(", ");
-  const what = cards ? t("{action}: {cards}", { action: a.type, cards }) : a.type;
-  return t("{who}: {what}", { who: who(l.seat), what });
+  const cards = cardsWords(a.cards);
+  const what = cards ? t("{action}: {cards}", { action: tv(a.type.replace(/_/g, " ")), cards }) : tv(a.type.replace(/_/g, " "));
+  return t("{who}: {what}", { who: who(l.seat, names), what });
 }
 
 export async function replayPage(code, n, seatPart) {
@@ -40,12 +42,13 @@ export async function replayPage(code, n, seatPart) {
     send: () => {}, check: () => {}, canDeal: () => false, onDeal: () => {}, onAsk: () => {}, asks: () => [], askedByMe: () => false, onLeave: () => { location.hash = "#/"; },
     isSetting: () => false, settingValue: (_id, v) => String(v),
     rulesetInfo: () => rs.find((d) => d.id === rep.ruleset),
+    player: (s) => ({ name: who(s, rep.names) }),
     deadlineMs: () => 5000,
   });
   const pos = h("p", { class: "help", id: "replay-pos", "aria-live": "polite" });
   const slider = h("input", { type: "range", min: 0, max: Math.max(0, frames.length - 1), value: 0, id: "replay-slider", "aria-label": t("Move") });
   const log = h("ol", { class: "replay-log", id: "replay-log", "aria-label": t("Moves") });
-  rep.log.forEach((l, k) => log.append(h("li", { "data-seq": l.seq }, h("button", { type: "button", class: "linkish", onclick: () => go(k + 1) }, moveWords(l)))));
+  rep.log.forEach((l, k) => log.append(h("li", { "data-seq": l.seq }, h("button", { type: "button", class: "linkish", onclick: () => go(k + 1) }, moveWords(l, rep.names)))));
   const btn = (id, label, text, f) => h("button", { class: "btn small", type: "button", id, "aria-label": label, title: label, onclick: f }, text);
   const play = btn("replay-play", t("Play"), t("Play"), () => (timer ? stop() : start()));
   const controls = h("div", { class: "row replay-controls", role: "group", "aria-label": t("Replay controls") },
@@ -53,7 +56,7 @@ export async function replayPage(code, n, seatPart) {
     btn("replay-forward", t("Forward one move"), "▶", () => go(i + 1)), btn("replay-last", t("Last move"), "▶|", () => go(frames.length - 1)));
   const viewAs = h("select", { id: "replay-seat", "aria-label": t("See the game as") },
     h("option", { value: "s", selected: seat === null }, t("A spectator")),
-    Array.from({ length: rep.seats }, (_, s) => h("option", { value: s, selected: seat === s }, who(s))));
+    Array.from({ length: rep.seats }, (_, s) => h("option", { value: s, selected: seat === s }, who(s, rep.names))));
   viewAs.addEventListener("change", () => { location.hash = `#/replay/${code}/${n}/${viewAs.value}`; });
 
   function go(k) {

@@ -5,7 +5,7 @@ import { api, ApiError, RoomSocket } from "./api.js";
 import { Table } from "./table.js";
 import { h } from "./dom.js";
 import { roomRules, ruleLog, failureText } from "./houserules.js";
-import { quickWait, ratingTag } from "./quickplay.js";
+import { quickWait, ratingTag, seatRating } from "./quickplay.js";
 import { t, num, locale } from "./i18n.js";
 import { AVATARS, modeName, errorText, reasonText, useRulesets, state, app, colourOf, avatar, topbar, page, inviteLink, copyButton, invite, lookDialog, eye, nameOf, settingWords, reroute } from "./shell.js";
 
@@ -159,7 +159,9 @@ class RoomView {
     if (m.bot_level) tags.push(t("bot, level {level}", { level: m.bot_level }));
     if (m.covered) tags.push(t("bot covering"));
     else if (!m.connected && !m.bot_level) tags.push(t("away"));
-    return { name: m.name, color: m.colour || colourOf(m.name), avatar: AVATARS[m.avatar] || "", tags };
+    // A registered player's rating in the variant beside their name (online rooms rate games).
+    const rating = m.user_id && !m.bot_level && this.info.mode === "online" ? seatRating(this.info.ruleset, m.user_id, () => this.table?.view && this.table.render()) : undefined;
+    return { name: m.name, color: m.colour || colourOf(m.name), avatar: AVATARS[m.avatar] || "", tags, rating };
   }
 
   onMessage(m) {
@@ -296,7 +298,8 @@ class RoomView {
       h("h2", {}, t("{game} · room", { game: nameOf(this.info?.ruleset || "") }), " ", h("span", { class: "code" }, this.code)), h("p", {}, text), quickWait(this.info),
       (this.info?.house_rules || []).length ? h("p", { class: "help", id: "waiting-rules" }, t("House rules:"), " ", this.info.house_rules.map((r) => r.name).join(", "), " ", t("(the room panel says what they do)")) : "",
       you.host ? h("button", { class: "btn primary big", type: "button", "data-action": "deal", onclick: () => this.deal() }, t("Deal")) : "",
-      h("p", { class: "help" }, t("Send friends this link, or the code, to join or watch:")), invite(this.code)));
+      // A room against the computer or passed around one device has nobody to invite.
+      this.info?.mode === "online" ? [h("p", { class: "help" }, t("Send friends this link, or the code, to join or watch:")), invite(this.code)] : ""));
     p.classList.add(`ruleset-${this.info?.ruleset || ""}`);
     return p;
   }

@@ -92,9 +92,10 @@ export function page(...children) {
   window.scrollTo(0, 0); // a new page starts at its top, where a notice is
 }
 
-// inviteLink is the address that takes a friend straight into a room.
+// inviteLink is the address of a room's invitation: its landing page (app.js, invitePage) names
+// the room, its variant and its host before the friend joins.
 export function inviteLink(code) {
-  return `${location.origin}${location.pathname}#/room/${code}`;
+  return `${location.origin}${location.pathname}#/invite/${code}`;
 }
 
 // copyButton copies text to the clipboard and says so on the button. The clipboard API needs a

@@ -13,6 +13,7 @@ import { cardEl, parseCard } from "./cards.js";
 import { h } from "./dom.js";
 import { sheetTable } from "./sheet.js";
 import { meldName } from "./melds.js";
+import { teamOf } from "./teams.js";
 import { t, tv, num } from "./i18n.js";
 
 
@@ -43,8 +44,10 @@ function leftOf(tb, seat) {
 function handsLeft(tb) {
   const v = tb.view;
   const seats = (v.players || []).map((p) => p.seat);
-  // The winner first, then the others in seat order.
+  // The winner first, then the others in seat order. A partnership wins together: each partner
+  // of the winning seat is a winner too (Spades).
   seats.sort((a, b) => (a === v.winner ? -1 : b === v.winner ? 1 : a - b));
+  const partners = v.winner >= 0 ? teamOf(tb, v.winner)?.seats || [v.winner] : [];
   return h("ul", { class: "hands-left", "aria-label": t("hands left") }, seats.map((seat) => {
     const p = (v.players || []).find((x) => x.seat === seat) || {};
     const left = leftOf(tb, seat);
@@ -52,9 +55,11 @@ function handsLeft(tb) {
     const points = p.points !== undefined && p.points !== null && !v.trick && !v.last_trick ? p.points : null;
     const n = left.reduce((a, z) => a + z.count, 0);
     const head = h("div", { class: "row" }, h("b", { class: "grow" }, tb.player(seat).name, mine(tb, seat) ? " " + t("(you)") : ""),
-      seat === v.winner ? h("span", { class: "chip gold" }, t("Winner")) : "",
+      seat === v.winner || partners.includes(seat) ? h("span", { class: "chip gold", "data-winner": seat }, t("Winner")) : "",
       h("span", { class: "chip", "data-left-count": n }, n ? t("{count} cards left", { count: n }) : t("no cards left")),
-      points !== null ? h("span", { class: "chip green", "data-points": points }, t("{count} pts", { count: points })) : "");
+      // What the cards still held count (for the winner, or against their holder): a plain chip,
+      // never a green one that reads as a gain; none for an empty hand.
+      points ? h("span", { class: "chip", "data-points": points }, t("cards worth {count} pts", { count: points })) : "");
     // A hand laid out (Gin Rummy) shows its melds too, with what was laid off onto them: not cards
     // left, but how the hand ended.
     const melds = (v.zones || []).filter((z) => z.owner === seat && z.kind === "meld" && (z.cards || []).length).sort((a, b) => (a.meld ?? 0) - (b.meld ?? 0));
@@ -79,6 +84,49 @@ function howCounted(tb) {
   const text = mine(tb, v.winner) ? t("You score {count} points: the cards left in the other hands, {parts}.", { count: total, parts })
     : t("{name} scores {count} points: the cards left in the other hands, {parts}.", { name: tb.player(v.winner).name, count: total, parts });
   return h("p", { class: "how-counted", "data-total": total }, text);
+}
+
+// verdict says who won and by how much, in one sentence under the title: a partnership's score
+// against the best other team's (Spades), else the winner's total against the next best's, the
+// lowest being best where the lowest wins (Hearts; View.low_wins). A round's end says who leads
+// the game and by how much. A game without running scores says nothing here (Last Card's single
+// round says what the winner scores in howCounted).
+function verdict(tb) {
+  const v = tb.view;
+  const over = v.phase === "game_over";
+  const low = !!v.low_wins;
+  const better = (a, b) => (low ? a < b : a > b);
+  const teams = (v.teams || []).filter((x) => x.score !== undefined && x.score !== null);
+  if (over && v.winner >= 0 && teams.length > 1) {
+    const win = teamOf(tb, v.winner);
+    if (!win) return "";
+    const rest = teams.filter((x) => x !== win).sort((a, b) => (low ? a.score - b.score : b.score - a.score));
+    const other = rest[0];
+    const margin = Math.abs(win.score - other.score);
+    const names = (win.seats || []).map((s) => tb.player(s).name).join(" & ");
+    const ours = (win.seats || []).some((s) => mine(tb, s));
+    const params = { names, count: margin, score: num(win.score), other: num(other.score) };
+    const text = ours ? t("Your team wins by {count} points: {score} to {other}.", params) : t("{names} win by {count} points: {score} to {other}.", params);
+    return h("p", { class: "verdict", "data-margin": margin, "data-winner-team": win.id }, text);
+  }
+  const scored = (v.players || []).filter((p) => p.score !== undefined && p.score !== null);
+  if (scored.length < 2) return "";
+  const ranked = [...scored].sort((a, b) => (low ? a.score - b.score : b.score - a.score) || a.seat - b.seat);
+  const first = over && v.winner >= 0 ? scored.find((p) => p.seat === v.winner) || ranked[0] : ranked[0];
+  const next = ranked.find((p) => p !== first);
+  const margin = Math.abs(first.score - next.score);
+  const you = mine(tb, first.seat);
+  const params = { name: tb.player(first.seat).name, other: tb.player(next.seat).name, score: num(first.score), count: margin };
+  let text;
+  if (over) {
+    if (low) text = you ? t("You win with {score} points, {count} fewer than {other}.", params) : t("{name} wins with {score} points, {count} fewer than {other}.", params);
+    else text = you ? t("You win with {score} points, {count} more than {other}.", params) : t("{name} wins with {score} points, {count} more than {other}.", params);
+  } else {
+    if (margin === 0 || !better(first.score, next.score)) text = t("{name} and {other} are level on {score} points.", params);
+    else if (low) text = you ? t("You lead with {score} points, {count} fewer than {other}.", params) : t("{name} leads with {score} points, {count} fewer than {other}.", params);
+    else text = you ? t("You lead with {score} points, {count} more than {other}.", params) : t("{name} leads with {score} points, {count} more than {other}.", params);
+  }
+  return h("p", { class: "verdict", "data-margin": margin, "data-first": first.seat }, text);
 }
 
 // standings is the table of the scores: a column for each round this page saw end (what each
@@ -141,11 +189,14 @@ export function summary(tb, rounds) {
   const name = won ? tb.player(v.winner).name : "";
   const round = v.round || "";
   let title;
-  if (over) title = won ? (mine(tb, v.winner) ? t("You win!") : t("{name} wins!", { name })) : t("Game over");
+  // A partnership wins together (Spades): the title names the team's players.
+  const team = over && won && (v.teams || []).length ? teamOf(tb, v.winner) : null;
+  if (team) title = (team.seats || []).some((s) => mine(tb, s)) ? t("Your team wins!") : t("{names} win!", { names: (team.seats || []).map((s) => tb.player(s).name).join(" & ") });
+  else if (over) title = won ? (mine(tb, v.winner) ? t("You win!") : t("{name} wins!", { name })) : t("Game over");
   else title = won ? (mine(tb, v.winner) ? t("Round {round} to you", { round }) : t("Round {round} to {name}", { round, name })) : t("Round {round} is over", { round });
   const p = h("div", { class: "panel over summary", id: "summary", "data-phase": v.phase, "aria-label": t("summary") },
     h("h2", { class: over && won ? "winner-title" : "" }, over && won ? h("span", { class: "trophy", "aria-hidden": "true" }, "\u2605") : "", title),
-    howCounted(tb), h("h3", {}, t("Hands left")), handsLeft(tb), standings(tb, rounds), tb.view.sheet ? h("h3", {}, t("Score sheet")) : "", sheetTable(tb), next(tb));
+    verdict(tb), howCounted(tb), h("h3", {}, t("Hands left")), handsLeft(tb), standings(tb, rounds), tb.view.sheet ? h("h3", {}, t("Score sheet")) : "", sheetTable(tb), next(tb));
   return p;
 }
 

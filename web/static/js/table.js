@@ -54,7 +54,7 @@ export class Table {
 
   player(seat) {
     const p = (this.opts.player && this.opts.player(seat)) || {};
-    return { name: p.name || t("Seat {n}", { n: seat + 1 }), color: p.color || ["#e0393e", "#2f6fd6", "#2f9e57", "#f4b81c", "#8e44ad", "#e67e22", "#16a085", "#c0392b"][seat % 8], avatar: p.avatar || "", tags: p.tags || [] };
+    return { name: p.name || t("Seat {n}", { n: seat + 1 }), color: p.color || ["#e0393e", "#2f6fd6", "#2f9e57", "#f4b81c", "#8e44ad", "#e67e22", "#16a085", "#c0392b"][seat % 8], avatar: p.avatar || "", tags: p.tags || [], rating: p.rating };
   }
 
   get me() {
@@ -136,8 +136,9 @@ export class Table {
     const opp = h("div", { class: "opponents" + (order.length >= 3 ? " compact" : "") + (order.length >= 5 ? " crowded" : ""), tabindex: "0", role: "group", "aria-label": t("other players") }, order.map((s) => this.seatPod(s)));
     felt.append(opp);
     const center = this.center();
-    // The log lies in the centre row, beside the pile: never over a seat.
-    center.append(h("div", { class: "log", "aria-live": "polite" }, ...(this.logLines || []).map((l) => h("div", {}, l))));
+    // The log lies in the centre row, beside the pile: never over a seat. On a phone it is a strip
+    // with the last move, which opens a drawer of the last moves over the centre (log.js).
+    center.append(h("div", { class: "log", "aria-live": "polite" }, ...(this.logLines || []).map((l) => h("div", {}, l))), ...this.logStrip());
     felt.append(center);
     felt.append(this.myArea());
     this.toastLayer = h("div", { class: "toast-layer" });
@@ -160,7 +161,10 @@ export class Table {
   nameplate(seat) {
     const p = this.player(seat);
     const av = h("span", { class: "avatar", style: `background:${p.color}` }, p.avatar || p.name.slice(0, 1).toUpperCase());
-    return h("div", { class: "who" }, av, h("span", { class: "name" }, p.name));
+    // A rated player's rating in the variant stays beside the name (seatRating, room.js).
+    const rating = p.rating !== undefined && p.rating !== null ? h("span", { class: "seat-rating", "data-seat-rating": p.rating, title: t("rating") },
+      h("span", { class: "offscreen" }, t("rating") + " "), num(p.rating)) : "";
+    return h("div", { class: "who" }, av, h("span", { class: "name" }, p.name), rating);
   }
 
   chips(seat) {
