@@ -11,6 +11,7 @@ import { api } from "./api.js";
 import { h } from "./dom.js";
 import { optionField, optionValue, optionLabel, choiceLabel } from "./options.js";
 import { t } from "./i18n.js";
+import { ruleEditor } from "./editor.js";
 
 const STATUS = { approved: ["approved", "green"], pending: ["pending review", "gold"], rejected: ["rejected", "red"], disabled: ["disabled", "red"] };
 
@@ -71,7 +72,7 @@ function showErrors(form, err) {
 // register (the app's: log out and open the entry's Register tab) as the way to an account.
 export async function houseRulesPage({ page, me, rulesets, register }) {
   const usable = (rulesets || []).filter((d) => d.house_rules);
-  const source = h("textarea", { id: "rule-source", name: "source", rows: 14, spellcheck: "false", autocapitalize: "off", autocomplete: "off", "aria-label": "the rule's Lua script", placeholder: 'name = "my-rule"\ndescription = "What it changes, in one sentence."\n\nfunction after_action(game, action)\n  ...\nend' });
+  const source = ruleEditor({ id: "rule-source", label: "the rule's Lua script", hint: 'name = "my-rule"\ndescription = "What it changes, in one sentence."\n\nfunction after_action(game, action)\n  ...\nend' });
   const file = h("input", { type: "file", id: "rule-file", accept: ".lua,text/plain,text/x-lua" });
   file.addEventListener("change", async () => {
     const f = file.files && file.files[0];
@@ -99,7 +100,7 @@ export async function houseRulesPage({ page, me, rulesets, register }) {
   const mine = h("div", { id: "my-rules" }, h("p", { class: "help" }, "Loading…"));
   let myRules = [];
   const form = h("form", { class: "panel", id: "rule-upload" }, h("h2", {}, "Check and upload a rule"),
-    h("label", { class: "field" }, h("span", {}, "Script"), source),
+    h("div", { class: "field" }, h("span", { id: "rule-source-label" }, "Script"), source),
     h("label", { class: "field" }, h("span", {}, "…or a file"), file),
     h("div", { class: "field" }, h("span", {}, "For"), boxes, h("span", { class: "error-text", "data-for": "rulesets" })),
     checkOpts,
@@ -124,6 +125,7 @@ export async function houseRulesPage({ page, me, rulesets, register }) {
       if (what === "check") {
         const res = await api("POST", "/api/house-rules/check", checkBody());
         showOptions(res.declared.options);
+        source.markError(0);
         result.replaceChildren(passed(res, null));
       } else {
         const name = declaredName(source.value);
@@ -131,12 +133,14 @@ export async function houseRulesPage({ page, me, rulesets, register }) {
         const req = body();
         if (again && !req.rulesets.length) delete req.rulesets;
         const res = await api("POST", again ? `/api/house-rules/${encodeURIComponent(name)}/versions` : "/api/house-rules", req);
+        source.markError(0);
         result.replaceChildren(passed(res, res));
         await loadMine();
       }
     } catch (err) {
       if (err.problem && err.problem.schema) showOptions(err.problem.schema);
-      result.replaceChildren(problemBox(err, source.value));
+      result.replaceChildren(problemBox(err, source.value, source));
+      source.markError((err.problem && err.problem.line) || 0);
       if ((err.fields || []).length) showErrors(form, err);
     } finally {
       busy(false);
@@ -222,20 +226,23 @@ function passed(res, up) {
 }
 
 // problemBox shows why a check or an upload failed: the line (with the script's lines around it),
-// the hook, the dry-run game, the message and the hint.
-function problemBox(err, source) {
+// the hook, the dry-run game, the message and the hint; with editor (the page's, ruleEditor), a
+// button that puts the cursor on the line.
+function problemBox(err, source, editor) {
   const p = err.problem;
   if (!p) return h("div", { class: "rule-problem", role: "alert" }, h("p", { class: "message" }, String(err.message ?? "")));
   const where = [p.line ? h("b", { "data-line": p.line }, `Line ${p.line}`) : h("b", {}, "The script"), p.hook ? ` \u00b7 in ${p.hook}` : ""];
   const box = h("div", { class: "rule-problem", role: "alert", "data-line": p.line || 0 },
-    h("p", { class: "where" }, ...where), h("p", { class: "message" }, p.message),
+    h("p", { class: "where" }, ...where,
+      p.line && editor ? h("button", { class: "btn ghost small", type: "button", "data-go-to-line": p.line, onclick: () => editor.goToLine(p.line) }, t("Go to line {line}", { line: p.line })) : ""),
+    h("p", { class: "message" }, p.message),
     p.hint ? h("p", { class: "hint" }, h("b", {}, "Hint: "), p.hint) : "",
     p.where ? h("p", { class: "help" }, `During the ${p.where}.`) : "",
     p.options && Object.keys(p.options).length ? h("p", { class: "help", "data-options": Object.entries(p.options).map(([k, v]) => `${k}=${v}`).join(",") }, `With the rule's options ${Object.entries(p.options).map(([k, v]) => `${k}=${v}`).join(", ")}.`) : "");
   if (p.line) {
     const lines = source.split("\n");
     const from = Math.max(1, p.line - 2), to = Math.min(lines.length, p.line + 2);
-    const pre = h("pre", { class: "excerpt" });
+    const pre = h("pre", { class: "excerpt", tabindex: "0", "aria-label": t("the script around line {line}", { line: p.line }) });
     for (let n = from; n <= to; n++) pre.append(h("span", { class: n === p.line ? "bad-line" : "" }, `${String(n).padStart(3)} ${n === p.line ? "\u25b6" : " "} ${lines[n - 1]}\n`));
     box.append(pre);
   }
