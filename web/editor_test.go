@@ -183,3 +183,90 @@ func TestRuleEditor(t *testing.T) {
 		})
 	}
 }
+
+const tableRule = `name = "table-talk"
+description = "Says what was played."
+function after_action(game, action)
+  print("played " .. action.type)
+end
+`
+
+// tableBroken fails at its line 5 in the first action's hook.
+const tableBroken = `name = "table-talk"
+description = "Says what was played."
+function after_action(game, action)
+  print("played " .. action.type)
+  local n = game.nothing.here
+end
+`
+
+// TestRuleTestTable: beside the editor, the test table plays a game of Hotspot against bots with
+// the script as edited (nothing uploaded): the console shows the deal, the actions and what the
+// rule printed, as the game runs, and its end. An edit plays it again by itself: a slip fails the
+// game, the console names line 5 and the editor marks it; fixed, the game plays to its end again
+// and the mark is gone. Nothing was uploaded. Real taps, at a phone's and a desktop's size,
+// axe-clean, no CSP violation.
+func TestRuleTestTable(t *testing.T) {
+	base, _, _ := startPlatform(t)
+	b := browser(t)
+	axe := axeJS(t)
+	for _, sz := range []screen{{"phone", phoneW, phoneH}, {"desktop", desktopW, desktopH}} {
+		t.Run(sz.name, func(t *testing.T) {
+			apiModder(t, base, "mo-table-"+sz.name)
+			pg := newPage(t, b, sz.w, sz.h)
+			logIn(t, pg, base, "mo-table-"+sz.name)
+			tap(t, pg, `#house-rules-link`)
+			waitJS(t, pg, `document.querySelector("#rule-test") && document.querySelector("#my-rules")`)
+			typeText(t, pg, `#rule-source`, tableRule)
+			evalJS[bool](t, pg, `(() => { const s = document.querySelector("#try-ruleset"); s.value = "hotspot"; s.dispatchEvent(new Event("change")); return true; })()`)
+			tap(t, pg, `#rule-try`)
+			waitCheck(t, pg, `document.querySelector("#rule-console").dataset.done === "ended"`)
+			lines := evalJS[[]string](t, pg, `[...document.querySelectorAll("#rule-console .console-line")].map((l) => l.className.split(" ")[1] + "|" + l.textContent)`)
+			if len(lines) < 4 || !strings.HasPrefix(lines[0], "start|table-talk") || !strings.HasPrefix(lines[len(lines)-1], "end|") {
+				t.Fatalf("the console: %q", lines)
+			}
+			outputs := 0
+			for i, l := range lines {
+				if strings.HasPrefix(l, "output|") {
+					outputs++
+					if !strings.HasPrefix(lines[i-1], "action|") || l != "output|[after_action] played "+lines[i-1][strings.LastIndex(lines[i-1], ": ")+2:] {
+						t.Errorf("console line %q does not follow its action (%q)", l, lines[i-1])
+					}
+				}
+			}
+			if outputs == 0 {
+				t.Errorf("the console shows nothing the rule printed: %q", lines)
+			}
+			waitJS(t, pg, `getComputedStyle(document.querySelector("#rule-try")).opacity === "1"`)
+			checkAxe(t, pg, axe, "the test table after a game")
+			shot(t, pg, "rule-test-table-"+sz.name)
+
+			// An edit plays again by itself: the slip fails, its line is marked in the editor.
+			run1 := evalJS[string](t, pg, `document.querySelector("#rule-console").dataset.run`)
+			typeText(t, pg, `#rule-source`, tableBroken)
+			waitCheck(t, pg, fmt.Sprintf(`document.querySelector("#rule-console").dataset.run !== %q && document.querySelector("#rule-console").dataset.done === "failed"`, run1))
+			if got := evalJS[string](t, pg, `document.querySelector("#rule-console .failure")?.dataset.line || ""`); got != "5" {
+				t.Errorf("the failure names line %q, want 5: %s", got, text(t, pg, "#rule-console"))
+			}
+			const shadow = `document.querySelector("#rule-source").shadowRoot`
+			waitJS(t, pg, shadow+`.querySelector(".cm-error-line")?.textContent === "  local n = game.nothing.here"`)
+			checkAxe(t, pg, axe, "the test table after a failure")
+			shot(t, pg, "rule-test-table-failed-"+sz.name)
+
+			// Fixed by an edit, it plays to its end again and the mark is gone.
+			run2 := evalJS[string](t, pg, `document.querySelector("#rule-console").dataset.run`)
+			typeText(t, pg, `#rule-source`, tableRule)
+			waitCheck(t, pg, fmt.Sprintf(`document.querySelector("#rule-console").dataset.run !== %q && document.querySelector("#rule-console").dataset.done === "ended"`, run2))
+			if evalJS[bool](t, pg, shadow+`.querySelector(".cm-error-line") !== null`) {
+				t.Error("the error line is still marked after the fixed game")
+			}
+			if got := text(t, pg, "#my-rules"); !strings.Contains(got, "None yet") {
+				t.Errorf("My rules reads %q after test games: something was uploaded", got)
+			}
+			fits(t, pg, "the test table")
+			if rec := record(t, pg); len(rec.CSP) > 0 {
+				t.Errorf("content security policy violations: %q", rec.CSP)
+			}
+		})
+	}
+}

@@ -7,7 +7,7 @@
 // add, set and remove rules between games; and the room's "Rule output", what a rule printed, for
 // its owner and admins. The API is docs/api.md, "House rules".
 
-import { api } from "./api.js";
+import { api, apiLines } from "./api.js";
 import { h } from "./dom.js";
 import { optionField, optionValue, optionLabel, choiceLabel } from "./options.js";
 import { t } from "./i18n.js";
@@ -184,9 +184,111 @@ export async function houseRulesPage({ page, me, rulesets, register }) {
     h("p", { class: "help" }, "A house rule is a short Lua script that changes a game's rules. Check it here (it runs in the game's plugin, then in a few bot games), upload it, and use it in rooms you host at once; others can once an admin approves it."),
     guest ? h("div", { class: "banner info notice", id: "rules-guest" }, "Guests cannot upload house rules: they need an account (see My rules below).") : "",
     usable.length ? "" : h("p", { class: "error-text" }, "No game on this server runs house rules."),
-    guest ? "" : form,
+    guest ? "" : h("div", { class: "rules-workshop" }, form, testTable({ editor: source, rulesets: usable, options: () => (schema.length ? ruleOptions(form, schema, "options.") : undefined) })),
     h("section", { class: "panel", style: "margin-top:1.2em" }, h("h2", {}, "My rules"), mine)));
   if (!guest) await loadMine();
+}
+
+// testTable is the page's test table, beside the editor: one game of a ruleset with bots in every
+// seat and the script as edited (nothing uploaded), played in the ruleset's check process
+// (POST /api/house-rules/try), its console filling as the game runs: the deal, each action,
+// every line the rule prints (print, game.log) and the end, or the rule's failure, whose line the
+// editor marks. Play runs it again with the editor's script as it is now; with "Play again after
+// each edit" ticked, an edit does (once a game was played), the game before cut short.
+function testTable({ editor, rulesets, options }) {
+  const pick = h("select", { id: "try-ruleset", "aria-label": t("Game") }, rulesets.map((d) => h("option", { value: d.id }, d.name)));
+  const seats = h("select", { id: "try-seats", "aria-label": t("Seats") });
+  const seed = h("input", { id: "try-seed", type: "number", min: "1", value: "1", inputmode: "numeric", "aria-label": t("Deal number") });
+  const fillSeats = () => {
+    const d = rulesets.find((x) => x.id === pick.value);
+    if (!d) return;
+    const was = Number(seats.value) || 0;
+    seats.replaceChildren(...Array.from({ length: d.max_seats - d.min_seats + 1 }, (_, i) => d.min_seats + i).map((n) => h("option", { value: n, selected: n === was || undefined }, String(n))));
+  };
+  pick.addEventListener("change", fillSeats);
+  fillSeats();
+  const again = h("input", { type: "checkbox", id: "try-again", checked: true });
+  const log = h("div", { id: "rule-console", class: "rule-console", role: "log", "aria-label": t("Test game console"), tabindex: "0" },
+    h("p", { class: "help" }, t("Play a test game to see what the rule prints as the game runs.")));
+  const status = h("p", { class: "help", id: "try-status", role: "status" });
+  const play = h("button", { class: "btn primary", type: "button", id: "rule-try" }, t("Play a test game"));
+  let running = null, played = false, timer = 0, runs = 0;
+  const line = (cls, text, attrs = {}) => {
+    if (log.childElementCount >= 3000) return;
+    log.append(h("div", { class: `console-line ${cls}`, ...attrs }, text));
+    log.scrollTop = log.scrollHeight;
+  };
+  const run = async () => {
+    if (running) running.abort();
+    const ctl = new AbortController();
+    running = ctl;
+    played = true;
+    const n = ++runs;
+    log.replaceChildren();
+    log.dataset.run = String(n);
+    delete log.dataset.done;
+    status.textContent = t("Playing…");
+    editor.markError(0);
+    const body = { source: editor.value, ruleset: pick.value, seats: Number(seats.value), seed: Math.max(1, Number(seed.value) || 1) };
+    const opts = options();
+    if (opts) body.options = opts;
+    let outcome = "";
+    try {
+      await apiLines("POST", "/api/house-rules/try", body, (ev) => {
+        if (ctl.signal.aborted) return;
+        switch (ev.kind) {
+          case "start":
+            line("start", t("{rule} in a game of {game}: {seats} seats, bots of level {level}, deal {seed}", { rule: ev.rule, game: rulesets.find((d) => d.id === ev.ruleset)?.name || ev.ruleset, seats: ev.seats, level: ev.bot_level, seed: body.seed })
+              + (ev.options ? ` \u00b7 ${Object.entries(ev.options).map(([k, v]) => `${k}=${v}`).join(", ")}` : ""));
+            break;
+          case "action":
+            line("action", t("{seq}. Seat {seat}: {action}", { seq: ev.seq, seat: ev.seat + 1, action: ev.action }), { "data-seq": ev.seq });
+            break;
+          case "output":
+            line("output", `[${ev.hook}] ${ev.text}`, { "data-hook": ev.hook, "data-seq": ev.seq });
+            break;
+          case "end":
+            outcome = ev.ended ? "ended" : "cut-off";
+            line("end", ev.ended ? t("The game ended after {n} actions.", { n: ev.actions }) : t("Cut off after {n} actions, before its end.", { n: ev.actions }));
+            break;
+          case "problem":
+            outcome = "failed";
+            problem({ message: ev.error.reason, problem: ev.error.problem });
+            break;
+        }
+      }, ctl.signal);
+    } catch (err) {
+      if (ctl.signal.aborted) return;
+      outcome = "failed";
+      problem(err);
+    }
+    if (running !== ctl) return;
+    running = null;
+    log.dataset.done = outcome || "failed";
+    status.textContent = outcome === "ended" ? t("Played to its end.") : outcome === "cut-off" ? t("Cut off before its end.") : t("The rule failed: see the console.");
+  };
+  const problem = (err) => {
+    const p = err.problem;
+    line("failure", p ? (p.line ? t("Line {line}", { line: p.line }) + (p.hook ? ` \u00b7 ${t("in {hook}", { hook: p.hook })}` : "") + ": " + p.message : p.message) : String(err.message ?? ""), { "data-line": (p && p.line) || 0 });
+    if (p && p.hint) line("hint", t("Hint: {hint}", { hint: p.hint }));
+    if (p && p.line) editor.markError(p.line);
+  };
+  play.addEventListener("click", run);
+  editor.addEventListener("input", () => {
+    if (!played || !again.checked) return;
+    clearTimeout(timer);
+    timer = setTimeout(run, 700);
+  });
+  return h("section", { class: "panel rule-test", id: "rule-test", "aria-labelledby": "rule-test-title" },
+    h("h2", { id: "rule-test-title" }, t("Test table")),
+    h("p", { class: "help" }, t("One game against bots with the script as it is in the editor: nothing is uploaded. It runs apart from the live games.")),
+    h("div", { class: "row try-controls" },
+      h("label", { class: "field" }, h("span", {}, t("Game")), pick),
+      h("label", { class: "field" }, h("span", {}, t("Seats")), seats),
+      h("label", { class: "field" }, h("span", {}, t("Deal number")), seed)),
+    h("label", { class: "field row" }, again, h("span", {}, t("Play again after each edit"))),
+    h("div", { class: "row" }, play),
+    status, log);
 }
 
 // passed says a script checked (res: the check's answer) or was uploaded (up: the upload's
