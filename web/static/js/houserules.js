@@ -14,11 +14,13 @@ import { t } from "./i18n.js";
 import { ruleEditor } from "./editor.js";
 
 const STATUS = { approved: ["approved", "green"], pending: ["pending review", "gold"], rejected: ["rejected", "red"], disabled: ["disabled", "red"] };
+// STATUS's labels in the reader's language (i18n: "approved", "pending review", ...).
+const statusLabel = (status) => (STATUS[status] ? t(STATUS[status][0]) : status);
 
 // statusChip shows a version's review status.
 function statusChip(status) {
-  const [label, cls] = STATUS[status] || [status, ""];
-  return h("span", { class: `chip ${cls}`, "data-status": status }, label);
+  const [, cls] = STATUS[status] || [status, ""];
+  return h("span", { class: `chip ${cls}`, "data-status": status }, statusLabel(status));
 }
 
 // declaredName is the name a script declares (as the server reads it), or "".
@@ -38,7 +40,7 @@ export function usableVersion(rule, me) {
 function optionWords(schema, options) {
   return (schema || []).map((o) => {
     const v = Object.hasOwn(options || {}, o.name) ? options[o.name] : o.default;
-    const shown = o.type === "bool" ? (v ? "on" : "off") : o.type === "choice" ? choiceLabel(o, String(v)) : String(v);
+    const shown = o.type === "bool" ? (v ? t("on") : t("off")) : o.type === "choice" ? choiceLabel(o, String(v)) : String(v);
     return `${optionLabel(o)}: ${shown}`;
   }).join(" \u00b7 ");
 }
@@ -423,12 +425,12 @@ export function ruleAlerts(me) {
 // ruleset, a box to take it and, once taken, its options as a form. value() lists the rules
 // taken as POST /api/rooms wants them ({name, options}); errors of those fields land beside them.
 export function ruleChooser(ruleset, me) {
-  const list = h("div", { class: "rule-choices" }, h("p", { class: "help" }, "Loading house rules…"));
-  const box = h("fieldset", { class: "house-rules-choice", id: "room-house-rules" }, h("legend", {}, "House rules"), list, h("span", { class: "error-text", "data-for": "house_rules" }));
+  const list = h("div", { class: "rule-choices" }, h("p", { class: "help" }, t("Loading house rules…")));
+  const box = h("fieldset", { class: "house-rules-choice", id: "room-house-rules" }, h("legend", {}, t("House rules")), list, h("span", { class: "error-text", "data-for": "house_rules" }));
   let rules = [];
   api("GET", `/api/house-rules?ruleset=${encodeURIComponent(ruleset)}`).then((res) => {
     rules = (res.house_rules || []).filter((r) => usableVersion(r, me));
-    if (!rules.length) return list.replaceChildren(h("p", { class: "help" }, "None for this game yet. ", h("a", { href: "#/house-rules" }, "Write one"), "."));
+    if (!rules.length) return list.replaceChildren(h("p", { class: "help" }, t("None for this game yet."), " ", h("a", { href: "#/house-rules" }, t("Write one"))));
     list.replaceChildren(...rules.map((r, i) => ruleOption(r, usableVersion(r, me), i)));
   }).catch((err) => list.replaceChildren(h("p", { class: "error-text" }, err.message)));
   return {
@@ -471,17 +473,17 @@ export function roomRules(room) {
   const playing = (info.game && info.game.status === "live" && info.game.house_rules) || null;
   const items = rules.map((r) => h("li", { "data-rule": r.name, "data-usable": String(r.usable) },
     h("div", { class: "row" }, h("b", { class: "grow" }, `${r.name} v${r.version}`), r.status !== "approved" ? statusChip(r.status) : "",
-      host && (r.schema || []).length ? h("button", { class: "btn ghost small", type: "button", "data-rule-edit": r.name, title: `Options of ${r.name}`, onclick: () => ruleDialog(room, r.name) }, "Options") : "",
-      host ? h("button", { class: "btn ghost small", type: "button", "data-rule-remove": r.name, title: `Remove ${r.name}`, onclick: () => removeRule(room, r.name) }, "Remove") : ""),
+      host && (r.schema || []).length ? h("button", { class: "btn ghost small", type: "button", "data-rule-edit": r.name, title: t("Options of {rule}", { rule: r.name }), onclick: () => ruleDialog(room, r.name) }, t("Options")) : "",
+      host ? h("button", { class: "btn ghost small", type: "button", "data-rule-remove": r.name, title: t("Remove {rule}", { rule: r.name }), onclick: () => removeRule(room, r.name) }, t("Remove")) : ""),
     h("p", { class: "help rule-description" }, r.description),
     (r.schema || []).length ? h("p", { class: "help rule-settings" }, optionWords(r.schema, r.options)) : "",
-    r.usable ? "" : h("p", { class: "error-text" }, "No longer usable (an admin took it back): the next deal is refused until it is removed.")));
-  return h("section", { class: "room-rules", id: "room-rules" }, h("h3", {}, "House rules"),
+    r.usable ? "" : h("p", { class: "error-text" }, t("No longer usable (an admin took it back): the next deal is refused until it is removed."))));
+  return h("section", { class: "room-rules", id: "room-rules" }, h("h3", {}, t("House rules")),
     // The list scrolls in the side panel, where during a game it holds nothing focusable: it takes
     // the focus itself, so a keyboard can scroll it.
-    rules.length ? h("ul", { tabindex: "0", "aria-label": "house rules in force" }, items) : h("p", { class: "help" }, "None: the game's own rules."),
-    playing && playing.length ? h("p", { class: "help" }, `This game: ${playing.join(", ")}`) : "",
-    host ? h("button", { class: "btn small", type: "button", id: "add-house-rule", onclick: () => ruleDialog(room, null) }, "Add a house rule") : "",
+    rules.length ? h("ul", { tabindex: "0", "aria-label": t("house rules in force") }, items) : h("p", { class: "help" }, t("None: the game's own rules.")),
+    playing && playing.length ? h("p", { class: "help" }, t("This game: {rules}", { rules: playing.join(", ") })) : "",
+    host ? h("button", { class: "btn small", type: "button", id: "add-house-rule", onclick: () => ruleDialog(room, null) }, t("Add a house rule")) : "",
     h("p", { class: "error-text rules-error" }));
 }
 
@@ -490,8 +492,8 @@ export function roomRules(room) {
 // own rules' lines) and to admins, never to other players. lines: [{rule, hook, text}], oldest
 // first; each line is marked with its rule's name.
 export function ruleLog(lines) {
-  return h("section", { class: "rule-log", id: "rule-log", "aria-label": "what house rules printed" },
-    h("h3", {}, "Rule output ", h("span", { class: "rule-log-note" }, "· not for players")),
+  return h("section", { class: "rule-log", id: "rule-log", "aria-label": t("what house rules printed") },
+    h("h3", {}, t("Rule output"), " ", h("span", { class: "rule-log-note" }, t("· not for players"))),
     h("div", { class: "rule-log-lines" }, lines.map((l) => h("div", { class: l.failure ? "line failure" : "line", "data-rule": l.rule, "data-hook": l.hook, "data-failure": l.failure ? "true" : undefined, title: t("{rule}, in {hook}", { rule: l.rule, hook: l.hook }) },
       h("b", { class: "rule-tag" }, `[${l.rule}]`), " ", l.failure ? t("failed in {hook}, {text}", { hook: l.hook, text: l.text.replace(/^failed: /, "") }) : l.text))));
 }
@@ -516,10 +518,10 @@ async function removeRule(room, name) {
 async function ruleDialog(room, name) {
   const info = room.info || {};
   const enabled = info.house_rules || [];
-  const dlg = h("dialog", { "aria-label": name ? `Options of ${name}` : "Add a house rule", id: "rule-dialog" });
-  const form = h("form", { method: "dialog" }, h("h2", {}, name ? `${name}: options` : "Add a house rule"), h("div", { class: "rule-choices" }, h("p", { class: "help" }, "Loading…")),
+  const dlg = h("dialog", { "aria-label": name ? t("Options of {rule}", { rule: name }) : t("Add a house rule"), id: "rule-dialog" });
+  const form = h("form", { method: "dialog" }, h("h2", {}, name ? t("{rule}: options", { rule: name }) : t("Add a house rule")), h("div", { class: "rule-choices" }, h("p", { class: "help" }, t("Loading…"))),
     h("p", { class: "error-text general", role: "alert" }),
-    h("div", { class: "row", style: "justify-content:flex-end" }, h("button", { class: "btn ghost", type: "button", id: "rule-cancel", onclick: () => dlg.close() }, "Cancel"), h("button", { class: "btn primary", type: "submit", id: "rule-enable" }, name ? "Save" : "Add")));
+    h("div", { class: "row", style: "justify-content:flex-end" }, h("button", { class: "btn ghost", type: "button", id: "rule-cancel", onclick: () => dlg.close() }, t("Cancel")), h("button", { class: "btn primary", type: "submit", id: "rule-enable" }, name ? t("Save") : t("Add"))));
   dlg.append(form);
   dlg.addEventListener("close", () => dlg.remove());
   document.body.append(dlg);
@@ -543,12 +545,12 @@ async function ruleDialog(room, name) {
     list.querySelector("input[data-house-rule]").disabled = true;
   } else {
     const left = rules.filter((r) => !enabled.some((e) => e.name === r.name));
-    list.replaceChildren(...(left.length ? left.map((r, i) => ruleOption(r, usableVersion(r, room.me), i)) : [h("p", { class: "help" }, "No other rule for this game. ", h("a", { href: "#/house-rules" }, "Write one"), ".")]));
+    list.replaceChildren(...(left.length ? left.map((r, i) => ruleOption(r, usableVersion(r, room.me), i)) : [h("p", { class: "help" }, t("No other rule for this game."), " ", h("a", { href: "#/house-rules" }, t("Write one")))]));
   }
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const picked = name ? [name] : [...form.querySelectorAll("input[data-house-rule]:checked")].map((b) => b.dataset.houseRule);
-    if (!picked.length) { form.querySelector(".error-text.general").textContent = "Pick a rule first."; return; }
+    if (!picked.length) { form.querySelector(".error-text.general").textContent = t("Pick a rule first."); return; }
     try {
       for (const n of picked) {
         const cur = enabled.find((r) => r.name === n);
