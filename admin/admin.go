@@ -111,6 +111,7 @@ func (a *Admin) Mount(e *echo.Echo) {
 	api.GET("/dashboard", a.apiDashboard)
 	api.GET("/users", a.apiUsers)
 	api.GET("/users/:id", a.apiUser)
+	api.POST("/users/bulk", a.apiBulkUsers)
 	api.POST("/users/:id/ban", a.apiBan)
 	api.POST("/users/:id/unban", a.apiUnban)
 	api.POST("/users/:id/role", a.apiRole)

@@ -5,7 +5,9 @@
 // goes to that path. An input with data-type="int" is sent as a number; a select with data-merge
 // has JSON objects as values, merged into the body (a kick's {"minutes": 60} or {"ban": true}).
 // A form with data-confirm asks first, in a dialog (#confirm) saying data-confirm's sentence:
-// Cancel (or Escape) sends nothing.
+// Cancel (or Escape) sends nothing. A form with data-bulk (the users list's) sends the ids of the
+// checked boxes that selector finds as "ids"; its data-confirm's {n} and {action} say how many and
+// what (the action select's option text).
 "use strict";
 
 (function () {
@@ -19,6 +21,7 @@
       if (el.tagName === "SELECT" && el.hasAttribute("data-merge")) { Object.assign(out, JSON.parse(el.value)); continue; }
       out[el.name] = el.dataset.type === "int" ? Number(el.value) : el.value;
     }
+    if (form.dataset.bulk) out.ids = [...document.querySelectorAll(form.dataset.bulk + ":checked")].map((b) => Number(b.dataset.userId));
     return out;
   }
 
@@ -42,7 +45,9 @@
       dlg.id = "confirm";
       dlg.setAttribute("aria-label", "confirm");
       const p = document.createElement("p");
-      p.textContent = form.dataset.confirm;
+      const n = form.dataset.bulk ? document.querySelectorAll(form.dataset.bulk + ":checked").length : 0;
+      const act = form.elements.action && form.elements.action.selectedOptions ? form.elements.action.selectedOptions[0].textContent : "";
+      p.textContent = form.dataset.confirm.replace("{n}", String(n)).replace("{action}", act);
       const row = document.createElement("div");
       row.className = "confirm-buttons";
       const cancel = document.createElement("button");
@@ -102,14 +107,51 @@
     }
     if (form.dataset.next !== undefined) { window.location.assign(sameOriginAdminPath(form.dataset.next)); return; }
     if (form.dataset.show && data && data[form.dataset.show] !== undefined) {
-      if (output) { output.textContent = String(data[form.dataset.show]); output.className = "ok secret"; }
+      if (output) {
+        output.textContent = String(data[form.dataset.show]);
+        output.className = "ok secret";
+        copyButton(form, output);
+      }
       return;
     }
     if (output) { output.textContent = "done"; output.className = "ok"; }
     if (form.hasAttribute("data-reload")) window.location.reload();
   }
 
+  // copyButton puts a Copy button after output (a reset password): it copies the text to the
+  // clipboard and says so.
+  function copyButton(form, output) {
+    let b = form.querySelector("button.copy");
+    if (!b) {
+      b = document.createElement("button");
+      b.type = "button";
+      b.className = "copy";
+      output.after(b);
+    }
+    b.textContent = "Copy";
+    b.setAttribute("aria-label", "copy the new password");
+    b.onclick = async () => {
+      try {
+        await navigator.clipboard.writeText(output.textContent);
+        b.textContent = "Copied";
+      } catch (err) {
+        b.textContent = "Copy failed: select the password and copy it";
+      }
+    };
+  }
+
+  // The users list's boxes: "select all" and the count beside the bulk form.
+  function bulkBoxes() {
+    const all = document.getElementById("select-all");
+    const count = document.getElementById("bulk-count");
+    const boxes = () => [...document.querySelectorAll("#users input[data-user-id]")];
+    const show = () => { if (count) count.textContent = boxes().filter((b) => b.checked).length + " selected"; };
+    if (all) all.addEventListener("change", () => { for (const b of boxes()) b.checked = all.checked; show(); });
+    for (const b of boxes()) b.addEventListener("change", show);
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
+    bulkBoxes();
     for (const form of document.querySelectorAll("form[data-api]")) {
       form.addEventListener("submit", (ev) => send(form, ev));
       form.dataset.ready = "1";

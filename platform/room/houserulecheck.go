@@ -277,6 +277,9 @@ type check struct {
 	dry      DryRun
 	deadline time.Time
 	spent    time.Duration
+	// watch, when set, is told of each step a game starts or an accepted action makes (action
+	// nil for the start), as it comes: TryHouseRule's console.
+	watch func(st *engine.Step, action *sdk.Action)
 }
 
 // with runs f on ruleset id's check engine, waited for until the check's deadline.
@@ -330,8 +333,12 @@ type timed struct {
 
 func (t timed) NewGame(ctx context.Context, req *engine.NewGameRequest) (*engine.Step, error) {
 	start := time.Now()
-	defer func() { t.c.spent += time.Since(start) }()
-	return t.Engine.NewGame(ctx, req)
+	st, err := t.Engine.NewGame(ctx, req)
+	t.c.spent += time.Since(start)
+	if err == nil && t.c.watch != nil {
+		t.c.watch(st, nil)
+	}
+	return st, err
 }
 
 func (t timed) Act(ctx context.Context, req *engine.ActRequest) (*engine.Step, error) {
@@ -434,6 +441,9 @@ func (c *check) dryGame(ctx context.Context, eng engine.Engine, ruleset string, 
 			if a.Step != nil {
 				tally.Add(a.Step.House)
 				total.Add(a.Step.House)
+				if c.watch != nil {
+					c.watch(a.Step, &a.Action)
+				}
 			}
 			return c.over()
 		}})

@@ -28,6 +28,7 @@ func (s *Server) houseRuleRoutes(api, rg *echo.Group) {
 	hr.GET("", s.listHouseRules)
 	hr.POST("", s.uploadHouseRule)
 	hr.POST("/check", s.checkHouseRule)
+	hr.POST("/try", s.tryHouseRule)
 	hr.GET("/:name", s.readHouseRule)
 	hr.POST("/:name/versions", s.uploadHouseRuleVersion)
 	rg.POST("/house-rules", s.enableHouseRule)

@@ -4,12 +4,14 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
 	"cardhouse/platform/cluster"
 	"cardhouse/platform/room"
 	"cardhouse/platform/store"
+	"cardhouse/web"
 
 	"github.com/coder/websocket"
 	"github.com/labstack/echo/v4"
@@ -122,7 +124,7 @@ func New(cfg Config) *Server {
 	}))
 	e.Use(middleware.SecureWithConfig(middleware.SecureConfig{
 		XSSProtection: "0", ContentTypeNosniff: "nosniff", XFrameOptions: "DENY",
-		ContentSecurityPolicy: "default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+		ContentSecurityPolicy: "default-src 'self'; script-src 'self' " + strings.Join(web.ScriptHashes(), " ") + "; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
 		ReferrerPolicy:        "same-origin", HSTSMaxAge: 31536000,
 	}))
 	e.Use(middleware.BodyLimit("64K"))

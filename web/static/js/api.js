@@ -33,6 +33,34 @@ export async function api(method, path, body) {
   return data;
 }
 
+// apiLines sends a JSON request whose answer is NDJSON (one JSON value a line, as the server
+// writes it: POST /api/house-rules/try) and hands onLine each value as it arrives; a refused
+// request throws ApiError as api does. signal (an AbortSignal) stops the request.
+export async function apiLines(method, path, body, onLine, signal) {
+  const headers = { Accept: "application/x-ndjson", "Content-Type": "application/json" };
+  if (csrf && method !== "GET") headers["X-CSRF-Token"] = csrf;
+  const res = await fetch(path, { method, headers, body: JSON.stringify(body), credentials: "same-origin", signal });
+  if (!res.ok) {
+    let data = null;
+    try { data = await res.json(); } catch { data = null; }
+    throw new ApiError(res.status, data);
+  }
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let rest = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    rest += value;
+    let nl;
+    while ((nl = rest.indexOf("\n")) >= 0) {
+      const line = rest.slice(0, nl);
+      rest = rest.slice(nl + 1);
+      if (line.trim()) onLine(JSON.parse(line));
+    }
+  }
+  if (rest.trim()) onLine(JSON.parse(rest));
+}
+
 // A socket is alive while it hears from the server. After HEARTBEAT_MS of silence the page pings
 // (the server answers every ping with a pong); after DEAD_MS of silence, or when a new socket has
 // not opened within DEAD_MS, the socket is abandoned and another opened: a node that froze (or a

@@ -7,17 +7,20 @@
 // add, set and remove rules between games; and the room's "Rule output", what a rule printed, for
 // its owner and admins. The API is docs/api.md, "House rules".
 
-import { api } from "./api.js";
+import { api, apiLines } from "./api.js";
 import { h } from "./dom.js";
 import { optionField, optionValue, optionLabel, choiceLabel } from "./options.js";
 import { t } from "./i18n.js";
+import { ruleEditor } from "./editor.js";
 
 const STATUS = { approved: ["approved", "green"], pending: ["pending review", "gold"], rejected: ["rejected", "red"], disabled: ["disabled", "red"] };
+// STATUS's labels in the reader's language (i18n: "approved", "pending review", ...).
+const statusLabel = (status) => (STATUS[status] ? t(STATUS[status][0]) : status);
 
 // statusChip shows a version's review status.
 function statusChip(status) {
-  const [label, cls] = STATUS[status] || [status, ""];
-  return h("span", { class: `chip ${cls}`, "data-status": status }, label);
+  const [, cls] = STATUS[status] || [status, ""];
+  return h("span", { class: `chip ${cls}`, "data-status": status }, statusLabel(status));
 }
 
 // declaredName is the name a script declares (as the server reads it), or "".
@@ -37,7 +40,7 @@ export function usableVersion(rule, me) {
 function optionWords(schema, options) {
   return (schema || []).map((o) => {
     const v = Object.hasOwn(options || {}, o.name) ? options[o.name] : o.default;
-    const shown = o.type === "bool" ? (v ? "on" : "off") : o.type === "choice" ? choiceLabel(o, String(v)) : String(v);
+    const shown = o.type === "bool" ? (v ? t("on") : t("off")) : o.type === "choice" ? choiceLabel(o, String(v)) : String(v);
     return `${optionLabel(o)}: ${shown}`;
   }).join(" \u00b7 ");
 }
@@ -71,7 +74,7 @@ function showErrors(form, err) {
 // register (the app's: log out and open the entry's Register tab) as the way to an account.
 export async function houseRulesPage({ page, me, rulesets, register }) {
   const usable = (rulesets || []).filter((d) => d.house_rules);
-  const source = h("textarea", { id: "rule-source", name: "source", rows: 14, spellcheck: "false", autocapitalize: "off", autocomplete: "off", "aria-label": "the rule's Lua script", placeholder: 'name = "my-rule"\ndescription = "What it changes, in one sentence."\n\nfunction after_action(game, action)\n  ...\nend' });
+  const source = ruleEditor({ id: "rule-source", label: "the rule's Lua script", hint: 'name = "my-rule"\ndescription = "What it changes, in one sentence."\n\nfunction after_action(game, action)\n  ...\nend' });
   const file = h("input", { type: "file", id: "rule-file", accept: ".lua,text/plain,text/x-lua" });
   file.addEventListener("change", async () => {
     const f = file.files && file.files[0];
@@ -99,7 +102,7 @@ export async function houseRulesPage({ page, me, rulesets, register }) {
   const mine = h("div", { id: "my-rules" }, h("p", { class: "help" }, "Loading…"));
   let myRules = [];
   const form = h("form", { class: "panel", id: "rule-upload" }, h("h2", {}, "Check and upload a rule"),
-    h("label", { class: "field" }, h("span", {}, "Script"), source),
+    h("div", { class: "field" }, h("span", { id: "rule-source-label" }, "Script"), source),
     h("label", { class: "field" }, h("span", {}, "…or a file"), file),
     h("div", { class: "field" }, h("span", {}, "For"), boxes, h("span", { class: "error-text", "data-for": "rulesets" })),
     checkOpts,
@@ -124,6 +127,7 @@ export async function houseRulesPage({ page, me, rulesets, register }) {
       if (what === "check") {
         const res = await api("POST", "/api/house-rules/check", checkBody());
         showOptions(res.declared.options);
+        source.markError(0);
         result.replaceChildren(passed(res, null));
       } else {
         const name = declaredName(source.value);
@@ -131,12 +135,14 @@ export async function houseRulesPage({ page, me, rulesets, register }) {
         const req = body();
         if (again && !req.rulesets.length) delete req.rulesets;
         const res = await api("POST", again ? `/api/house-rules/${encodeURIComponent(name)}/versions` : "/api/house-rules", req);
+        source.markError(0);
         result.replaceChildren(passed(res, res));
         await loadMine();
       }
     } catch (err) {
       if (err.problem && err.problem.schema) showOptions(err.problem.schema);
-      result.replaceChildren(problemBox(err, source.value));
+      result.replaceChildren(problemBox(err, source.value, source));
+      source.markError((err.problem && err.problem.line) || 0);
       if ((err.fields || []).length) showErrors(form, err);
     } finally {
       busy(false);
@@ -180,9 +186,111 @@ export async function houseRulesPage({ page, me, rulesets, register }) {
     h("p", { class: "help" }, "A house rule is a short Lua script that changes a game's rules. Check it here (it runs in the game's plugin, then in a few bot games), upload it, and use it in rooms you host at once; others can once an admin approves it."),
     guest ? h("div", { class: "banner info notice", id: "rules-guest" }, "Guests cannot upload house rules: they need an account (see My rules below).") : "",
     usable.length ? "" : h("p", { class: "error-text" }, "No game on this server runs house rules."),
-    guest ? "" : form,
+    guest ? "" : h("div", { class: "rules-workshop" }, form, testTable({ editor: source, rulesets: usable, options: () => (schema.length ? ruleOptions(form, schema, "options.") : undefined) })),
     h("section", { class: "panel", style: "margin-top:1.2em" }, h("h2", {}, "My rules"), mine)));
   if (!guest) await loadMine();
+}
+
+// testTable is the page's test table, beside the editor: one game of a ruleset with bots in every
+// seat and the script as edited (nothing uploaded), played in the ruleset's check process
+// (POST /api/house-rules/try), its console filling as the game runs: the deal, each action,
+// every line the rule prints (print, game.log) and the end, or the rule's failure, whose line the
+// editor marks. Play runs it again with the editor's script as it is now; with "Play again after
+// each edit" ticked, an edit does (once a game was played), the game before cut short.
+function testTable({ editor, rulesets, options }) {
+  const pick = h("select", { id: "try-ruleset", "aria-label": t("Game") }, rulesets.map((d) => h("option", { value: d.id }, d.name)));
+  const seats = h("select", { id: "try-seats", "aria-label": t("Seats") });
+  const seed = h("input", { id: "try-seed", type: "number", min: "1", value: "1", inputmode: "numeric", "aria-label": t("Deal number") });
+  const fillSeats = () => {
+    const d = rulesets.find((x) => x.id === pick.value);
+    if (!d) return;
+    const was = Number(seats.value) || 0;
+    seats.replaceChildren(...Array.from({ length: d.max_seats - d.min_seats + 1 }, (_, i) => d.min_seats + i).map((n) => h("option", { value: n, selected: n === was || undefined }, String(n))));
+  };
+  pick.addEventListener("change", fillSeats);
+  fillSeats();
+  const again = h("input", { type: "checkbox", id: "try-again", checked: true });
+  const log = h("div", { id: "rule-console", class: "rule-console", role: "log", "aria-label": t("Test game console"), tabindex: "0" },
+    h("p", { class: "help" }, t("Play a test game to see what the rule prints as the game runs.")));
+  const status = h("p", { class: "help", id: "try-status", role: "status" });
+  const play = h("button", { class: "btn primary", type: "button", id: "rule-try" }, t("Play a test game"));
+  let running = null, played = false, timer = 0, runs = 0;
+  const line = (cls, text, attrs = {}) => {
+    if (log.childElementCount >= 3000) return;
+    log.append(h("div", { class: `console-line ${cls}`, ...attrs }, text));
+    log.scrollTop = log.scrollHeight;
+  };
+  const run = async () => {
+    if (running) running.abort();
+    const ctl = new AbortController();
+    running = ctl;
+    played = true;
+    const n = ++runs;
+    log.replaceChildren();
+    log.dataset.run = String(n);
+    delete log.dataset.done;
+    status.textContent = t("Playing…");
+    editor.markError(0);
+    const body = { source: editor.value, ruleset: pick.value, seats: Number(seats.value), seed: Math.max(1, Number(seed.value) || 1) };
+    const opts = options();
+    if (opts) body.options = opts;
+    let outcome = "";
+    try {
+      await apiLines("POST", "/api/house-rules/try", body, (ev) => {
+        if (ctl.signal.aborted) return;
+        switch (ev.kind) {
+          case "start":
+            line("start", t("{rule} in a game of {game}: {seats} seats, bots of level {level}, deal {seed}", { rule: ev.rule, game: rulesets.find((d) => d.id === ev.ruleset)?.name || ev.ruleset, seats: ev.seats, level: ev.bot_level, seed: body.seed })
+              + (ev.options ? ` \u00b7 ${Object.entries(ev.options).map(([k, v]) => `${k}=${v}`).join(", ")}` : ""));
+            break;
+          case "action":
+            line("action", t("{seq}. Seat {seat}: {action}", { seq: ev.seq, seat: ev.seat + 1, action: ev.action }), { "data-seq": ev.seq });
+            break;
+          case "output":
+            line("output", `[${ev.hook}] ${ev.text}`, { "data-hook": ev.hook, "data-seq": ev.seq });
+            break;
+          case "end":
+            outcome = ev.ended ? "ended" : "cut-off";
+            line("end", ev.ended ? t("The game ended after {n} actions.", { n: ev.actions }) : t("Cut off after {n} actions, before its end.", { n: ev.actions }));
+            break;
+          case "problem":
+            outcome = "failed";
+            problem({ message: ev.error.reason, problem: ev.error.problem });
+            break;
+        }
+      }, ctl.signal);
+    } catch (err) {
+      if (ctl.signal.aborted) return;
+      outcome = "failed";
+      problem(err);
+    }
+    if (running !== ctl) return;
+    running = null;
+    log.dataset.done = outcome || "failed";
+    status.textContent = outcome === "ended" ? t("Played to its end.") : outcome === "cut-off" ? t("Cut off before its end.") : t("The rule failed: see the console.");
+  };
+  const problem = (err) => {
+    const p = err.problem;
+    line("failure", p ? (p.line ? t("Line {line}", { line: p.line }) + (p.hook ? ` \u00b7 ${t("in {hook}", { hook: p.hook })}` : "") + ": " + p.message : p.message) : String(err.message ?? ""), { "data-line": (p && p.line) || 0 });
+    if (p && p.hint) line("hint", t("Hint: {hint}", { hint: p.hint }));
+    if (p && p.line) editor.markError(p.line);
+  };
+  play.addEventListener("click", run);
+  editor.addEventListener("input", () => {
+    if (!played || !again.checked) return;
+    clearTimeout(timer);
+    timer = setTimeout(run, 700);
+  });
+  return h("section", { class: "panel rule-test", id: "rule-test", "aria-labelledby": "rule-test-title" },
+    h("h2", { id: "rule-test-title" }, t("Test table")),
+    h("p", { class: "help" }, t("One game against bots with the script as it is in the editor: nothing is uploaded. It runs apart from the live games.")),
+    h("div", { class: "row try-controls" },
+      h("label", { class: "field" }, h("span", {}, t("Game")), pick),
+      h("label", { class: "field" }, h("span", {}, t("Seats")), seats),
+      h("label", { class: "field" }, h("span", {}, t("Deal number")), seed)),
+    h("label", { class: "field row" }, again, h("span", {}, t("Play again after each edit"))),
+    h("div", { class: "row" }, play),
+    status, log);
 }
 
 // passed says a script checked (res: the check's answer) or was uploaded (up: the upload's
@@ -222,20 +330,23 @@ function passed(res, up) {
 }
 
 // problemBox shows why a check or an upload failed: the line (with the script's lines around it),
-// the hook, the dry-run game, the message and the hint.
-function problemBox(err, source) {
+// the hook, the dry-run game, the message and the hint; with editor (the page's, ruleEditor), a
+// button that puts the cursor on the line.
+function problemBox(err, source, editor) {
   const p = err.problem;
   if (!p) return h("div", { class: "rule-problem", role: "alert" }, h("p", { class: "message" }, String(err.message ?? "")));
   const where = [p.line ? h("b", { "data-line": p.line }, `Line ${p.line}`) : h("b", {}, "The script"), p.hook ? ` \u00b7 in ${p.hook}` : ""];
   const box = h("div", { class: "rule-problem", role: "alert", "data-line": p.line || 0 },
-    h("p", { class: "where" }, ...where), h("p", { class: "message" }, p.message),
+    h("p", { class: "where" }, ...where,
+      p.line && editor ? h("button", { class: "btn ghost small", type: "button", "data-go-to-line": p.line, onclick: () => editor.goToLine(p.line) }, t("Go to line {line}", { line: p.line })) : ""),
+    h("p", { class: "message" }, p.message),
     p.hint ? h("p", { class: "hint" }, h("b", {}, "Hint: "), p.hint) : "",
     p.where ? h("p", { class: "help" }, `During the ${p.where}.`) : "",
     p.options && Object.keys(p.options).length ? h("p", { class: "help", "data-options": Object.entries(p.options).map(([k, v]) => `${k}=${v}`).join(",") }, `With the rule's options ${Object.entries(p.options).map(([k, v]) => `${k}=${v}`).join(", ")}.`) : "");
   if (p.line) {
     const lines = source.split("\n");
     const from = Math.max(1, p.line - 2), to = Math.min(lines.length, p.line + 2);
-    const pre = h("pre", { class: "excerpt" });
+    const pre = h("pre", { class: "excerpt", tabindex: "0", "aria-label": t("the script around line {line}", { line: p.line }) });
     for (let n = from; n <= to; n++) pre.append(h("span", { class: n === p.line ? "bad-line" : "" }, `${String(n).padStart(3)} ${n === p.line ? "\u25b6" : " "} ${lines[n - 1]}\n`));
     box.append(pre);
   }
@@ -314,12 +425,12 @@ export function ruleAlerts(me) {
 // ruleset, a box to take it and, once taken, its options as a form. value() lists the rules
 // taken as POST /api/rooms wants them ({name, options}); errors of those fields land beside them.
 export function ruleChooser(ruleset, me) {
-  const list = h("div", { class: "rule-choices" }, h("p", { class: "help" }, "Loading house rules…"));
-  const box = h("fieldset", { class: "house-rules-choice", id: "room-house-rules" }, h("legend", {}, "House rules"), list, h("span", { class: "error-text", "data-for": "house_rules" }));
+  const list = h("div", { class: "rule-choices" }, h("p", { class: "help" }, t("Loading house rules…")));
+  const box = h("fieldset", { class: "house-rules-choice", id: "room-house-rules" }, h("legend", {}, t("House rules")), list, h("span", { class: "error-text", "data-for": "house_rules" }));
   let rules = [];
   api("GET", `/api/house-rules?ruleset=${encodeURIComponent(ruleset)}`).then((res) => {
     rules = (res.house_rules || []).filter((r) => usableVersion(r, me));
-    if (!rules.length) return list.replaceChildren(h("p", { class: "help" }, "None for this game yet. ", h("a", { href: "#/house-rules" }, "Write one"), "."));
+    if (!rules.length) return list.replaceChildren(h("p", { class: "help" }, t("None for this game yet."), " ", h("a", { href: "#/house-rules" }, t("Write one"))));
     list.replaceChildren(...rules.map((r, i) => ruleOption(r, usableVersion(r, me), i)));
   }).catch((err) => list.replaceChildren(h("p", { class: "error-text" }, err.message)));
   return {
@@ -362,17 +473,17 @@ export function roomRules(room) {
   const playing = (info.game && info.game.status === "live" && info.game.house_rules) || null;
   const items = rules.map((r) => h("li", { "data-rule": r.name, "data-usable": String(r.usable) },
     h("div", { class: "row" }, h("b", { class: "grow" }, `${r.name} v${r.version}`), r.status !== "approved" ? statusChip(r.status) : "",
-      host && (r.schema || []).length ? h("button", { class: "btn ghost small", type: "button", "data-rule-edit": r.name, title: `Options of ${r.name}`, onclick: () => ruleDialog(room, r.name) }, "Options") : "",
-      host ? h("button", { class: "btn ghost small", type: "button", "data-rule-remove": r.name, title: `Remove ${r.name}`, onclick: () => removeRule(room, r.name) }, "Remove") : ""),
+      host && (r.schema || []).length ? h("button", { class: "btn ghost small", type: "button", "data-rule-edit": r.name, title: t("Options of {rule}", { rule: r.name }), onclick: () => ruleDialog(room, r.name) }, t("Options")) : "",
+      host ? h("button", { class: "btn ghost small", type: "button", "data-rule-remove": r.name, title: t("Remove {rule}", { rule: r.name }), onclick: () => removeRule(room, r.name) }, t("Remove")) : ""),
     h("p", { class: "help rule-description" }, r.description),
     (r.schema || []).length ? h("p", { class: "help rule-settings" }, optionWords(r.schema, r.options)) : "",
-    r.usable ? "" : h("p", { class: "error-text" }, "No longer usable (an admin took it back): the next deal is refused until it is removed.")));
-  return h("section", { class: "room-rules", id: "room-rules" }, h("h3", {}, "House rules"),
+    r.usable ? "" : h("p", { class: "error-text" }, t("No longer usable (an admin took it back): the next deal is refused until it is removed."))));
+  return h("section", { class: "room-rules", id: "room-rules" }, h("h3", {}, t("House rules")),
     // The list scrolls in the side panel, where during a game it holds nothing focusable: it takes
     // the focus itself, so a keyboard can scroll it.
-    rules.length ? h("ul", { tabindex: "0", "aria-label": "house rules in force" }, items) : h("p", { class: "help" }, "None: the game's own rules."),
-    playing && playing.length ? h("p", { class: "help" }, `This game: ${playing.join(", ")}`) : "",
-    host ? h("button", { class: "btn small", type: "button", id: "add-house-rule", onclick: () => ruleDialog(room, null) }, "Add a house rule") : "",
+    rules.length ? h("ul", { tabindex: "0", "aria-label": t("house rules in force") }, items) : h("p", { class: "help" }, t("None: the game's own rules.")),
+    playing && playing.length ? h("p", { class: "help" }, t("This game: {rules}", { rules: playing.join(", ") })) : "",
+    host ? h("button", { class: "btn small", type: "button", id: "add-house-rule", onclick: () => ruleDialog(room, null) }, t("Add a house rule")) : "",
     h("p", { class: "error-text rules-error" }));
 }
 
@@ -381,8 +492,8 @@ export function roomRules(room) {
 // own rules' lines) and to admins, never to other players. lines: [{rule, hook, text}], oldest
 // first; each line is marked with its rule's name.
 export function ruleLog(lines) {
-  return h("section", { class: "rule-log", id: "rule-log", "aria-label": "what house rules printed" },
-    h("h3", {}, "Rule output ", h("span", { class: "rule-log-note" }, "· not for players")),
+  return h("section", { class: "rule-log", id: "rule-log", "aria-label": t("what house rules printed") },
+    h("h3", {}, t("Rule output"), " ", h("span", { class: "rule-log-note" }, t("· not for players"))),
     h("div", { class: "rule-log-lines" }, lines.map((l) => h("div", { class: l.failure ? "line failure" : "line", "data-rule": l.rule, "data-hook": l.hook, "data-failure": l.failure ? "true" : undefined, title: t("{rule}, in {hook}", { rule: l.rule, hook: l.hook }) },
       h("b", { class: "rule-tag" }, `[${l.rule}]`), " ", l.failure ? t("failed in {hook}, {text}", { hook: l.hook, text: l.text.replace(/^failed: /, "") }) : l.text))));
 }
@@ -407,10 +518,10 @@ async function removeRule(room, name) {
 async function ruleDialog(room, name) {
   const info = room.info || {};
   const enabled = info.house_rules || [];
-  const dlg = h("dialog", { "aria-label": name ? `Options of ${name}` : "Add a house rule", id: "rule-dialog" });
-  const form = h("form", { method: "dialog" }, h("h2", {}, name ? `${name}: options` : "Add a house rule"), h("div", { class: "rule-choices" }, h("p", { class: "help" }, "Loading…")),
+  const dlg = h("dialog", { "aria-label": name ? t("Options of {rule}", { rule: name }) : t("Add a house rule"), id: "rule-dialog" });
+  const form = h("form", { method: "dialog" }, h("h2", {}, name ? t("{rule}: options", { rule: name }) : t("Add a house rule")), h("div", { class: "rule-choices" }, h("p", { class: "help" }, t("Loading…"))),
     h("p", { class: "error-text general", role: "alert" }),
-    h("div", { class: "row", style: "justify-content:flex-end" }, h("button", { class: "btn ghost", type: "button", id: "rule-cancel", onclick: () => dlg.close() }, "Cancel"), h("button", { class: "btn primary", type: "submit", id: "rule-enable" }, name ? "Save" : "Add")));
+    h("div", { class: "row", style: "justify-content:flex-end" }, h("button", { class: "btn ghost", type: "button", id: "rule-cancel", onclick: () => dlg.close() }, t("Cancel")), h("button", { class: "btn primary", type: "submit", id: "rule-enable" }, name ? t("Save") : t("Add"))));
   dlg.append(form);
   dlg.addEventListener("close", () => dlg.remove());
   document.body.append(dlg);
@@ -434,12 +545,12 @@ async function ruleDialog(room, name) {
     list.querySelector("input[data-house-rule]").disabled = true;
   } else {
     const left = rules.filter((r) => !enabled.some((e) => e.name === r.name));
-    list.replaceChildren(...(left.length ? left.map((r, i) => ruleOption(r, usableVersion(r, room.me), i)) : [h("p", { class: "help" }, "No other rule for this game. ", h("a", { href: "#/house-rules" }, "Write one"), ".")]));
+    list.replaceChildren(...(left.length ? left.map((r, i) => ruleOption(r, usableVersion(r, room.me), i)) : [h("p", { class: "help" }, t("No other rule for this game."), " ", h("a", { href: "#/house-rules" }, t("Write one")))]));
   }
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const picked = name ? [name] : [...form.querySelectorAll("input[data-house-rule]:checked")].map((b) => b.dataset.houseRule);
-    if (!picked.length) { form.querySelector(".error-text.general").textContent = "Pick a rule first."; return; }
+    if (!picked.length) { form.querySelector(".error-text.general").textContent = t("Pick a rule first."); return; }
     try {
       for (const n of picked) {
         const cur = enabled.find((r) => r.name === n);
