@@ -23,6 +23,7 @@ import (
 // once: the editor's code is the authors' release, not our build output, and nothing vendored
 // is left unused or unchecked.
 func TestVendoredModules(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	st := web.Static()
 	f, err := st.Open("vendor/MANIFEST.tsv")
 	if err != nil {
@@ -91,6 +92,7 @@ func TestVendoredModules(t *testing.T) {
 // TestImportMapAllowed: the server's Content-Security-Policy allows index.html's import map by its
 // hash (and no inline script else), so the page can load the editor's modules.
 func TestImportMapAllowed(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	base, _ := startServer(t)
 	res, err := http.Get(base + "/")
 	if err != nil {
@@ -120,6 +122,7 @@ end
 // problem's "Go to line" button, tapped, puts the cursor on it. At a phone's and a desktop's
 // size, axe-clean.
 func TestRuleEditor(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	base, _, _ := startPlatform(t)
 	b := browser(t)
 	axe := axeJS(t)
@@ -207,6 +210,7 @@ end
 // and the mark is gone. Nothing was uploaded. Real taps, at a phone's and a desktop's size,
 // axe-clean, no CSP violation.
 func TestRuleTestTable(t *testing.T) {
+	t.Parallel() // one browser context and one server of its own (browser_test.go)
 	base, _, _ := startPlatform(t)
 	b := browser(t)
 	axe := axeJS(t)
