@@ -31,6 +31,12 @@ import (
 // maxBatch bounds the actions of one transaction (and the size of its INSERT).
 const maxBatch = 128
 
+// maxWrites bounds the writes other than actions in one transaction. They wait in a queue of their
+// own, so that a flood of them (a thousand sockets reconnecting, each saving its room) never
+// queues the actions behind it: every batch takes all the actions waiting (up to maxBatch) and at
+// most maxWrites of the others.
+const maxWrites = 32
+
 // commitTimeout bounds one batch's transaction.
 const commitTimeout = 10 * time.Second
 
@@ -61,7 +67,8 @@ type committer struct {
 	inWindow    int
 	lastRate    float64
 
-	queue    chan *commitReq
+	queue    chan *commitReq // actions
+	others   chan *commitReq // the other writes (Store.write)
 	stop     chan struct{}
 	stopOnce sync.Once
 	done     chan struct{}
@@ -112,7 +119,7 @@ func (s *Store) CommitCollectors() []prometheus.Collector {
 }
 
 func (s *Store) startCommitter() {
-	c := &committer{last: map[int64]int{}, queue: make(chan *commitReq, 4*maxBatch), stop: make(chan struct{}), done: make(chan struct{})}
+	c := &committer{last: map[int64]int{}, queue: make(chan *commitReq, 4*maxBatch), others: make(chan *commitReq, 4*maxBatch), stop: make(chan struct{}), done: make(chan struct{})}
 	s.commits = c
 	go s.commitLoop(c)
 }
@@ -135,15 +142,18 @@ func (s *Store) commitLoop(c *committer) {
 			_ = c.conn.Close()
 		}
 	}()
-	batch := make([]*commitReq, 0, maxBatch)
+	batch := make([]*commitReq, 0, maxBatch+maxWrites)
 	for {
 		var first *commitReq
 		select {
 		case first = <-c.queue:
+		case first = <-c.others:
 		case <-c.stop:
 			for {
 				select {
 				case r := <-c.queue:
+					r.done <- errStoreClosed
+				case r := <-c.others:
 					r.done <- errStoreClosed
 				default:
 					return
@@ -151,13 +161,27 @@ func (s *Store) commitLoop(c *committer) {
 			}
 		}
 		batch = append(batch[:0], first)
+		writes := 0
+		if first.write != nil {
+			writes = 1
+		}
 	fill:
-		for len(batch) < maxBatch {
+		for len(batch)-writes < maxBatch {
 			select {
 			case r := <-c.queue:
 				batch = append(batch, r)
 			default:
 				break fill
+			}
+		}
+	fillWrites:
+		for writes < maxWrites {
+			select {
+			case r := <-c.others:
+				batch = append(batch, r)
+				writes++
+			default:
+				break fillWrites
 			}
 		}
 		if c.busy(time.Now(), len(batch)) {
@@ -609,8 +633,12 @@ func (s *Store) write(ctx context.Context, fn func(tx *gorm.DB) error) error {
 
 // queue hands r to the committer and waits for its answer.
 func (s *Store) queue(ctx context.Context, r *commitReq) error {
+	q := s.commits.queue
+	if r.write != nil {
+		q = s.commits.others
+	}
 	select {
-	case s.commits.queue <- r:
+	case q <- r:
 	case <-s.commits.stop:
 		return errStoreClosed
 	case <-ctx.Done():

@@ -23,4 +23,4 @@ func (s *Store) HoldCommitter(release <-chan struct{}) <-chan error {
 }
 
 // Queued is the number of requests waiting for the committer.
-func (s *Store) Queued() int { return len(s.commits.queue) }
+func (s *Store) Queued() int { return len(s.commits.queue) + len(s.commits.others) }
