@@ -167,6 +167,12 @@ func (c *Client) Send(b []byte) bool {
 	return ok
 }
 
+// PongMessage encodes the answer to a ping with id. The connection answers a heartbeat itself,
+// never through the room: a room busy with another socket's action (waiting for its commit) must
+// not leave the heartbeat unanswered, or a client takes the socket for dead (docs/performance.md,
+// "Every write through the committer").
+func PongMessage(id string) []byte { return encode(Outgoing{Type: MsgPong, ID: id}) }
+
 // ErrorMessage encodes an error message of the protocol answering message id.
 func ErrorMessage(id, code, reason string) []byte { return errorMsg(id, code, reason) }
 

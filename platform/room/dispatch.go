@@ -56,7 +56,7 @@ func (r *Room) Handle(ctx context.Context, u *store.User, c *Client, msg Incomin
 			_, err := r.say(u, msg.Text)
 			reply(err, nil)
 		case MsgPing:
-			c.push(encode(Outgoing{Type: MsgPong, ID: msg.ID}))
+			c.push(PongMessage(msg.ID))
 		case MsgAskNext:
 			reply(r.askNext(u.ID), acceptedMessage(c.Protocol, msg.ID, nil))
 		case MsgResync:

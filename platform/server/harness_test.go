@@ -476,16 +476,18 @@ func (c *conn) expectSeen(typ string, seen func(map[string]json.RawMessage)) map
 
 func (c *conn) expect(typ string) map[string]json.RawMessage { return c.expectSeen(typ, nil) }
 
-// sync sends a ping and returns the messages received before the pong: everything the server had
-// queued for this connection until then.
+// sync sends a message the room answers in its turn (a check without an action, refused with
+// bad_message) and returns the messages received before that answer: everything the room had
+// queued for this connection until then. (A ping is answered by the connection itself, not
+// behind the room's queue, so it is no barrier.)
 func (c *conn) sync() []map[string]json.RawMessage {
 	c.u.e.t.Helper()
 	id := fmt.Sprintf("sync-%d", c.n)
-	c.send(map[string]any{"type": "ping", "id": id})
+	c.send(map[string]any{"type": "check", "id": id})
 	var before []map[string]json.RawMessage
 	for {
 		m := c.next()
-		if str(m["type"]) == "pong" && str(m["id"]) == id {
+		if str(m["type"]) == "error" && str(m["id"]) == id && str(m["code"]) == "bad_message" {
 			return before
 		}
 		before = append(before, m)

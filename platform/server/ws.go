@@ -126,6 +126,10 @@ func (s *Server) handleFrame(ctx context.Context, r *room.Room, u *store.User, c
 		client.Send(room.ErrorMessage(msg.ID, "bad_version", fmt.Sprintf("protocol version %d is not spoken on this connection (it speaks %d)", msg.V, protocol)))
 		return false
 	}
+	if msg.Type == room.MsgPing {
+		client.Send(room.PongMessage(msg.ID)) // the heartbeat: answered here, never behind the room
+		return false
+	}
 	hctx, hcancel := context.WithTimeout(ctx, 5*time.Second)
 	err := r.Handle(hctx, u, client, msg)
 	hcancel()

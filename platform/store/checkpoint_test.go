@@ -94,10 +94,10 @@ func TestCheckpointerRuns(t *testing.T) {
 		}
 	}
 	cs := st.CommitCollectors()
-	if len(cs) != 5 {
-		t.Fatalf("%d collectors on SQLite; want the 3 commit counters and the 2 checkpoint counters", len(cs))
+	if len(cs) != 6 {
+		t.Fatalf("%d collectors on SQLite; want the 4 commit counters and the 2 checkpoint counters", len(cs))
 	}
-	if runs := testutil.ToFloat64(cs[3]); runs < 1 || runs > float64(st.ckpt.runs.Load()) { // it may run again meanwhile
+	if runs := testutil.ToFloat64(cs[4]); runs < 1 || runs > float64(st.ckpt.runs.Load()) { // it may run again meanwhile
 		t.Errorf("cardhouse_sqlite_checkpoints_total reads %v, the checkpointer counted %d", runs, st.ckpt.runs.Load())
 	}
 }

@@ -31,6 +31,12 @@ import (
 // maxBatch bounds the actions of one transaction (and the size of its INSERT).
 const maxBatch = 128
 
+// maxWrites bounds the writes other than actions in one transaction. They wait in a queue of their
+// own, so that a flood of them (a thousand sockets reconnecting, each saving its room) never
+// queues the actions behind it: every batch takes all the actions waiting (up to maxBatch) and at
+// most maxWrites of the others.
+const maxWrites = 32
+
 // commitTimeout bounds one batch's transaction.
 const commitTimeout = 10 * time.Second
 
@@ -40,42 +46,52 @@ type commitReq struct {
 	rec    *ActionRecord
 	state  *GameState // nil: the action alone
 	fence  *Fence     // nil: no lease to check (one node)
-	done   chan error
+	// write, when set, is a write other than an action (rec is then nil), run on the batch's
+	// transaction (Store.write).
+	write func(tx *gorm.DB) error
+	err   error // the request's own result once its batch committed (writeBatch)
+	done  chan error
 }
 
 // committer owns the queue of actions to store.
 type committer struct {
-	last map[int64]int // game -> its last stored action (see writeActions)
+	last map[int64]int // game -> its last stored action (see writeBatch)
+	// conn is the committer's own connection (touched by its goroutine only; nil until the first
+	// batch, or after one failed): it never waits in the pool's queue behind the reads. When it
+	// did, a burst of reads (a thousand sockets reconnecting, each reading its session and its
+	// room) held the pool while every room's action and write waited behind them.
+	conn *sql.Conn
 
 	// The recent rate of actions (busy), for lingering.
 	windowStart time.Time
 	inWindow    int
 	lastRate    float64
 
-	queue    chan *commitReq
+	queue    chan *commitReq // actions
+	others   chan *commitReq // the other writes (Store.write)
 	stop     chan struct{}
 	stopOnce sync.Once
 	done     chan struct{}
 
-	batches, actions, retried atomic.Int64
+	batches, actions, writes, retried atomic.Int64
 }
 
-// CommitStats counts the group commits so far: transactions that stored several actions at once
-// (Batches, holding Actions actions in all, single ones included) and batches that failed as a
-// whole and were stored action by action (Retried).
+// CommitStats counts the group commits so far: transactions that stored several requests at once
+// (Batches, holding Actions actions and Writes other writes in all, single ones included) and
+// batches whose actions failed together and were stored one by one (Retried).
 type CommitStats struct {
-	Batches, Actions, Retried int64
+	Batches, Actions, Writes, Retried int64
 }
 
 // CommitStats returns the group commit counters.
 func (s *Store) CommitStats() CommitStats {
 	c := s.commits
-	return CommitStats{Batches: c.batches.Load(), Actions: c.actions.Load(), Retried: c.retried.Load()}
+	return CommitStats{Batches: c.batches.Load(), Actions: c.actions.Load(), Writes: c.writes.Load(), Retried: c.retried.Load()}
 }
 
 // CommitCollectors are the group commit counters as Prometheus metrics:
-// cardhouse_commit_batches_total, cardhouse_commit_actions_total (their ratio is the mean batch)
-// and cardhouse_commit_retried_total; on SQLite also the background checkpoints
+// cardhouse_commit_batches_total, cardhouse_commit_actions_total and cardhouse_commit_writes_total
+// (their sum over the batches is the mean batch) and cardhouse_commit_retried_total; on SQLite also the background checkpoints
 // (cardhouse_sqlite_checkpoints_total, cardhouse_sqlite_checkpoints_complete_total).
 func (s *Store) CommitCollectors() []prometheus.Collector {
 	counter := func(name, help string, v func(CommitStats) int64) prometheus.Collector {
@@ -87,6 +103,8 @@ func (s *Store) CommitCollectors() []prometheus.Collector {
 			func(c CommitStats) int64 { return c.Batches }),
 		counter("cardhouse_commit_actions_total", "Actions stored by the group committer.",
 			func(c CommitStats) int64 { return c.Actions }),
+		counter("cardhouse_commit_writes_total", "Writes other than actions (rooms, members, games, sessions) stored by the group committer.",
+			func(c CommitStats) int64 { return c.Writes }),
 		counter("cardhouse_commit_retried_total", "Batches that failed as a whole and were stored action by action.",
 			func(c CommitStats) int64 { return c.Retried }),
 	}
@@ -101,7 +119,7 @@ func (s *Store) CommitCollectors() []prometheus.Collector {
 }
 
 func (s *Store) startCommitter() {
-	c := &committer{last: map[int64]int{}, queue: make(chan *commitReq, 4*maxBatch), stop: make(chan struct{}), done: make(chan struct{})}
+	c := &committer{last: map[int64]int{}, queue: make(chan *commitReq, 4*maxBatch), others: make(chan *commitReq, 4*maxBatch), stop: make(chan struct{}), done: make(chan struct{})}
 	s.commits = c
 	go s.commitLoop(c)
 }
@@ -119,15 +137,23 @@ var errStoreClosed = errors.New("the store is closed")
 
 func (s *Store) commitLoop(c *committer) {
 	defer close(c.done)
-	batch := make([]*commitReq, 0, maxBatch)
+	defer func() {
+		if c.conn != nil {
+			_ = c.conn.Close()
+		}
+	}()
+	batch := make([]*commitReq, 0, maxBatch+maxWrites)
 	for {
 		var first *commitReq
 		select {
 		case first = <-c.queue:
+		case first = <-c.others:
 		case <-c.stop:
 			for {
 				select {
 				case r := <-c.queue:
+					r.done <- errStoreClosed
+				case r := <-c.others:
 					r.done <- errStoreClosed
 				default:
 					return
@@ -135,13 +161,27 @@ func (s *Store) commitLoop(c *committer) {
 			}
 		}
 		batch = append(batch[:0], first)
+		writes := 0
+		if first.write != nil {
+			writes = 1
+		}
 	fill:
-		for len(batch) < maxBatch {
+		for len(batch)-writes < maxBatch {
 			select {
 			case r := <-c.queue:
 				batch = append(batch, r)
 			default:
 				break fill
+			}
+		}
+	fillWrites:
+		for writes < maxWrites {
+			select {
+			case r := <-c.others:
+				batch = append(batch, r)
+				writes++
+			default:
+				break fillWrites
 			}
 		}
 		if c.busy(time.Now(), len(batch)) {
@@ -208,37 +248,173 @@ func (s *Store) commitBatch(batch []*commitReq) {
 	defer cancel()
 	c := s.commits
 	c.batches.Add(1)
-	c.actions.Add(int64(len(batch)))
-	if len(batch) > 1 {
-		if err := s.writeActions(ctx, batch); err == nil {
-			for _, r := range batch {
-				r.done <- nil
-			}
-			return
+	for _, r := range batch {
+		if r.write != nil {
+			c.writes.Add(1)
+		} else {
+			c.actions.Add(1)
 		}
-		c.retried.Add(1)
 	}
+	err := s.writeBatch(ctx, batch)
+	if err == nil || len(batch) == 1 {
+		for _, r := range batch {
+			if err != nil {
+				r.done <- err
+			} else {
+				r.done <- r.err
+			}
+		}
+		return
+	}
+	// The transaction itself failed (its COMMIT, a savepoint): each request alone, in its own.
+	c.retried.Add(1)
 	for i := range batch {
-		batch[i].done <- s.writeActions(ctx, batch[i:i+1])
+		err := s.writeBatch(ctx, batch[i:i+1])
+		batch[i].done <- err
 	}
 }
 
-// writeActions stores the actions of rs, and the states that come with some of them, in one
-// transaction. An action that does not follow its game's last one (a duplicate, a gap), or a state
-// whose game no longer holds the state it replaces, fails the whole transaction with ErrConflict.
-// The committer keeps each game's last action once it has read or written it (c.last, touched by
-// the committer goroutine only), so a batch reads a game's log only the first time it sees it.
-func (s *Store) writeActions(ctx context.Context, rs []*commitReq) (err error) {
-	tx, err := s.sqlDB.BeginTx(ctx, nil)
+// writeBatch stores the requests of rs in one transaction: the actions, and the states that come
+// with some of them, first (one INSERT, one UPDATE), then the other writes in their order. When rs
+// holds more than one request, each write runs in a savepoint of its own and the actions in one
+// together: one that fails (a conflict, a stale game, a fenced room) is undone alone, its error
+// kept in its request's err, and the transaction goes on with the others; if the actions fail
+// together, they are stored one by one, each in its own savepoint, so each gets its own answer.
+// The error returned is the transaction's (nil when it committed); a lone request's own failure
+// is returned as the transaction's.
+//
+// An action that does not follow its game's last one (a duplicate, a gap), or a state whose game
+// no longer holds the state it replaces, fails with ErrConflict. The committer keeps each game's
+// last action once it has read or written it (c.last, touched by the committer goroutine only), so
+// a batch reads a game's log only the first time it sees it.
+func (s *Store) writeBatch(ctx context.Context, rs []*commitReq) (err error) {
+	tx, err := s.begin(ctx)
 	if err != nil {
 		return err
 	}
 	defer func() {
 		if err != nil {
 			_ = tx.Rollback()
-			if errors.Is(s.translate(err), gorm.ErrDuplicatedKey) {
-				err = fmt.Errorf("%w: %w", ErrConflict, err)
+		}
+	}()
+	var acts, writes []*commitReq
+	for _, r := range rs {
+		r.err = nil
+		if r.write != nil {
+			writes = append(writes, r)
+		} else {
+			acts = append(acts, r)
+		}
+	}
+	shared := len(rs) > 1
+	switch {
+	case len(acts) == 0:
+	case !shared:
+		if err = s.storeActions(ctx, tx, acts); err != nil {
+			return err
+		}
+	default:
+		var own error
+		if own, err = inSavepoint(ctx, tx, func() error { return s.storeActions(ctx, tx, acts) }); err != nil {
+			return err
+		}
+		if own != nil && len(acts) == 1 {
+			acts[0].err = own
+		} else if own != nil {
+			s.commits.retried.Add(1)
+			for i := range acts {
+				if acts[i].err, err = inSavepoint(ctx, tx, func() error { return s.storeActions(ctx, tx, acts[i:i+1]) }); err != nil {
+					return err
+				}
 			}
+		}
+	}
+	if len(writes) > 0 {
+		// GORM on the committer's transaction, as its own Begin makes one.
+		g := s.db.Session(&gorm.Session{Context: ctx, NewDB: true})
+		g.Statement.ConnPool = tx
+		for _, r := range writes {
+			if !shared {
+				if err = run(r.write, g); err != nil {
+					return err
+				}
+				continue
+			}
+			if r.err, err = inSavepoint(ctx, tx, func() error { return run(r.write, g) }); err != nil {
+				return err
+			}
+		}
+	}
+	if err = tx.Commit(); err != nil {
+		return err
+	}
+	c := s.commits
+	for _, r := range acts {
+		if r.err != nil {
+			continue
+		}
+		if r.state != nil && r.state.Status != GameLive {
+			delete(c.last, r.gameID) // no more actions: forget it
+			continue
+		}
+		if len(c.last) >= maxLastSeqs {
+			clear(c.last) // games abandoned without a last action are never deleted: start afresh
+		}
+		c.last[r.gameID] = r.rec.Seq
+	}
+	return nil
+}
+
+// begin starts a batch's transaction on the committer's own connection, opening one first when
+// it has none; a connection that fails to begin is closed and the next batch opens another.
+func (s *Store) begin(ctx context.Context) (*sql.Tx, error) {
+	c := s.commits
+	if c.conn == nil {
+		conn, err := s.sqlDB.Conn(ctx)
+		if err != nil {
+			return nil, err
+		}
+		c.conn = conn
+	}
+	tx, err := c.conn.BeginTx(ctx, nil)
+	if err != nil {
+		_ = c.conn.Close()
+		c.conn = nil
+	}
+	return tx, err
+}
+
+// run calls a write, turning a panic into its error (the committer serves every room).
+func run(write func(tx *gorm.DB) error, g *gorm.DB) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("a write panicked: %v", p)
+		}
+	}()
+	return write(g)
+}
+
+// inSavepoint runs f in a savepoint of tx: own is f's error (what f did is then undone), err a
+// failure of the savepoint itself, after which tx is not to be used.
+func inSavepoint(ctx context.Context, tx *sql.Tx, f func() error) (own, err error) {
+	if _, err = tx.ExecContext(ctx, "SAVEPOINT w"); err != nil {
+		return nil, err
+	}
+	if own = f(); own != nil {
+		if _, err = tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT w"); err != nil {
+			return own, err
+		}
+	}
+	_, err = tx.ExecContext(ctx, "RELEASE SAVEPOINT w")
+	return own, err
+}
+
+// storeActions writes the actions of rs, and the states that come with some of them, in tx,
+// after checking their fences and that each follows its game's last action.
+func (s *Store) storeActions(ctx context.Context, tx *sql.Tx, rs []*commitReq) (err error) {
+	defer func() {
+		if err != nil && errors.Is(s.translate(err), gorm.ErrDuplicatedKey) {
+			err = fmt.Errorf("%w: %w", ErrConflict, err)
 		}
 	}()
 	if err = s.checkFences(ctx, tx, rs); err != nil {
@@ -260,23 +436,7 @@ func (s *Store) writeActions(ctx context.Context, rs []*commitReq) (err error) {
 	if err = insertActions(ctx, tx, s.dialect == "postgres", rs); err != nil {
 		return err
 	}
-	if err = updateStates(ctx, tx, s.dialect == "postgres", rs); err != nil {
-		return err
-	}
-	if err = tx.Commit(); err != nil {
-		return err
-	}
-	for _, r := range rs {
-		if r.state != nil && r.state.Status != GameLive {
-			delete(c.last, r.gameID) // no more actions: forget it
-			continue
-		}
-		if len(c.last) >= maxLastSeqs {
-			clear(c.last) // games abandoned without a last action are never deleted: start afresh
-		}
-		c.last[r.gameID] = r.rec.Seq
-	}
-	return nil
+	return updateStates(ctx, tx, s.dialect == "postgres", rs)
 }
 
 // maxLastSeqs bounds the games whose last action the committer keeps (a cache: a game it does not
@@ -452,9 +612,33 @@ func (s *Store) commit(ctx context.Context, f *Fence, gameID int64, rec *ActionR
 		rec.CreatedAt = time.Now().UTC()
 	}
 	rec.GameID = gameID
-	r := &commitReq{gameID: gameID, rec: rec, state: st, fence: f, done: make(chan error, 1)}
+	return s.queue(ctx, &commitReq{gameID: gameID, rec: rec, state: st, fence: f, done: make(chan error, 1)})
+}
+
+// write runs fn, a write of the rooms' and players' paths (a room, its members, a game started, a
+// session, a chat line), in the committer's next transaction, shared with the actions and other
+// writes waiting at the same time, and returns fn's error once that transaction is committed
+// (synced, under SyncFull). Before this, each such write was a transaction of its own outside
+// the committer: on SQLite each held the one write lock for its own sync, the others (the
+// committer too) slept in SQLite's busy handler, and, holding pool connections meanwhile, they
+// left none for the reads (docs/performance.md, "Every write through the committer").
+//
+// fn sees a transaction (in a savepoint of its own when the batch holds other requests): what it
+// does is undone alone if it fails. It must use only tx, never the Store (which would wait for
+// the write lock the committer holds), and may be run a second time if its whole batch fails to
+// commit. Once queued, its fate is awaited even if ctx ends, as CommitAction's.
+func (s *Store) write(ctx context.Context, fn func(tx *gorm.DB) error) error {
+	return s.queue(ctx, &commitReq{write: fn, done: make(chan error, 1)})
+}
+
+// queue hands r to the committer and waits for its answer.
+func (s *Store) queue(ctx context.Context, r *commitReq) error {
+	q := s.commits.queue
+	if r.write != nil {
+		q = s.commits.others
+	}
 	select {
-	case s.commits.queue <- r:
+	case q <- r:
 	case <-s.commits.stop:
 		return errStoreClosed
 	case <-ctx.Done():

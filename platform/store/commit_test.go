@@ -86,7 +86,7 @@ func TestGroupCommit(t *testing.T) {
 			if want := int64(games * (actions + 3*(actions/10))); cs.Actions != want || cs.Batches < 1 || cs.Batches > cs.Actions {
 				t.Fatalf("commit stats %+v, want %d actions in at most as many batches", cs, want)
 			}
-			for i, want := range []int64{cs.Batches, cs.Actions, cs.Retried} {
+			for i, want := range []int64{cs.Batches, cs.Actions, cs.Writes, cs.Retried} {
 				if got := testutil.ToFloat64(st.CommitCollectors()[i]); got != float64(want) {
 					t.Errorf("commit collector %d reads %v, want %d", i, got, want)
 				}

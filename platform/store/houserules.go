@@ -370,7 +370,7 @@ func (s *Store) EnableRoomHouseRule(ctx context.Context, r *RoomHouseRule) error
 // DisableRoomHouseRule removes script scriptID from a room's enabled rules; ErrNotFound when the
 // room has not enabled it.
 func (s *Store) DisableRoomHouseRule(ctx context.Context, roomID, scriptID int64) error {
-	return s.roomStmt(ctx, func(tx *gorm.DB) error {
+	return s.roomWrite(ctx, func(tx *gorm.DB) error {
 		res := tx.Where("room_id = ? AND script_id = ?", roomID, scriptID).Delete(&RoomHouseRule{})
 		if res.Error == nil && res.RowsAffected == 0 {
 			return fmt.Errorf("the room has not enabled house rule %d: %w", scriptID, ErrNotFound)
@@ -432,7 +432,7 @@ func (s *Store) GameHouseRules(ctx context.Context, gameID int64) ([]PinnedHouse
 func (s *Store) CreateRoomWithHouseRules(ctx context.Context, r *Room, members []*Member, rules []RoomHouseRule) error {
 	now := time.Now().UTC()
 	r.CreatedAt, r.UpdatedAt = now, now
-	return notFound(s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	return notFound(s.write(ctx, func(tx *gorm.DB) error {
 		if err := tx.Create(r).Error; err != nil {
 			return err
 		}

@@ -269,18 +269,12 @@ func (s *Store) Fenced(f Fence) *Store {
 	return &c
 }
 
-// roomStmt runs a write of one statement: as it is without a fence, in roomWrite with one.
-func (s *Store) roomStmt(ctx context.Context, fn func(tx *gorm.DB) error) error {
-	if s.fence == nil {
-		return fn(s.db.WithContext(ctx))
-	}
-	return s.roomWrite(ctx, fn)
-}
-
-// roomWrite runs fn in a transaction that first checks the store's fence, if it has one.
+// roomWrite runs fn in the committer's next transaction (Store.write), after checking the store's
+// fence, if it has one.
 func (s *Store) roomWrite(ctx context.Context, fn func(tx *gorm.DB) error) error {
-	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if f := s.fence; f != nil {
+	f := s.fence
+	return s.write(ctx, func(tx *gorm.DB) error {
+		if f != nil {
 			q := "SELECT epoch FROM room_leases WHERE room_id = ?"
 			if s.dialect == "postgres" {
 				q += " FOR SHARE"

@@ -36,7 +36,7 @@ func (s *Store) SetRoomBan(ctx context.Context, b *RoomBan) error {
 	if b.CreatedAt.IsZero() {
 		b.CreatedAt = time.Now().UTC()
 	}
-	return s.roomStmt(ctx, func(tx *gorm.DB) error {
+	return s.roomWrite(ctx, func(tx *gorm.DB) error {
 		return tx.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "room_id"}, {Name: "user_id"}}, UpdateAll: true}).Create(b).Error
 	})
 }
@@ -50,7 +50,7 @@ func (s *Store) RoomBans(ctx context.Context, roomID int64) ([]RoomBan, error) {
 
 // DeleteRoomBan lifts user userID's ban from room roomID; ErrNotFound when there is none.
 func (s *Store) DeleteRoomBan(ctx context.Context, roomID, userID int64) error {
-	return s.roomStmt(ctx, func(tx *gorm.DB) error {
+	return s.roomWrite(ctx, func(tx *gorm.DB) error {
 		res := tx.Where("room_id = ? AND user_id = ?", roomID, userID).Delete(&RoomBan{})
 		if res.Error != nil {
 			return res.Error
@@ -71,7 +71,7 @@ const SeenEvery = 2 * time.Minute
 // the user's last_seen_at.
 func (s *Store) TouchSession(ctx context.Context, tokenHash string, userID int64, now time.Time) error {
 	now = now.UTC()
-	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	return s.write(ctx, func(tx *gorm.DB) error {
 		if err := tx.Model(&Session{}).Where("token_hash = ?", tokenHash).Update("last_seen_at", now).Error; err != nil {
 			return err
 		}

@@ -78,7 +78,8 @@ var ErrRecorded = errors.New("game results already recorded")
 // nothing. It returns the results written.
 func (s *Store) RecordFinished(ctx context.Context, f Finished) ([]GameResult, error) {
 	var out []GameResult
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err := s.write(ctx, func(tx *gorm.DB) error {
+		out = out[:0]
 		var n int64
 		if err := tx.Model(&GameResult{}).Where("game_id = ?", f.GameID).Count(&n).Error; err != nil {
 			return err
@@ -263,13 +264,19 @@ func (s *Store) RatingsIn(ctx context.Context, ruleset string, ids []int64) (map
 // password hash, keeping its id and so its seats, games and history (issue 32). A taken
 // username returns ErrConflict; an account that is not a guest (any more) ErrNotFound.
 func (s *Store) RegisterGuest(ctx context.Context, id int64, username, displayName, passwordHash string) (*User, error) {
-	res := s.db.WithContext(ctx).Model(&User{}).Where("id = ? AND guest = ?", id, true).
-		Updates(map[string]any{"username": username, "display_name": displayName, "password_hash": passwordHash, "guest": false, "guest_key_hash": ""})
-	if res.Error != nil {
-		return nil, notFound(res.Error, "username "+username)
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("guest %d: %w", id, ErrNotFound)
+	err := s.write(ctx, func(tx *gorm.DB) error {
+		res := tx.Model(&User{}).Where("id = ? AND guest = ?", id, true).
+			Updates(map[string]any{"username": username, "display_name": displayName, "password_hash": passwordHash, "guest": false, "guest_key_hash": ""})
+		if res.Error != nil {
+			return notFound(res.Error, "username "+username)
+		}
+		if res.RowsAffected == 0 {
+			return fmt.Errorf("guest %d: %w", id, ErrNotFound)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return s.UserByID(ctx, id)
 }

@@ -290,7 +290,7 @@ func (s *Store) CreateUser(ctx context.Context, u *User) error {
 	if u.CreatedAt.IsZero() {
 		u.CreatedAt = time.Now().UTC()
 	}
-	return notFound(s.db.WithContext(ctx).Create(u).Error, "creating user")
+	return notFound(s.write(ctx, func(tx *gorm.DB) error { return tx.Create(u).Error }), "creating user")
 }
 
 // UserByUsername finds a registered account by its (lower-case) username.
@@ -309,8 +309,10 @@ func (s *Store) UserByID(ctx context.Context, id int64) (*User, error) {
 
 // UpdateProfile stores the user's display name and look.
 func (s *Store) UpdateProfile(ctx context.Context, id int64, displayName, avatar, colour string) error {
-	return s.db.WithContext(ctx).Model(&User{}).Where("id = ?", id).
-		Updates(map[string]any{"display_name": displayName, "avatar": avatar, "colour": colour}).Error
+	return s.write(ctx, func(tx *gorm.DB) error {
+		return tx.Model(&User{}).Where("id = ?", id).
+			Updates(map[string]any{"display_name": displayName, "avatar": avatar, "colour": colour}).Error
+	})
 }
 
 // SetRole sets a user's role.
@@ -341,7 +343,7 @@ func (s *Store) SetBanned(ctx context.Context, id int64, banned bool) error {
 
 // CreateSession stores a session.
 func (s *Store) CreateSession(ctx context.Context, sess *Session) error {
-	return s.db.WithContext(ctx).Create(sess).Error
+	return s.write(ctx, func(tx *gorm.DB) error { return tx.Create(sess).Error })
 }
 
 // SessionUser returns the unexpired session with the token hash and its user.
@@ -359,7 +361,7 @@ func (s *Store) SessionUser(ctx context.Context, tokenHash string, now time.Time
 
 // DeleteSession ends a session.
 func (s *Store) DeleteSession(ctx context.Context, tokenHash string) error {
-	return s.db.WithContext(ctx).Where("token_hash = ?", tokenHash).Delete(&Session{}).Error
+	return s.write(ctx, func(tx *gorm.DB) error { return tx.Where("token_hash = ?", tokenHash).Delete(&Session{}).Error })
 }
 
 // ---- rooms ----
@@ -369,7 +371,7 @@ func (s *Store) DeleteSession(ctx context.Context, tokenHash string) error {
 func (s *Store) CreateRoom(ctx context.Context, r *Room, members []*Member) error {
 	now := time.Now().UTC()
 	r.CreatedAt, r.UpdatedAt = now, now
-	return notFound(s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	return notFound(s.write(ctx, func(tx *gorm.DB) error {
 		if err := tx.Create(r).Error; err != nil {
 			return err
 		}
@@ -411,7 +413,7 @@ func (s *Store) OpenRoomsHostedBy(ctx context.Context, hostID int64) ([]string, 
 // SaveRoom writes every field of r.
 func (s *Store) SaveRoom(ctx context.Context, r *Room) error {
 	r.UpdatedAt = time.Now().UTC()
-	return s.roomStmt(ctx, func(tx *gorm.DB) error { return tx.Select("*").Save(r).Error })
+	return s.roomWrite(ctx, func(tx *gorm.DB) error { return tx.Select("*").Save(r).Error })
 }
 
 // Members lists a room's members in order of joining.
@@ -444,7 +446,7 @@ func (s *Store) SaveMembers(ctx context.Context, ms ...*Member) error {
 
 // DeleteMember removes a member from its room.
 func (s *Store) DeleteMember(ctx context.Context, id int64) error {
-	return s.roomStmt(ctx, func(tx *gorm.DB) error { return tx.Delete(&Member{}, id).Error })
+	return s.roomWrite(ctx, func(tx *gorm.DB) error { return tx.Delete(&Member{}, id).Error })
 }
 
 // ---- games ----
@@ -561,7 +563,7 @@ func (s *Store) LastGameNumber(ctx context.Context, roomID int64) (int, error) {
 
 // SetGameStatus sets a game's status (abandoned) without an action.
 func (s *Store) SetGameStatus(ctx context.Context, gameID int64, status string, ended *time.Time) error {
-	return s.roomStmt(ctx, func(tx *gorm.DB) error {
+	return s.roomWrite(ctx, func(tx *gorm.DB) error {
 		return tx.Model(&Game{}).Where("id = ?", gameID).Updates(map[string]any{"status": status, "ended_at": ended}).Error
 	})
 }
@@ -586,7 +588,7 @@ func (s *Store) AddChat(ctx context.Context, m *ChatMessage) error {
 	if m.CreatedAt.IsZero() {
 		m.CreatedAt = time.Now().UTC()
 	}
-	return s.roomStmt(ctx, func(tx *gorm.DB) error { return tx.Create(m).Error })
+	return s.roomWrite(ctx, func(tx *gorm.DB) error { return tx.Create(m).Error })
 }
 
 // Chat returns a room's last limit chat lines, oldest first.
