@@ -18,6 +18,7 @@ import { h, mixin } from "./dom.js";
 import { TableActions } from "./actions.js";
 import { TableLog } from "./log.js";
 import { TableKeys, rove } from "./keyboard.js";
+import { TableSpeech } from "./announce.js";
 import { fitting } from "./moves.js";
 import { trickArea } from "./trick.js";
 import { teamChip, teamPanel } from "./teams.js";
@@ -90,6 +91,7 @@ export class Table {
     this.render();
     if (before) this.animate(before, view.events || []);
     this.announce(view.events || [], prev);
+    this.speak(view.events || [], prev);
     this.placeFocus();
     this.scheduleTick();
   }
@@ -568,4 +570,4 @@ export class Table {
 mixin(Table, TableActions);
 mixin(Table, TableLog);
 mixin(Table, TableKeys);
-
+mixin(Table, TableSpeech);

@@ -1,0 +1,207 @@
+package web_test
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// heardJS records what the page's live region (#announcer) says at each new view of the table:
+// the messages added to the region while the table took the view (MutationObserver.takeRecords
+// right after Table.update, which speaks synchronously), beside the view's events with their
+// cards named in words, its turn and the LAST CARD windows it opens. Messages added at any other
+// time are kept apart (stray).
+const heardJS = `(async () => {
+	const { cardName } = await import("/js/cards.js");
+	const t = window.cardhouse.state.room.table;
+	const region = document.getElementById("announcer");
+	const rec = window.__heard = { updates: [], stray: [] };
+	const obs = new MutationObserver((ms) => { for (const m of ms) for (const n of m.addedNodes) rec.stray.push(n.textContent); });
+	obs.observe(region, { childList: true, subtree: true, characterData: true });
+	const orig = t.update;
+	t.update = function (view, info) {
+		const prev = this.view;
+		const r = orig.call(this, view, info);
+		if (view !== prev) {
+			const heard = obs.takeRecords().flatMap((m) => [...m.addedNodes].map((n) => n.textContent));
+			rec.updates.push({ first: !prev, turn: view.turn, prevTurn: prev ? prev.turn : -2, phase: view.phase, prevPhase: prev ? prev.phase : "", me: view.viewer,
+				turnName: view.turn >= 0 ? this.player(view.turn).name : "",
+				events: (view.events || []).map((e) => ({ name: e.name, seat: e.seat, cards: (e.cards || []).map(cardName), who: e.seat >= 0 ? this.player(e.seat).name : "" })),
+				windows: (view.deadlines || []).filter((d) => d.kind === "last_card" && !((prev && prev.deadlines) || []).some((p) => p.id === d.id)).map((d) => d.id),
+				heard });
+		}
+		return r;
+	};
+	return true;
+})()`
+
+type heardEvent struct {
+	Name  string   `json:"name"`
+	Seat  int      `json:"seat"`
+	Cards []string `json:"cards"`
+	Who   string   `json:"who"`
+}
+
+type heardUpdate struct {
+	First     bool         `json:"first"`
+	Turn      int          `json:"turn"`
+	PrevTurn  int          `json:"prevTurn"`
+	Phase     string       `json:"phase"`
+	PrevPhase string       `json:"prevPhase"`
+	Me        int          `json:"me"`
+	TurnName  string       `json:"turnName"`
+	Events    []heardEvent `json:"events"`
+	Windows   []string     `json:"windows"`
+	Heard     []string     `json:"heard"`
+}
+
+type heardRecord struct {
+	Updates []heardUpdate `json:"updates"`
+	Stray   []string      `json:"stray"`
+}
+
+var (
+	turnSentence = regexp.MustCompile(`Your turn\.|\S+'s turn\.`)
+	windowPhrase = regexp.MustCompile(`LAST CARD: call it now|has one card left: LAST CARD\.`)
+)
+
+// TestAnnouncements: over a whole game against two bots (played by the harness's real pointer
+// taps), the page's one live region (in the page from its load) says every move of every seat in
+// words ("Otto played 7 of hearts."), each turn change and each LAST CARD window, each exactly
+// once: one message per view that brings something, none at another time, every card of an
+// event named in words as many times as events show it, no suit symbol; and the move log is no
+// longer a live region, nor are the toasts that repeat what the region says.
+func TestAnnouncements(t *testing.T) {
+	url, _ := startServer(t)
+	b := browser(t)
+	cases := []struct {
+		name, ruleset string
+		w, h          int64
+		options       string
+	}{
+		{"hotspot-desktop", "hotspot", desktopW, desktopH, ""},
+		{"lastcard-phone", "lastcard", phoneW, phoneH, `f.elements.target.value = "single";`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			pg := newPage(t, b, c.w, c.h)
+			computerRoom(t, pg, url, c.ruleset, 3, c.options)
+			// The region is in the page as it loaded (index.html), not made by the table later.
+			html := evalJS[string](t, pg, `fetch("/").then((r) => r.text())`)
+			if !strings.Contains(html, `id="announcer"`) {
+				t.Errorf("index.html has no live region #announcer")
+			}
+			if n := evalJS[int](t, pg, `document.querySelectorAll("#announcer[aria-live=polite]").length`); n != 1 {
+				t.Fatalf("%d live regions #announcer, want 1", n)
+			}
+			evalJS[bool](t, pg, heardJS)
+			click(t, pg, `.felt [data-action=deal]`)
+			waitJS(t, pg, `document.querySelector(".felt[data-phase]")`)
+			playGame(t, []player{{pg, `{}`}}, func() {
+				// Mid-game: the move log and the toasts are not live regions.
+				if got := evalJS[string](t, pg, `document.querySelectorAll(".felt .log div").length + "/" + [...document.querySelectorAll(".felt .log, .felt .log *")].filter((e) => e.closest("[aria-live], [role=log], [role=status], [role=alert]")).length + "/" + document.querySelector(".toast-layer")?.getAttribute("aria-hidden")`); !strings.HasSuffix(got, "/0/true") || strings.HasPrefix(got, "0/") {
+					t.Errorf("log lines / of them in a live region / the toasts hidden: %s, want N/0/true", got)
+				}
+				shot(t, pg, "announce-"+c.name)
+			})
+			waitJS(t, pg, `document.querySelector(".overlay-center")`)
+			rec := evalJS[heardRecord](t, pg, `window.__heard`)
+			checkHeard(t, rec)
+		})
+	}
+}
+
+func checkHeard(t *testing.T, rec heardRecord) {
+	t.Helper()
+	if len(rec.Stray) > 0 {
+		t.Errorf("the region said %q outside any view", rec.Stray)
+	}
+	actors := map[int]int{}
+	seats := map[int]bool{}
+	cardsShown, cardsHeard := map[string]int{}, map[string]int{}
+	moves, turns, windows := 0, 0, 0
+	var all []string
+	for k, u := range rec.Updates {
+		if len(u.Heard) > 1 {
+			t.Errorf("view %d: %d messages %q, want one", k, len(u.Heard), u.Heard)
+		}
+		said := strings.Join(u.Heard, " ")
+		all = append(all, said)
+		if strings.ContainsAny(said, "♠♥♦♣") {
+			t.Errorf("view %d: %q names a card by its symbol, not in words", k, said)
+		}
+		if u.Turn >= 0 {
+			seats[u.Turn] = true
+		}
+		if !u.First {
+			for _, e := range u.Events {
+				for _, c := range e.Cards {
+					cardsShown[c]++
+				}
+				if e.Seat < 0 || e.Name == "turn" {
+					continue
+				}
+				moves++
+				actors[e.Seat]++
+				if !strings.Contains(said, e.Who) && !(e.Seat == u.Me && strings.Contains(strings.ToLower(said), "you")) {
+					t.Errorf("view %d: %s's %s is not said: %q", k, e.Who, e.Name, said)
+				}
+				for _, c := range e.Cards {
+					if !strings.Contains(said, c) {
+						t.Errorf("view %d: %s's %s of %s is not said in words: %q", k, e.Who, e.Name, c, said)
+					}
+				}
+			}
+		}
+		turned := u.First || u.PrevPhase != "playing" || u.Turn != u.PrevTurn
+		for _, e := range u.Events {
+			turned = turned || e.Name == "turn"
+		}
+		got := turnSentence.FindAllString(said, -1)
+		switch {
+		case u.Phase == "playing" && u.Turn >= 0 && turned:
+			turns++
+			want := u.TurnName + "'s turn."
+			if u.Turn == u.Me {
+				want = "Your turn."
+			}
+			if len(got) != 1 || got[0] != want && !strings.HasSuffix(want, got[0]) {
+				t.Errorf("view %d: the turn (seat %d, %s) said %q in %q, want %q once", k, u.Turn, u.TurnName, got, said, want)
+			}
+		case len(got) > 0:
+			t.Errorf("view %d: the turn did not change (seat %d), but %q says %q", k, u.Turn, said, got)
+		}
+		if n := len(windowPhrase.FindAllString(said, -1)); n != len(u.Windows) {
+			t.Errorf("view %d: %d LAST CARD windows opened, %d said: %q", k, len(u.Windows), n, said)
+		}
+		windows += len(u.Windows)
+	}
+	joined := strings.Join(all, "\n")
+	for c, n := range cardsShown {
+		cardsHeard[c] = strings.Count(joined, c)
+		if cardsHeard[c] < n {
+			t.Errorf("%s: shown in %d events, said %d times", c, n, cardsHeard[c])
+		}
+	}
+	for s := range seats {
+		if actors[s] == 0 {
+			t.Errorf("seat %d had turns but no move of theirs was announced", s)
+		}
+	}
+	t.Logf("%d views: %d moves by %d seats, %d turn changes, %d LAST CARD windows, each said once; e.g. %q", len(rec.Updates), moves, len(actors), turns, windows, sample(all))
+	if moves == 0 || turns == 0 {
+		t.Errorf("no move (%d) or no turn (%d) heard in a whole game", moves, turns)
+	}
+}
+
+// sample is a few of the messages said, for the log.
+func sample(all []string) string {
+	var out []string
+	for _, s := range all {
+		if s != "" && len(out) < 4 {
+			out = append(out, s)
+		}
+	}
+	return strings.Join(out, " | ")
+}
