@@ -1,9 +1,17 @@
 package web_test
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // heardJS records what the page's live region (#announcer) says at each new view of the table:
@@ -204,4 +212,187 @@ func sample(all []string) string {
 		}
 	}
 	return strings.Join(out, " | ")
+}
+
+// axNode is a node of Chromium's accessibility tree (Accessibility.getFullAXTree), what a screen
+// reader is given: its role, name and properties (disabled, live, level, ...).
+type axNode struct {
+	ID, Parent string
+	Role, Name string
+	Props      map[string]string
+	Ignored    bool
+}
+
+// axTree reads the page's full accessibility tree.
+func axTree(t *testing.T, pg context.Context) (map[string]*axNode, []*axNode) {
+	t.Helper()
+	c, cancel := context.WithTimeout(pg, 30*time.Second)
+	defer cancel()
+	res, err := chromedp.Call(c, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{})
+	if err != nil {
+		t.Fatalf("Accessibility.getFullAXTree: %v", err)
+	}
+	str := func(v *accessibility.Value) string {
+		if v == nil || len(v.Value) == 0 {
+			return ""
+		}
+		var s any
+		if err := json.Unmarshal(v.Value, &s); err != nil {
+			return string(v.Value)
+		}
+		return fmt.Sprint(s)
+	}
+	byID := map[string]*axNode{}
+	var all []*axNode
+	for _, n := range res.Nodes {
+		a := &axNode{ID: string(n.NodeID), Parent: string(n.ParentID), Role: str(n.Role), Name: str(n.Name), Ignored: n.Ignored, Props: map[string]string{}}
+		for _, p := range n.Properties {
+			a.Props[string(p.Name)] = str(p.Value)
+		}
+		byID[a.ID] = a
+		all = append(all, a)
+	}
+	return byID, all
+}
+
+// within says whether n lies under a node of role role named name.
+func within(byID map[string]*axNode, n *axNode, role, name string) bool {
+	for p := byID[n.Parent]; p != nil; p = byID[p.Parent] {
+		if p.Role == role && p.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// axeAll runs axe-core on the whole page, every rule on (the landmarks and the headings too) but
+// label-content-name-mismatch (a card's face has letters drawn in it that its name says in words;
+// see checkAxe).
+func axeAll(t *testing.T, pg context.Context, axe, what string) {
+	t.Helper()
+	if !evalJS[bool](t, pg, `typeof window.axe === "object"`) {
+		evalJS[bool](t, pg, axe+"\n;true")
+	}
+	got := evalJS[[]string](t, pg, `(async () => {
+		const r = await axe.run(document, { resultTypes: ["violations"], rules: { "label-content-name-mismatch": { enabled: false } } });
+		return r.violations.map((v) => v.id + ": " + v.help + " [" + v.nodes.slice(0, 3).map((n) => n.target.join(" ") + " " + n.failureSummary + " " + n.html.slice(0, 200)).join(" | ") + "]");
+	})()`)
+	for _, v := range got {
+		t.Errorf("%s: axe-core: %s", what, v)
+	}
+}
+
+// TestTableAccessibilityTree: a table against two bots mid-game, at both sizes, read through
+// Chromium's accessibility tree (what a screen reader gets), not the DOM: a main landmark and a
+// level-1 heading, the table's headings; the one live region (a polite log); each opponent's
+// hidden hand one image named "NAME, N cards" and no face-down card read one by one; every card
+// of the player's hand a button named in words, the unplayable ones disabled and the playable ones
+// not; the room's connection dots named in words. Then `?` opens the keys' dialog (a modal dialog
+// in the tree, the focus in it). axe-core, every rule on, finds nothing with the dialog shut or
+// open.
+func TestTableAccessibilityTree(t *testing.T) {
+	url, _ := startServer(t)
+	b := browser(t)
+	axe := axeJS(t)
+	for _, sz := range []struct {
+		name string
+		w, h int64
+	}{{"desktop", desktopW, desktopH}, {"phone", phoneW, phoneH}} {
+		t.Run(sz.name, func(t *testing.T) {
+			t.Parallel()
+			pg := keyPage(t, b, sz.w, sz.h)
+			computerRoom(t, pg, url, "hotspot", 3, "")
+			click(t, pg, `.felt [data-action=deal]`)
+			waitJS(t, pg, `(() => { const v = window.cardhouse.state.room?.table.view; return v && v.phase === "playing" && v.turn === v.viewer && document.querySelector(".my-area .card.legal"); })()`)
+			// A hand with cards that cannot be played, if the deal gave none: the table is the same.
+			byID, all := axTree(t, pg)
+			count := func(pred func(*axNode) bool) (n int) {
+				for _, a := range all {
+					if !a.Ignored && pred(a) {
+						n++
+					}
+				}
+				return n
+			}
+			if n := count(func(a *axNode) bool { return a.Role == "main" }); n != 1 {
+				t.Errorf("%d main landmarks, want 1", n)
+			}
+			if n := count(func(a *axNode) bool {
+				return a.Role == "heading" && a.Props["level"] == "1" && strings.Contains(a.Name, "Hotspot")
+			}); n != 1 {
+				t.Errorf("%d level-1 headings naming the game, want 1", n)
+			}
+			for _, h := range []string{"Other players", "The table"} {
+				if count(func(a *axNode) bool { return a.Role == "heading" && a.Name == h }) != 1 {
+					t.Errorf("no heading %q", h)
+				}
+			}
+			if count(func(a *axNode) bool { return a.Role == "heading" && strings.HasPrefix(a.Name, "Your hand") }) != 1 {
+				t.Errorf("no heading of the player's hand")
+			}
+			if n := count(func(a *axNode) bool { return a.Role == "log" && a.Props["live"] == "polite" }); n != 1 {
+				t.Errorf("%d polite log regions, want the one #announcer", n)
+			}
+			view := evalJS[struct {
+				Players []struct {
+					Seat      int `json:"seat"`
+					HandCount int `json:"hand_count"`
+				} `json:"players"`
+				Viewer int `json:"viewer"`
+			}](t, pg, `window.cardhouse.state.room.table.view`)
+			names := evalJS[map[string]string](t, pg, `Object.fromEntries(window.cardhouse.state.room.table.view.players.map((p) => [p.seat, window.cardhouse.state.room.table.player(p.seat).name]))`)
+			for _, p := range view.Players {
+				if p.Seat == view.Viewer {
+					continue
+				}
+				want := fmt.Sprintf("%s, %d cards", names[fmt.Sprint(p.Seat)], p.HandCount)
+				if count(func(a *axNode) bool { return a.Role == "image" && a.Name == want }) != 1 {
+					t.Errorf("seat %d's hand is not one image %q", p.Seat, want)
+				}
+			}
+			if n := count(func(a *axNode) bool { return a.Name == "face-down card" && within(byID, a, "group", "other players") }); n != 0 {
+				t.Errorf("%d face-down cards read one by one among the other players", n)
+			}
+			legal := evalJS[map[string]bool](t, pg, `Object.fromEntries([...document.querySelectorAll(".my-area .hand .card")].map((c) => [c.getAttribute("aria-label"), c.classList.contains("legal")]))`)
+			seen := 0
+			for _, a := range all {
+				if a.Ignored || !within(byID, a, "group", "your hand") {
+					continue
+				}
+				lit, ok := legal[a.Name]
+				if !ok || a.Role != "button" {
+					continue
+				}
+				seen++
+				if disabled := a.Props["disabled"] == "true"; disabled == lit {
+					t.Errorf("card %q: disabled %v in the tree, playable %v", a.Name, disabled, lit)
+				}
+			}
+			if seen != len(legal) {
+				t.Errorf("%d of the hand's %d cards are buttons named in words in the tree", seen, len(legal))
+			}
+			// (On a phone the room panel is folded away: its dots are read once it is opened.)
+			if n := count(func(a *axNode) bool { return a.Role == "image" && (a.Name == "connected" || a.Name == "away") }); n < 3 && sz.w > 500 {
+				t.Errorf("%d connection dots named in words, want one per member (3)", n)
+			}
+			axeAll(t, pg, axe, "table "+sz.name)
+			shot(t, pg, "a11y-table-"+sz.name)
+
+			// The keys' dialog by its key.
+			run(t, pg, chromedp.KeyEvent("?"))
+			waitJS(t, pg, `document.querySelector("dialog.keys-dialog[open]")?.contains(document.activeElement)`)
+			_, all = axTree(t, pg)
+			if count(func(a *axNode) bool {
+				return a.Role == "dialog" && a.Name == "Keyboard shortcuts" && a.Props["modal"] == "true"
+			}) != 1 {
+				t.Errorf("no modal dialog named Keyboard shortcuts in the tree")
+			}
+			axeAll(t, pg, axe, "keys dialog "+sz.name)
+			shot(t, pg, "a11y-keys-"+sz.name)
+			run(t, pg, chromedp.KeyEvent(kb.Escape))
+			waitJS(t, pg, `!document.querySelector("dialog.keys-dialog") && document.activeElement.matches(".my-area .card.legal")`)
+			// The focus ring (the key's focus is back on the card): white on blue, apart from the gold.
+			shot(t, pg, "a11y-focus-"+sz.name)
+		})
+	}
 }

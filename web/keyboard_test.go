@@ -169,3 +169,83 @@ func TestKeyboardOnly(t *testing.T) {
 		})
 	}
 }
+
+// TestKeyboardFamilies: the parts of the trick and rummy games played by keys alone on their
+// fixtures, at both sizes: Hearts' pass of three (Space chooses, the arrows go on, the focus
+// moves to Pass 3 cards once three are chosen, Enter sends them), Spades' bid (the focus on Bid,
+// Enter opens the picker with the focus on its first choice, the arrows move in it, Enter bids),
+// Gin's draw (the focus on the first draw, the arrows move along the bar, Enter draws) and a
+// layoff (Enter on the card).
+func TestKeyboardFamilies(t *testing.T) {
+	b := browser(t)
+	base := previewServer(t)
+	for _, sz := range []struct {
+		name string
+		w, h int64
+	}{{"desktop", desktopW, desktopH}, {"phone", phoneW, phoneH}} {
+		t.Run(sz.name, func(t *testing.T) {
+			t.Parallel()
+			pg := newPage(t, b, sz.w, sz.h)
+			press := func(keys ...string) {
+				t.Helper()
+				for _, k := range keys {
+					run(t, pg, chromedp.KeyEvent(k))
+				}
+			}
+			focus := func(want string) {
+				t.Helper()
+				waitJS(t, pg, fmt.Sprintf(`document.activeElement?.matches(%q)`, want))
+			}
+
+			// Hearts: the first card takes the focus; three chosen by Space and the arrows.
+			showFixture(t, pg, base, "hearts-pass", `{}`)
+			focus(`.my-area .hand .card.legal[data-index="0"]`)
+			press(" ", kb.ArrowRight)
+			focus(`.my-area .hand .card[data-index="1"]`)
+			press(" ", kb.ArrowRight, kb.ArrowRight)
+			focus(`.my-area .hand .card[data-index="3"]`)
+			if got := evalJS[string](t, pg, `document.querySelector(".count-status").textContent`); got != "2 of 3 chosen" {
+				t.Errorf("after two Spaces: %q", got)
+			}
+			press(" ")
+			focus(`.actions [data-action="pass_cards"]:not([disabled])`)
+			press(kb.Enter)
+			if got := sentJSON(t, pg); got != `{"cards":["2C","8C","KC"],"type":"pass_cards"}` {
+				t.Errorf("sent %s, want the three cards chosen by keys", got)
+			}
+
+			// Spades: Bid, then the third choice of the picker.
+			showFixture(t, pg, base, "spades-bid", `{}`)
+			focus(`.actions [data-action="bid"]`)
+			press(kb.Enter)
+			focus(`dialog[open] [data-choice="nil"]`)
+			press(kb.ArrowRight, kb.ArrowRight)
+			focus(`dialog[open] [data-choice="2"]`)
+			press(kb.Enter)
+			if got := sentJSON(t, pg); got != `{"args":{"choice":"2"},"type":"bid"}` {
+				t.Errorf("sent %s, want a bid of 2 chosen by keys", got)
+			}
+
+			// Gin: the draw from the stock has the focus; the arrow goes on to the discard.
+			showFixture(t, pg, base, "gin-draw", `{}`)
+			focus(`.actions [data-action="draw"][data-from="stock"]`)
+			press(kb.ArrowRight)
+			focus(`.actions [data-action="draw"][data-from="discard"]`)
+			press(kb.Enter)
+			if got := sentJSON(t, pg); got != `{"from":"discard","type":"draw"}` {
+				t.Errorf("sent %s, want a draw from the discard by keys", got)
+			}
+			// A layoff: Enter on the first card that lays off sends it onto the meld it fits (the
+			// sevens), as a second tap on a picked card does.
+			showFixture(t, pg, base, "gin-knock", `{}`)
+			focus(`.my-area .hand .card.legal[data-code="7C"]`)
+			press(kb.Enter)
+			if got := sentJSON(t, pg); got != `{"cards":["7C"],"index":0,"target":1,"type":"layoff"}` {
+				t.Errorf("sent %s, want a layoff of 7C onto seat 1's sevens", got)
+			}
+			if rec := record(t, pg); len(rec.CSP) > 0 {
+				t.Errorf("content security policy violations: %v", rec.CSP)
+			}
+		})
+	}
+}

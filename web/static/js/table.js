@@ -303,6 +303,7 @@ export class Table {
       const deck = h("div", { class: "deck zone", "data-zone": z.id, role: "group" });
       for (let i = 0; i < Math.min(z.count, 4); i++) {
         const b = this.card("", z.id);
+        b.setAttribute("aria-hidden", "true"); // the deck is one item, named with its count
         b.style.transform = `translate(${-i * 1.5}px, ${-i * 1.5}px)`;
         deck.append(b);
       }
