@@ -5,7 +5,7 @@
 // view, added to the region (never rewritten), so each is read once.
 
 import { cardName, shortName } from "./cards.js";
-import { t } from "./i18n.js";
+import { t, locale } from "./i18n.js";
 
 // KEEP is how many messages stay in the region: the ones before are removed (a removal is not read).
 const KEEP = 6;
@@ -68,6 +68,11 @@ export class TableSpeech {
   // worded by its count: "Ada picked up 4 cards") are listed after it.
   inWords(line, e) {
     let out = line;
+    // Several cards of one move, as the log lists them ("10♥ 10♣"), read as a list in words:
+    // "10 of hearts and 10 of clubs".
+    const cards = e.cards || [];
+    const seq = cards.map(shortName).join(" ");
+    if (cards.length > 1 && out.includes(seq)) return out.replace(seq, new Intl.ListFormat(locale(), { type: "conjunction" }).format(cards.map(cardName)));
     const rest = [];
     for (const c of e.cards || []) {
       const short = shortName(c);
