@@ -73,7 +73,7 @@ var (
 	windowPhrase = regexp.MustCompile(`LAST CARD: call it now|has one card left: LAST CARD\.`)
 )
 
-// TestAnnouncements: over a whole game against two bots (played by the harness's real pointer
+// TestAnnouncements: over a whole game of Hotspot (desktop) and of DRUGS (phone) against two bots (played by the harness's real pointer
 // taps), the page's one live region (in the page from its load) says every move of every seat in
 // words ("Otto played 7 of hearts."), each turn change and each LAST CARD window, each exactly
 // once: one message per view that brings something, none at another time, every card of an
@@ -88,7 +88,7 @@ func TestAnnouncements(t *testing.T) {
 		options       string
 	}{
 		{"hotspot-desktop", "hotspot", desktopW, desktopH, ""},
-		{"lastcard-phone", "lastcard", phoneW, phoneH, `f.elements.target.value = "single";`},
+		{"drugs-phone", "drugs", phoneW, phoneH, `f.elements.overdose.value = 3;`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -64,6 +64,7 @@ type kbStats struct {
 	Trace      []string `json:"trace"`
 	Unexpected []string `json:"unexpected"`
 	Views      int      `json:"views"`
+	Retries    int      `json:"retries"`
 	Lost       []string `json:"lost"`
 }
 
@@ -164,8 +165,8 @@ func TestKeyboardOnly(t *testing.T) {
 				t.Errorf("at the end of the game the focus is on %s, not the summary", got)
 			}
 			shot(t, pg, "keyboard-"+c.name+"-over")
-			t.Logf("%s: %d keys, %d moves, %d views, %d focus checks (%d off turn), %d choices; winner %d; %v",
-				c.name, st.Keys, st.Moves, st.Views, st.Checks, st.Idle, st.Dialogs, st.Winner, time.Since(start).Round(time.Millisecond))
+			t.Logf("%s: %d keys, %d moves, %d views, %d focus checks (%d off turn), %d choices, %d moves pressed again after a lost connection; winner %d; %v",
+				c.name, st.Keys, st.Moves, st.Views, st.Checks, st.Idle, st.Dialogs, st.Retries, st.Winner, time.Since(start).Round(time.Millisecond))
 		})
 	}
 }

@@ -31,7 +31,7 @@
   const ACTS = ".my-area .card.legal, .my-area .flip-target, .actions button:not([disabled]), .center .clickable, .meld.target, dialog[open] button";
 
   async function* play(opts = {}) {
-    const st = { keys: 0, moves: 0, checks: 0, idle: 0, arrows: 0, dialogs: 0, spaces: 0, help: 0, rounds: 0, phase: "", winner: -1, error: "", trace: [], unexpected: [] };
+    const st = { keys: 0, moves: 0, checks: 0, idle: 0, arrows: 0, dialogs: 0, spaces: 0, help: 0, rounds: 0, retries: 0, phase: "", winner: -1, error: "", trace: [], unexpected: [] };
     window.__kb.st = st;
     pointers.on = true;
     // After every view (every seat's move) the focus is somewhere on the table, never <body>.
@@ -161,7 +161,19 @@
         for (const r of qa(".refusal")) r.dataset.seen = "1";
         yield key("Enter", desc(a));
         const r = await until("the answer to a move", () => (table().view !== v && "view") || (q(".refusal:not([data-seen])") && "refused") || (q("dialog[open]") && "dialog"), 30000);
-        if (r === "refused") { st.unexpected.push(`${desc(a)}: ${q(".refusal:not([data-seen])").textContent}`); throw new Error(`a move the table offered was refused: ${st.unexpected.at(-1)}`); }
+        if (r === "refused") {
+          const why = q(".refusal:not([data-seen])").textContent;
+          // A socket lost on a loaded machine sends nothing: once it is back, the player presses again.
+          if (/connection lost/i.test(why) && st.retries++ < 5) {
+            q(".refusal:not([data-seen])").dataset.seen = "1";
+            st.moves--;
+            actedOn = null;
+            await until("the connection to come back", () => !q('[data-banner="reconnecting"], [data-banner="connecting"]'), 30000);
+            continue;
+          }
+          st.unexpected.push(`${desc(a)}: ${why}`);
+          throw new Error(`a move the table offered was refused: ${st.unexpected.at(-1)}`);
+        }
       }
     } catch (e) {
       st.error = String(e && e.message || e);
