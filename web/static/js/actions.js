@@ -6,6 +6,7 @@ import { h } from "./dom.js";
 import { t, tv, num } from "./i18n.js";
 import { cardsWords, COLORS } from "./cards.js";
 import { zoneTarget, meldName } from "./melds.js";
+import { rove } from "./keyboard.js";
 import { needsCardChoice, ownChoices, choiceOptions, choiceTitle, flagArgs, argLabel } from "./moves.js";
 
 // DONE is what the check line says the cards picked can be, by the move they make: "can be played"
@@ -34,6 +35,8 @@ export class TableActions {
     const pick = (ev) => {
       ev.preventDefault();
       this.tap(z, i, code, act);
+      // Picked by the keyboard: the focus goes on to the action that follows, once the pick is whole.
+      if (ev.type === "keydown") this.afterPick(z.id);
     };
     e.addEventListener("click", pick);
     e.addEventListener("keydown", (ev) => {
@@ -202,7 +205,10 @@ export class TableActions {
     return new Promise((resolve) => {
       const dlg = h("dialog", { class: "picker-dialog", "aria-label": title });
       const done = (v) => { this.picking = false; dlg.close(); dlg.remove(); resolve(v); };
-      dlg.append(h("h2", {}, title), h("div", { class: "picker" }, options.map((o) => h("button", { class: "btn", type: "button", "data-choice": o.value, onclick: () => done(o.value) }, o.icon || "", o.label))),
+      const picker = h("div", { class: "picker", role: "group", "aria-label": title }, options.map((o) => h("button", { class: "btn", type: "button", "data-choice": o.value, onclick: () => done(o.value) }, o.icon || "", o.label)));
+      // The choices are one tab stop, the arrows move between them; Cancel is the other.
+      rove(picker, [...picker.querySelectorAll("button")]);
+      dlg.append(h("h2", {}, title), picker,
         h("div", { class: "row", style: "justify-content:flex-end;margin-top:1em" }, h("button", { class: "btn ghost small", type: "button", onclick: () => done(null) }, t("Cancel"))));
       dlg.addEventListener("cancel", (e) => { e.preventDefault(); done(null); });
       document.body.append(dlg);
@@ -259,6 +265,9 @@ export class TableActions {
     if (!(v.actions || []).length && v.phase === "playing" && v.turn >= 0) {
       bar.append(h("span", { class: "zone-label" }, v.turn === this.me ? t("Your turn") : t("Waiting for {name}…", { name: this.player(v.turn).name })));
     }
+    // The bar is a toolbar: one tab stop (the main action), the arrows move between its buttons.
+    const buttons = [...bar.querySelectorAll("button:not([disabled])")];
+    rove(bar, buttons, bar.querySelector("[data-action=call]") || bar.querySelector("button.go:not([disabled])") || buttons[0]);
     return bar;
   }
 
@@ -315,6 +324,7 @@ export class TableActions {
 
   onKey(e) {
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement) return;
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
     if (e.key === "Escape" && this.sel.length) { this.sel = []; this.render(); }
     const acts = this.view?.actions || [];
     const shortcut = { d: "draw", k: "pass", u: "pickup", l: "call" }[e.key];

@@ -127,7 +127,9 @@ class RoomView {
     this.tableEl = h("div", { class: "table-host", id: "table" });
     this.bannerEl = h("div", { class: "banners", "aria-live": "polite" });
     this.sideEl = h("aside", { class: "side", "aria-label": t("room") });
-    const main = h("div", { class: "table-wrap" }, this.bannerEl, this.tableEl);
+    // The table is the page's main landmark, under a heading (hidden) that names the game and room.
+    this.headingEl = h("h1", { class: "sr-only", id: "room-heading" }, t("Room {code}", { code: this.code }));
+    const main = h("main", { class: "table-wrap", "aria-labelledby": "room-heading" }, this.headingEl, this.bannerEl, this.tableEl);
     const bar = topbar();
     bar.querySelector(".brand").after(h("button", { class: "btn ghost small leave", type: "button", id: "leave", onclick: () => this.leave() }, t("Leave")));
     app.replaceChildren(bar, h("div", { class: "room", id: "room" }, main, this.sideEl));
@@ -339,8 +341,11 @@ class RoomView {
     const info = this.info || { members: [] };
     const you = this.you || {};
     const members = info.members || [];
-    const row = (m) => h("li", { "data-member": m.id }, h("span", { class: "dot" + (m.connected || m.bot_level ? " on" : "") }), avatar({ display_name: m.name, avatar: m.avatar, colour: m.colour }),
-      h("span", { class: "grow" }, m.name, m.seat >= 0 && m.role === "player" ? h("span", { class: "help" }, " · ", t("seat {n}", { n: m.seat + 1 })) : "", m.bot_level ? h("span", { class: "help" }, " · ", t("bot {level}", { level: m.bot_level })) : "", m.user_id && !m.bot_level && info.mode === "online" ? ratingTag(info.ruleset, m.user_id) : "", m.id === you.member_id ? h("span", { class: "help" }, " ", t("(you)")) : ""),
+    if (this.headingEl && info.ruleset) this.headingEl.textContent = `${t("{game} · room", { game: nameOf(info.ruleset) })} ${this.code}`;
+    // The connection dot is filled (connected) or a ring (away), and says which in words too.
+    const here = (m) => !!(m.connected || m.bot_level);
+    const row = (m) => h("li", { "data-member": m.id }, h("span", { class: "dot" + (here(m) ? " on" : ""), role: "img", "aria-label": here(m) ? t("connected") : t("away"), title: here(m) ? t("connected") : t("away") }), avatar({ display_name: m.name, avatar: m.avatar, colour: m.colour }),
+      h("span", { class: "grow" }, m.name, m.seat >= 0 && m.role === "player" ? h("span", { class: "help" }, " · ", t("seat {n}", { n: m.seat + 1 })) : "", m.bot_level ? h("span", { class: "help" }, " · ", t("bot {level}", { level: m.bot_level })) : "", m.user_id && !m.bot_level && info.mode === "online" ? ratingTag(info.ruleset, m.user_id) : "", m.id === you.member_id ? h("span", { class: "help" }, " ", t("(you)")) : "", here(m) ? "" : h("span", { class: "help away", "data-away": "" }, " · ", t("away"))),
       info.mode === "device" && you.host && m.role === "player" && m.user_id === you.user_id ? h("button", { class: "btn ghost small", type: "button", title: t("Name and look of {name}", { name: m.name }), "data-seat-look": m.seat, onclick: () => this.editSeat(m) }, t("Edit")) : "",
       you.host && m.id !== you.member_id && !m.bot_level && !(info.mode === "device" && m.user_id === you.user_id) ? h("button", { class: "btn ghost small", type: "button", title: t("Remove {name}", { name: m.name }), "data-kick": m.id, onclick: () => this.kick(m) }, t("Kick")) : "",
       you.host && m.role === "pending" ? [h("button", { class: "btn go small", type: "button", "data-approve": m.id, onclick: () => this.post(`requests/${m.id}`, { approve: true }) }, t("Let in")), h("button", { class: "btn danger small", type: "button", onclick: () => this.post(`requests/${m.id}`, { approve: false }) }, t("No"))] : "");

@@ -17,6 +17,8 @@ import { summary, celebration, askNote } from "./summary.js";
 import { h, mixin } from "./dom.js";
 import { TableActions } from "./actions.js";
 import { TableLog } from "./log.js";
+import { TableKeys, rove } from "./keyboard.js";
+import { TableSpeech } from "./announce.js";
 import { fitting } from "./moves.js";
 import { trickArea } from "./trick.js";
 import { teamChip, teamPanel } from "./teams.js";
@@ -49,7 +51,9 @@ export class Table {
     this.checkSeq = 0;
     this.flags = {}; // argument -> true: the toggles of the arguments an action declares (moves.js)
     root.classList.add("table-wrap");
+    this.roveAt = {}; // zone id -> the index of the card the arrow keys were last on
     root.addEventListener("keydown", (e) => this.onKey(e));
+    document.addEventListener("keydown", (e) => this.keyHelp(e));
   }
 
   player(seat) {
@@ -87,6 +91,8 @@ export class Table {
     this.render();
     if (before) this.animate(before, view.events || []);
     this.announce(view.events || [], prev);
+    this.speak(view.events || [], prev);
+    this.placeFocus();
     this.scheduleTick();
   }
 
@@ -134,22 +140,33 @@ export class Table {
     // The opponents' row scrolls when their seats or laid-out melds outgrow it: it takes the focus,
     // so a keyboard can scroll it too.
     const opp = h("div", { class: "opponents" + (order.length >= 3 ? " compact" : "") + (order.length >= 5 ? " crowded" : ""), tabindex: "0", role: "group", "aria-label": t("other players") }, order.map((s) => this.seatPod(s)));
+    // Headings for a screen reader's jumps (hidden): the other players, the table, the player's own.
+    if (order.length) felt.append(h("h2", { class: "sr-only" }, t("Other players")));
     felt.append(opp);
     const center = this.center();
-    // The log lies in the centre row, beside the pile: never over a seat. On a phone it is a strip
-    // with the last move, which opens a drawer of the last moves over the centre (log.js).
-    center.append(h("div", { class: "log", "aria-live": "polite" }, ...(this.logLines || []).map((l) => h("div", {}, l))), ...this.logStrip());
+    center.prepend(h("h2", { class: "sr-only" }, t("The table")));
+    // The log lies in the centre row, beside the pile: never over a seat. It is not a live region:
+    // each move is announced once by the page's one live region (announce.js). On a phone it is a
+    // strip with the last move, which opens a drawer of the last moves over the centre (log.js).
+    center.append(h("div", { class: "log" }, ...(this.logLines || []).map((l) => h("div", {}, l))), ...this.logStrip());
     felt.append(center);
     felt.append(this.myArea());
-    this.toastLayer = h("div", { class: "toast-layer" });
+    // The toasts show what the live region says: hidden from screen readers, not to say it twice.
+    this.toastLayer = h("div", { class: "toast-layer", "aria-hidden": "true" });
     felt.append(this.toastLayer);
     // A burn's moment lasts while the game goes on: the end of the game has the summary.
     if (this.moment && v.phase === "playing") felt.append(this.moment);
     const over = this.overPanel();
     if (over) felt.append(...over);
-    const focusKey = document.activeElement && this.root.contains(document.activeElement) ? document.activeElement.dataset.focusKey : null;
+    const inside = document.activeElement && this.root.contains(document.activeElement);
+    const focusKey = inside ? document.activeElement.dataset.focusKey : null;
     this.root.replaceChildren(felt);
-    if (focusKey) this.root.querySelector(`[data-focus-key="${focusKey}"]`)?.focus();
+    // The focus stays on the same control redrawn; when that control is gone (a Clear pressed, a
+    // card played) it goes where the player acts next, never to <body>.
+    if (inside) {
+      const same = focusKey && this.root.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
+      (same || this.focusTarget())?.focus({ preventScroll: true });
+    }
     this.felt = felt;
     this.tick();
   }
@@ -189,13 +206,21 @@ export class Table {
 
   seatPod(seat) {
     const v = this.view;
-    const pod = h("div", { class: "seat" + (v.turn === seat ? " turn" : ""), "data-seat": seat, "aria-label": v.turn === seat ? t("{name}, in turn", { name: this.player(seat).name }) : this.player(seat).name });
+    const name = this.player(seat).name;
+    const pod = h("div", { class: "seat" + (v.turn === seat ? " turn" : ""), "data-seat": seat, role: "group", "aria-label": v.turn === seat ? t("{name}, in turn", { name }) : name });
     pod.append(this.nameplate(seat));
     pod.append(h("div", { class: "meta" }, this.chips(seat)));
     for (const z of (v.zones || []).filter((z) => z.owner === seat && z.kind === "hand")) {
-      const mini = h("div", { class: "mini-hand zone", "data-zone": z.id });
+      // A hidden hand is one item to a screen reader ("Otto, 5 cards"), not a face-down card per
+      // card; a hand shown (at the end) is a group of its cards.
+      const mini = z.cards ? h("div", { class: "mini-hand zone", "data-zone": z.id, role: "group", "aria-label": t("{name}'s hand", { name }) })
+        : h("div", { class: "mini-hand zone", "data-zone": z.id, role: "img", "aria-label": t("{name}, {count} cards", { name, count: z.count }) });
       const shown = z.cards ? z.cards : Array(Math.min(z.count, 10)).fill("");
-      shown.slice(0, 10).forEach((c) => mini.append(this.card(c, z.id)));
+      shown.slice(0, 10).forEach((c) => {
+        const e = this.card(c, z.id);
+        if (!z.cards) e.setAttribute("aria-hidden", "true");
+        mini.append(e);
+      });
       pod.append(mini);
     }
     const rows = this.rows(seat);
@@ -248,6 +273,9 @@ export class Table {
         if (flip && z.hidden && (!flip.indexes || flip.indexes.includes(i))) this.makeFlip(c, i);
         r.append(c);
       }
+      // The row's cards the player can act on are one tab stop, the arrows move between them.
+      const items = [...r.querySelectorAll(".card[tabindex]")];
+      rove(r, items, items.find((e) => e.classList.contains("legal")) || items[0]);
       return r;
     };
     const hidden = rows.filter((z) => z.hidden);
@@ -279,6 +307,7 @@ export class Table {
       const deck = h("div", { class: "deck zone", "data-zone": z.id, role: "group" });
       for (let i = 0; i < Math.min(z.count, 4); i++) {
         const b = this.card("", z.id);
+        b.setAttribute("aria-hidden", "true"); // the deck is one item, named with its count
         b.style.transform = `translate(${-i * 1.5}px, ${-i * 1.5}px)`;
         deck.append(b);
       }
@@ -398,6 +427,7 @@ export class Table {
     if (panel) box.append(panel);
     const sheet = sheetButton(this);
     if (sheet) box.append(sheet);
+    box.append(this.keysButton());
     if (settings.length) box.append(h("div", { class: "settings", title: t("This table's rules: {rules}", { rules: settings.join(" \u00b7 ") }) }, settings.join(" \u00b7 ")));
     return box;
   }
@@ -410,6 +440,7 @@ export class Table {
       area.append(h("div", { class: "zone-label" }, t("Watching: hands stay hidden")));
       return area;
     }
+    area.append(h("h2", { class: "sr-only" }, v.turn === me && v.phase === "playing" ? t("Your hand: your turn") : t("Your hand")));
     const pod = h("div", { class: "seat me" + (v.turn === me ? " turn" : ""), "data-seat": me });
     pod.append(this.nameplate(me), h("div", { class: "meta" }, this.chips(me)));
     area.append(pod);
@@ -449,8 +480,18 @@ export class Table {
         e.dataset.new = t("NEW"); // the badge's word (css: content: attr(data-new))
         drawnMarked = true;
       }
+      // Every card of the hand can be read; the playable ones say so (aria-disabled on the others).
+      e.setAttribute("role", "button");
+      e.setAttribute("aria-disabled", String(!legal.has(code)));
+      e.dataset.focusKey ||= `${z.id}-${i}`;
       row.append(e);
     });
+    // The hand is one tab stop: the card the arrows were last on if it is playable (or nothing
+    // is), else the first playable card. The arrows move between all the cards, to read them.
+    const items = [...hand.querySelectorAll(".card")];
+    const at = items[this.roveAt[z.id]];
+    const first = items.find((e) => e.classList.contains("legal"));
+    rove(hand, items, at && (at.classList.contains("legal") || !first) ? at : first || items[0], (e) => { this.roveAt[z.id] = Number(e.dataset.index); });
     return hand;
   }
 
@@ -533,3 +574,5 @@ export class Table {
 // move log, toasts, sounds and card flights).
 mixin(Table, TableActions);
 mixin(Table, TableLog);
+mixin(Table, TableKeys);
+mixin(Table, TableSpeech);
