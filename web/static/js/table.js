@@ -465,6 +465,7 @@ export class Table {
     hand.style.setProperty("--overlap", `${overlap}px`);
     if (cards.length > perRow) hand.classList.add("rows");
     let drawnMarked = false;
+    const seen = {};
     let row = null;
     cards.forEach((code, i) => {
       if (i % perRow === 0) hand.append((row = h("div", { class: "hand-row" })));
@@ -483,7 +484,10 @@ export class Table {
       // Every card of the hand can be read; the playable ones say so (aria-disabled on the others).
       e.setAttribute("role", "button");
       e.setAttribute("aria-disabled", String(!legal.has(code)));
-      e.dataset.focusKey ||= `${z.id}-${i}`;
+      // The focus stays on the same card (not the same place) when the hand is redrawn: a card
+      // played takes the focus with it, and it goes where the player acts next.
+      seen[code] = (seen[code] || 0) + 1;
+      e.dataset.focusKey = `${z.id}-${code}-${seen[code]}`;
       row.append(e);
     });
     // The hand is one tab stop: the card the arrows were last on if it is playable (or nothing
